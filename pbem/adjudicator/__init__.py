@@ -1,0 +1,1 @@
+"""The generic, pure core: the game contract, the engine, fair dice, grid helpers."""

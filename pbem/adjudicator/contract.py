@@ -1,0 +1,110 @@
+"""What a game is, for the engine.
+
+A game is a module (``pbem.games.<name>``) exposing plain, pure functions.
+None of them does I/O, reads the clock or uses global randomness; the random
+stream arrives as an argument.
+
+    TITLE                               human name of the game
+    setup(options, seats, rng, position=None) -> list[Event]
+    apply(state, event) -> state        the reducer (may update state in place)
+    pending(state) -> {seat: Request}   who must answer now, and what
+    parse(state, seat, text) -> (orders, errors)
+    resolve(state, orders, rng) -> list[Event]   orders = {seat: orders}
+    default_orders(state, seat) -> orders        what a silent seat does
+    view(state, seat | None) -> dict    what that seat may see; None = public
+    outcome(state) -> None | dict       {"winners": [...], "scores": {...}, "reason": str}
+    describe_orders(state, seat, orders) -> list[str]   orders in plain words
+    narrate(event) -> str | None        one event as a sentence for reports
+    board_text(view) -> str             the board as monospace text
+    timing(options) -> dict             engine defaults this game prefers
+    bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
+
+Events are :class:`Event` values. ``visible_to`` is ``"all"``, ``"referee"``
+or a sorted list of seat names.
+"""
+
+from dataclasses import dataclass, field
+import json
+
+
+ALL = "all"
+REFEREE = "referee"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One immutable fact in a game's log."""
+
+    type: str
+    payload: dict = field(default_factory=dict)
+    visible_to: object = ALL
+
+    def to_dict(self) -> dict:
+        """The event as plain data."""
+        return {"type": self.type, "payload": self.payload, "visible_to": self.visible_to}
+
+    def visible(self, seat) -> bool:
+        """May this seat (None = the public, "referee" = the referee) see it?"""
+        if seat == REFEREE or self.visible_to == ALL:
+            return True
+        if self.visible_to == REFEREE or seat is None:
+            return False
+        return seat in self.visible_to
+
+
+def public(type_: str, **payload) -> Event:
+    """An event everybody sees."""
+    return Event(type_, payload, ALL)
+
+
+def private(seats, type_: str, **payload) -> Event:
+    """An event only the given seats (and the referee) see."""
+    return Event(type_, payload, sorted(set(seats)))
+
+
+def secret(type_: str, **payload) -> Event:
+    """An event only the referee sees."""
+    return Event(type_, payload, REFEREE)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the engine asks of one seat in the current phase.
+
+    ``kind`` names the answer expected ("orders", "bid", "seer", "confirm");
+    ``hours``, when set, overrides the game's turn length for this phase;
+    ``prompt`` is a short sentence for the player.
+    """
+
+    kind: str = "orders"
+    prompt: str = ""
+    hours: float | None = None
+
+    def to_dict(self) -> dict:
+        """The request as plain data."""
+        return {"kind": self.kind, "prompt": self.prompt, "hours": self.hours}
+
+
+@dataclass(frozen=True)
+class OrderError:
+    """One line of a mail pbem could not accept, and why."""
+
+    line: int
+    text: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+    def to_dict(self) -> dict:
+        """The error as plain data."""
+        return {"line": self.line, "text": self.text, "message": self.message}
+
+
+class SetupError(ValueError):
+    """A game cannot be created with these options, seats or position."""
+
+
+def canonical(data) -> str:
+    """JSON with sorted keys and no spaces: the byte form we hash and compare."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

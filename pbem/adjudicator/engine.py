@@ -1,0 +1,179 @@
+"""The generic core: fold events into state, open and close phases.
+
+State is ``{"engine": {...}, "game": {...}}``. The engine's part records the
+seats, the timing, the open phase and the result; the game's part belongs to
+the game module and changes only through its ``apply``.
+
+Nothing here reads the clock: every function that needs the time takes ``now``
+(an ISO UTC string) as an argument.
+"""
+
+import copy
+import hashlib
+
+from .contract import Event, Request, canonical, public, secret
+from .rng import PhaseRng, seed_digest
+from ..timeutil import later, parse_time
+
+ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
+                 "deadline_extended", "game_over")
+
+DEFAULT_TIMING = {"turn_hours": 48.0, "reminder_hours": 12.0, "slow": 0}
+
+
+def new_state() -> dict:
+    """The state before a game's first event."""
+    return {
+        "engine": {
+            "game": None,
+            "ruleset": None,
+            "seats": [],
+            "timing": dict(DEFAULT_TIMING),
+            "phase": 0,
+            "requests": {},
+            "opened": None,
+            "deadline": None,
+            "remind_at": None,
+            "slow_used": {},
+            "over": False,
+            "result": None,
+        },
+        "game": {},
+    }
+
+
+def apply(game, state: dict, event: Event) -> dict:
+    """Fold one event into the state; engine events here, game events to the game."""
+    if event.type not in ENGINE_EVENTS:
+        state["game"] = game.apply(state["game"], event)
+        return state
+    engine = state["engine"]
+    p = event.payload
+    if event.type == "game_created":
+        engine.update(game=p["game"], ruleset=p["ruleset"], seats=list(p["seats"]),
+                      timing=dict(p["timing"]))
+    elif event.type == "phase_opened":
+        engine.update(phase=p["phase"], requests=p["requests"], opened=p["opened"],
+                      deadline=p["deadline"], remind_at=p["remind_at"])
+    elif event.type == "orders_set":
+        engine.update(requests={}, deadline=None, remind_at=None)
+    elif event.type == "deadline_extended":
+        engine["deadline"] = p["deadline"]
+        engine["remind_at"] = p["remind_at"]
+        engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
+    elif event.type == "game_over":
+        engine.update(over=True, result=p["result"], requests={}, deadline=None, remind_at=None)
+    return state
+
+
+def fold(game, events, state=None) -> dict:
+    """Apply events, in order, to a copy of state (or to a new state)."""
+    state = new_state() if state is None else copy.deepcopy(state)
+    for event in events:
+        state = apply(game, state, event)
+    return state
+
+
+def state_hash(state: dict) -> str:
+    """SHA-256 of the canonical JSON of the state: what replay compares."""
+    return hashlib.sha256(canonical(state).encode()).hexdigest()
+
+
+def timing_for(game, options: dict) -> dict:
+    """Engine timing for a new game: defaults, then the game's, then explicit options."""
+    timing = dict(DEFAULT_TIMING)
+    timing.update(game.timing(options))
+    for key in DEFAULT_TIMING:
+        if key in options:
+            timing[key] = type(DEFAULT_TIMING[key])(options[key])
+    return timing
+
+
+def creation_events(game, game_id, ruleset, options, seats, seed, position=None) -> list[Event]:
+    """The game_created event and the game's own setup events."""
+    game_options = {k: v for k, v in options.items() if k not in DEFAULT_TIMING}
+    created = public(
+        "game_created",
+        game=game_id,
+        ruleset=ruleset,
+        options=game_options,
+        seats=list(seats),
+        timing=timing_for(game, options),
+        seed_sha256=seed_digest(seed),
+    )
+    given = [] if position is None else [secret("position_given", position=position)]
+    rng = PhaseRng(seed, game_id, 0)
+    return [created] + given + list(game.setup(game_options, list(seats), rng, position))
+
+
+def open_phase(game, state: dict, now: str) -> Event:
+    """The phase_opened event for whatever the game asks next."""
+    requests = game.pending(state["game"])
+    if not requests:
+        raise RuntimeError("the game asks nothing of anyone but is not over")
+    timing = state["engine"]["timing"]
+    hours = [r.hours for r in requests.values() if r.hours]
+    length = min(hours) if hours else timing["turn_hours"]
+    deadline = later(now, length)
+    remind = later(deadline, -timing["reminder_hours"])
+    return public(
+        "phase_opened",
+        phase=state["engine"]["phase"] + 1,
+        requests={seat: requests[seat].to_dict() for seat in sorted(requests)},
+        opened=now,
+        deadline=deadline,
+        remind_at=remind if parse_time(remind) > parse_time(now) else None,
+    )
+
+
+def requests_of(state: dict) -> dict:
+    """The open phase's requests as Request values."""
+    return {seat: Request(**r) for seat, r in state["engine"]["requests"].items()}
+
+
+def phase_rng(seed: str, state: dict) -> PhaseRng:
+    """The random stream for the open phase."""
+    return PhaseRng(seed, state["engine"]["game"], state["engine"]["phase"])
+
+
+def orders_for_phase(game, state: dict, given: dict) -> tuple[dict, list]:
+    """Every pending seat's orders: what it sent, or its default (NMR)."""
+    orders, defaulted = {}, []
+    for seat in sorted(state["engine"]["requests"]):
+        if seat in given:
+            orders[seat] = given[seat]
+        else:
+            orders[seat] = game.default_orders(state["game"], seat)
+            defaulted.append(seat)
+    return orders, defaulted
+
+
+def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
+    """orders_set plus the game's resolution of the open phase."""
+    orders, defaulted = orders_for_phase(game, state, given)
+    marker = secret("orders_set", phase=state["engine"]["phase"], orders=orders,
+                    defaulted=defaulted)
+    resolved = game.resolve(copy.deepcopy(state["game"]), orders, phase_rng(seed, state))
+    return [marker] + list(resolved)
+
+
+def after_resolution(game, state: dict, now: str, seed: str) -> Event:
+    """game_over (revealing the seed) if the game has ended, else the next phase."""
+    result = game.outcome(state["game"])
+    if result is not None:
+        return public("game_over", result=result, seed=seed)
+    return open_phase(game, state, now)
+
+
+def extension(state: dict, seat: str) -> Event | None:
+    """A deadline_extended event if this seat may still slow the turn, else None."""
+    engine = state["engine"]
+    if engine["over"] or seat not in engine["requests"]:
+        return None
+    if engine["slow_used"].get(seat, 0) >= engine["timing"]["slow"]:
+        return None
+    length = (parse_time(engine["deadline"]) - parse_time(engine["opened"])).total_seconds()
+    deadline = later(engine["deadline"], length / 3600)
+    remind = later(deadline, -engine["timing"]["reminder_hours"])
+    return public("deadline_extended", phase=engine["phase"], seat=seat, deadline=deadline,
+                  remind_at=remind)

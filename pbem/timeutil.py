@@ -1,0 +1,54 @@
+"""UTC timestamps as text: the only form time takes in the store and the log."""
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+def parse_time(text: str) -> datetime:
+    """Read '2026-12-01T18:00Z', '2026-12-01T18:00:00+01:00' or '2026-12-01' as UTC."""
+    value = text.strip().replace("z", "Z")
+    if value.endswith("Z"):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not a date and time: {text!r} (try 2026-12-01T18:00Z)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    """A UTC moment as '2026-12-01T18:00:00Z'."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def later(text: str, hours: float) -> str:
+    """The ISO time `hours` after the ISO time `text`."""
+    return iso(parse_time(text) + timedelta(hours=hours))
+
+
+def system_now() -> str:
+    """The real current time; used only at the CLI edge, never in adjudication."""
+    return iso(datetime.now(timezone.utc))
+
+
+def local(text: str, tz_name: str | None) -> str:
+    """An ISO UTC time shown in a player's own timezone, e.g. 'Tue 1 Dec 2026 19:00 (Europe/Paris)'."""
+    moment = parse_time(text)
+    try:
+        zone = ZoneInfo(tz_name) if tz_name else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = timezone.utc
+    label = tz_name if zone is not timezone.utc else "UTC"
+    shown = moment.astimezone(zone)
+    return f"{shown:%a} {shown.day} {shown:%b %Y %H:%M} ({label})"
+
+
+def valid_timezone(tz_name: str) -> bool:
+    """Is this an IANA timezone name this machine knows?"""
+    try:
+        ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True

@@ -1,0 +1,289 @@
+"""The SQLite store: schema as named migrations, queries, short transactions.
+
+Every table can be read with any SQLite tool under the name it has here.
+Writes that belong together happen inside ``Store.transaction()``, which
+takes the write lock at once (``BEGIN IMMEDIATE``), so two pbem processes
+never interleave, and a crash leaves either all of a step or none of it.
+
+Inside a transaction, writes go through plain SQL (``Store.insert`` and
+``Store.update``) rather than sqlite-utils' table methods, because those
+commit on their own and would end the transaction early.
+"""
+
+from contextlib import contextmanager
+import hashlib
+import json
+import sqlite3
+
+import sqlite_utils
+
+from .adjudicator.contract import Event, canonical
+
+GENESIS = "0" * 64
+
+
+def _m001_initial(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            ruleset TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'running',
+            phase INTEGER NOT NULL DEFAULT 0,
+            deadline TEXT,
+            remind_at TEXT,
+            reminded_phase INTEGER NOT NULL DEFAULT 0,
+            dirty INTEGER NOT NULL DEFAULT 0,
+            last_seq INTEGER NOT NULL DEFAULT 0,
+            last_hash TEXT NOT NULL DEFAULT '0000000000000000000000000000000000000000000000000000000000000000',
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX games_deadline ON games(status, deadline);
+        CREATE INDEX games_remind ON games(status, remind_at);
+        CREATE INDEX games_dirty ON games(dirty);
+
+        CREATE TABLE seats (
+            game TEXT NOT NULL REFERENCES games(id),
+            name TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            email TEXT NOT NULL,
+            token TEXT NOT NULL,
+            tz TEXT,
+            thread_id TEXT NOT NULL,
+            bouncing INTEGER NOT NULL DEFAULT 0,
+            wait_phase INTEGER NOT NULL DEFAULT 0,
+            ready_phase INTEGER NOT NULL DEFAULT 0,
+            reported_seq INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game, name)
+        );
+        CREATE INDEX seats_email ON seats(email);
+
+        CREATE TABLE inbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            message_id TEXT,
+            source TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            raw BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            sender TEXT,
+            status TEXT NOT NULL DEFAULT 'new',
+            reason TEXT,
+            game TEXT,
+            seat TEXT,
+            source_key TEXT,
+            folder TEXT,
+            uidvalidity INTEGER,
+            uid INTEGER
+        );
+        CREATE UNIQUE INDEX inbox_source_key ON inbox(source, source_key)
+            WHERE source_key IS NOT NULL;
+        CREATE INDEX inbox_status ON inbox(status, id);
+        CREATE INDEX inbox_message_id ON inbox(message_id);
+        CREATE UNIQUE INDEX inbox_imap_uid ON inbox(folder, uidvalidity, uid)
+            WHERE uid IS NOT NULL;
+
+        CREATE TABLE submissions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            seat TEXT NOT NULL,
+            phase INTEGER NOT NULL,
+            inbox_id INTEGER,
+            text TEXT NOT NULL,
+            orders TEXT NOT NULL,
+            errors TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'current',
+            received_at TEXT NOT NULL
+        );
+        CREATE INDEX submissions_phase ON submissions(game, phase, seat, status);
+
+        CREATE TABLE events (
+            game TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            visible_to TEXT NOT NULL,
+            at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            state_hash TEXT NOT NULL,
+            PRIMARY KEY (game, seq)
+        );
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
+        CREATE TABLE snapshots (
+            game TEXT PRIMARY KEY,
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL
+        );
+
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT,
+            seat TEXT,
+            kind TEXT NOT NULL,
+            to_addr TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            message_id TEXT NOT NULL UNIQUE,
+            raw BLOB NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt TEXT,
+            last_error TEXT,
+            created_at TEXT NOT NULL,
+            sent_at TEXT
+        );
+        CREATE INDEX outbox_status ON outbox(status, id);
+
+        CREATE TABLE senders (
+            address TEXT PRIMARY KEY,
+            window_start TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            last_stranger_reply TEXT
+        );
+
+        CREATE TABLE imap_folders (
+            folder TEXT PRIMARY KEY,
+            uidvalidity INTEGER NOT NULL,
+            last_uid INTEGER NOT NULL
+        );
+        """
+    )
+
+
+MIGRATIONS = [("001_initial", _m001_initial)]
+
+
+class Store:
+    """A pbem database file."""
+
+    def __init__(self, path):
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        self.db = sqlite_utils.Database(conn)
+        self.path = str(path)
+        self.migrate()
+
+    def migrate(self) -> list[str]:
+        """Apply the migrations this file has not seen yet; return their names."""
+        self.db["_migrations"].create({"name": str, "applied": str}, pk="name", if_not_exists=True)
+        done = {row["name"] for row in self.db["_migrations"].rows}
+        applied = []
+        for name, step in MIGRATIONS:
+            if name in done:
+                continue
+            with self.transaction():
+                step(self.db)
+                self.insert("_migrations", {"name": name, "applied": name})
+            applied.append(name)
+        return applied
+
+    @contextmanager
+    def transaction(self):
+        """One short write transaction, holding the write lock from its start."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def insert(self, table: str, row: dict) -> int:
+        """Insert a row inside the current transaction; return its rowid."""
+        columns = ", ".join(f"[{c}]" for c in row)
+        marks = ", ".join("?" for _ in row)
+        cursor = self.db.execute(
+            f"INSERT INTO [{table}] ({columns}) VALUES ({marks})", list(row.values()))
+        return cursor.lastrowid
+
+    def update(self, table: str, where: dict, values: dict) -> int:
+        """Update rows matching `where` inside the current transaction; return the count."""
+        sets = ", ".join(f"[{c}] = ?" for c in values)
+        cond = " AND ".join(f"[{c}] = ?" for c in where)
+        cursor = self.db.execute(f"UPDATE [{table}] SET {sets} WHERE {cond}",
+                                 list(values.values()) + list(where.values()))
+        return cursor.rowcount
+
+    def one(self, sql: str, params=()) -> dict | None:
+        """The first row of a query, as a dict, or None."""
+        for row in self.db.query(sql, params):
+            return row
+        return None
+
+    def all(self, sql: str, params=()) -> list[dict]:
+        """Every row of a query, as dicts."""
+        return list(self.db.query(sql, params))
+
+    # games and seats
+
+    def game(self, game_id: str) -> dict | None:
+        """The games row, or None."""
+        return self.one("SELECT * FROM games WHERE id = ?", [game_id])
+
+    def seats(self, game_id: str) -> list[dict]:
+        """A game's seats in seat order."""
+        return self.all("SELECT * FROM seats WHERE game = ? ORDER BY position", [game_id])
+
+    def seat(self, game_id: str, name: str) -> dict | None:
+        """One seat row, or None."""
+        return self.one("SELECT * FROM seats WHERE game = ? AND name = ?", [game_id, name])
+
+    # events
+
+    def append_events(self, game_id: str, events, states_hashes, at: str) -> None:
+        """Append events (with the state hash after each) to a game's chain."""
+        game = self.game(game_id)
+        seq, prev = game["last_seq"], game["last_hash"]
+        for event, state_hash in zip(events, states_hashes):
+            seq += 1
+            payload, visible_to = canonical(event.payload), canonical(event.visible_to)
+            digest = chain_hash(prev, game_id, seq, event.type, payload, visible_to, at)
+            self.insert("events", {
+                "game": game_id, "seq": seq, "type": event.type, "payload": payload,
+                "visible_to": visible_to, "at": at, "prev_hash": prev, "hash": digest,
+                "state_hash": state_hash,
+            })
+            prev = digest
+        self.update("games", {"id": game_id, "last_seq": game["last_seq"]},
+                    {"last_seq": seq, "last_hash": prev})
+
+    def event_rows(self, game_id: str, after: int = 0, upto: int | None = None):
+        """Stream a game's event rows in order, with payloads decoded."""
+        sql = "SELECT * FROM events WHERE game = ? AND seq > ?"
+        params = [game_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        for row in self.db.query(sql + " ORDER BY seq", params):
+            row["payload"] = json.loads(row["payload"])
+            row["visible_to"] = json.loads(row["visible_to"])
+            yield row
+
+    def snapshot(self, game_id: str) -> dict | None:
+        """The cached state and the seq it was taken at, or None."""
+        row = self.one("SELECT * FROM snapshots WHERE game = ?", [game_id])
+        if row:
+            row["state"] = json.loads(row["state"])
+        return row
+
+    def save_snapshot(self, game_id: str, seq: int, state: dict) -> None:
+        """Replace the cached state of a game (inside a transaction)."""
+        self.db.execute("INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
+                        [game_id, seq, canonical(state)])
+
+
+def chain_hash(prev: str, game_id: str, seq: int, type_: str, payload: str,
+               visible_to: str, at: str) -> str:
+    """The hash of one event row, chained to the previous row's hash."""
+    record = canonical([game_id, seq, type_, payload, visible_to, at])
+    return hashlib.sha256((prev + record).encode()).hexdigest()
+
+
+def row_event(row: dict) -> Event:
+    """The Event stored in an events row."""
+    return Event(row["type"], row["payload"], row["visible_to"])

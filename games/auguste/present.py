@@ -1,0 +1,187 @@
+"""What players see of an Auguste game: views, the text map, the SVG data, narration."""
+
+from pbem.adjudicator import hexgrid
+
+from .rules import alive, board_of, seat_legions
+from .teams import COLOURS
+
+INITIAL = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P"}
+FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#e9c46a", "green": "#2a9d8f",
+        "blue": "#1d4ed8", "purple": "#7b2cbf"}
+HEX_SIZE = 17
+
+
+def view(state, seat=None) -> dict:
+    """The board and the game as a seat (or the public, seat=None) may see them.
+
+    Auguste has no hidden information on the board; only the orders held while
+    seers think are secret, and they never appear here.
+    """
+    board = board_of(state)
+    goal = board.goal_owner
+    camp_of = {cell: camp["corner"] for camp in board.camps for cell in camp["cells"]}
+    cells = []
+    for name, (q, r) in board.cells.items():
+        unit = state["units"].get(name)
+        cells.append({
+            "name": name, "q": q, "r": r,
+            "unit": dict(unit) if unit else None,
+            "shield": name in state["shields"],
+            "laurel": name == state["laurel"],
+            "wall": name in state["walls"] or name in board.blocked,
+            "goal": goal.get(name),
+            "camp": camp_of.get(name),
+        })
+    legions = {c: {**legion, "alive": alive(state, c)} for c, legion in state["legions"].items()}
+    teams = {}
+    for colour, legion in legions.items():
+        team = teams.setdefault(legion["team"], {"legions": [], "alive": 0})
+        team["legions"].append(colour)
+        team["alive"] += legion["alive"]
+    for name, team in teams.items():
+        team["out"] = name in state["out"]
+    out = {
+        "game": "auguste",
+        "board": board.name,
+        "radius": max(max(abs(q), abs(r), abs(q + r)) for q, r in board.cells.values()),
+        "turn": state["turn"],
+        "stage": state["stage"],
+        "laurel": state["laurel"],
+        "cells": cells,
+        "legions": legions,
+        "teams": teams,
+        "lone": state["lone"],
+        "trumps": state["trumps"],
+        "cards": state["cards"] if state["trumps"] else None,
+        "seers": list(state["seers"]),
+        "result": state["result"],
+    }
+    if seat is not None:
+        out["you"] = {"seat": seat, "legions": seat_legions(state, seat)}
+    return out
+
+
+def cell_mark(cell: dict) -> str:
+    """What stands on a cell, in at most three characters."""
+    if cell["unit"]:
+        letter = INITIAL[cell["unit"]["legion"]]
+        return letter + "+" if cell["unit"]["shield"] else letter
+    if cell["laurel"]:
+        return "@"
+    if cell["wall"]:
+        return "###"
+    if cell["shield"]:
+        return "+"
+    if cell["goal"] is not None:
+        return "*"
+    return "."
+
+
+def board_text(view) -> str:
+    """The board as a monospace hex map: each cell's name with what stands on it below."""
+    rows = {}
+    for cell in view["cells"]:
+        rows.setdefault(cell["r"], []).append(cell)
+    lines = []
+    for r in sorted(rows):
+        row = sorted(rows[r], key=lambda c: c["q"])
+        indent = " " * (3 * abs(r))
+        lines.append(indent + "   ".join(c["name"] for c in row))
+        lines.append(indent + "   ".join(cell_mark(c).ljust(3) for c in row).rstrip())
+    legend = ", ".join(f"{INITIAL[c]} {c}" for c in COLOURS if c in view["legions"])
+    lines += ["", f"Legions: {legend}. X+ carries a shield; + shield on the ground; "
+                  "@ laurel crown; * goal cell; ### wall."]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def svg_context(view) -> dict:
+    """Geometry and colours for board.svg.j2."""
+    size = HEX_SIZE
+    cells = []
+    xs, ys = [], []
+    for cell in view["cells"]:
+        x, y = hexgrid.pixel((cell["q"], cell["r"]), size)
+        xs.append(x)
+        ys.append(y)
+        legion = cell["unit"]["legion"] if cell["unit"] else None
+        camp_colour = camp_fill(view, cell["camp"])
+        cells.append({**cell, "x": round(x, 1), "y": round(y, 1),
+                      "points": hexgrid.polygon((cell["q"], cell["r"]), size),
+                      "fill": FILL.get(legion), "camp_fill": camp_colour})
+    pad = size * 1.2
+    return {
+        "cells": cells,
+        "size": size,
+        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} "
+                    f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}",
+        "title": f"Auguste, turn {view['turn']}",
+    }
+
+
+def camp_fill(view, corner) -> str | None:
+    """The pale colour of the legion whose camp this corner is."""
+    for colour, legion in view["legions"].items():
+        if legion["corner"] == corner:
+            return FILL[colour]
+    return None
+
+
+def victims_text(victims) -> str:
+    """'red on BAK, blue on DOR'."""
+    return ", ".join(f"{v['legion']} on {v['cell']}" for v in victims) or "nobody"
+
+
+def narrate(event) -> str | None:
+    """One event as a sentence for a report; None for events players do not read."""
+    p = event.payload
+    t = event.type
+    if t == "moved":
+        how = f"rode from {p['from']} via {p['via']} to {p['to']}" if p.get("via") else \
+            f"moved from {p['from']} to {p['to']}"
+        return f"{p['legion']}: a legionary {how}" + (" and took the shield" if p["shield"] else "")
+    if t == "collided":
+        who = ", ".join(f"{v['legion']} from {v['from']}" for v in p["victims"])
+        tail = "; the shield there was destroyed" if p["shield_destroyed"] else ""
+        return f"collision on {p['cell']}: {who} all died{tail}"
+    if t == "order_void":
+        return f"{p['legion']}: the order did not count ({p['reason']}), so it passed"
+    if t == "card_played":
+        owner = f"team {p['team']}" if p["team"] else p["seat"]
+        return f"{owner} played {p['card'].upper()}"
+    if t == "card_clash":
+        return (f"team {p['team']} played {p['card'].upper()} twice at once "
+                f"({', '.join(p['legions'])}): both orders failed and the card is kept")
+    if t == "walls_built":
+        return f"{p['legion']} built a wall on {' and '.join(p['cells'])}"
+    if t == "seer_called":
+        return f"SEER: {', '.join(p['seers'])} will see the other orders and answer next"
+    if t == "seer_sight":
+        seen = "; ".join(f"{seat}: " + ", ".join(lines) for seat, lines in p["orders"].items())
+        return f"what you saw as a seer: {seen or 'no other orders'}"
+    if t == "laurel_moved":
+        return f"{p['legion']} moved the laurel crown from {p['from']} to {p['to']}"
+    if t == "laurel_stayed":
+        return f"the laurel crown stayed on {p['at']}: {p['reason']}"
+    if t == "erupted":
+        return f"VOLCANO on {p['cell']} ({p['legion']}): killed {victims_text(p['victims'])}"
+    if t == "pincered":
+        lines = "; ".join(f"{'-'.join(line['cells'])} between {line['ends'][0]} and "
+                          f"{line['ends'][1]}" for line in p["lines"])
+        return f"pincer: {lines}. Died: {victims_text(p['victims'])}"
+    if t == "fought":
+        fights = "; ".join(f"{f['a']} ({f['strength_a']}) against {f['b']} ({f['strength_b']})"
+                           for f in p["fights"])
+        return f"frontal combat: {fights}. Died: {victims_text(p['victims'])}"
+    if t == "team_out":
+        return f"team {p['team']} is out: no legionary left"
+    if t == "game_decided":
+        if p["winners"]:
+            return f"team {' and '.join(p['winners'])} won: {p['reason']}"
+        return f"the game is drawn: {p['reason']}"
+    if t == "turn_ended":
+        return f"end of turn {p['turn']}"
+    if t == "setup":
+        legions = p["state"]["legions"]
+        return "legions: " + ", ".join(f"{c} (team {l['team']}, {l['seat']})"
+                                        for c, l in legions.items())
+    return None

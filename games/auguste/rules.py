@@ -1,0 +1,559 @@
+"""Auguste: the state, the reducer and the adjudication of a turn.
+
+A turn resolves in the order of the rules page: walls (trumps), movement and
+collisions, the laurel, volcanoes (trumps), pincers, frontal combat, then
+victory. Each stage emits events and folds them into a scratch state, so the
+next stage sees exactly the board the previous one left.
+"""
+
+import copy
+
+from pbem.adjudicator import hexgrid
+from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+
+from . import board as boards
+from .teams import COLOURS, PRESETS, legions_for, preset_for
+
+TEAM_CARDS = ("wall", "rider", "volcano")
+LONE_LIMIT = 17
+
+
+# ---------------------------------------------------------------- setup
+
+def flag(options: dict, key: str) -> bool:
+    """A yes/no option given as text or as a boolean."""
+    return str(options.get(key, "")).strip().lower() in ("1", "true", "yes", "on")
+
+
+def setup(options, seats, rng, position=None):
+    """The single setup event holding the starting position."""
+    if position is not None:
+        from .position import state_from_position
+        return [public("setup", state=state_from_position(position, seats, options))]
+    board_name = str(options.get("board", "default"))
+    if board_name not in boards.BUILTIN:
+        raise SetupError(f"unknown board {board_name!r}; choose one of {', '.join(boards.BUILTIN)}"
+                         " (or start from a --position file with its own board)")
+    board = boards.load(board_name)
+    preset = preset_for(options, len(seats))
+    legions = legions_for(preset, seats, options.get("assign"))
+    units = {}
+    for colour, legion in legions.items():
+        for cell in board.camp(legion["corner"])["tents"]:
+            units[cell] = {"legion": colour, "shield": False}
+    for colour, count in handicaps(options, legions):
+        corner = board.cells[board.camp(legions[colour]["corner"])["goals"][0]]
+        own = sorted((c for c, u in units.items() if u["legion"] == colour),
+                     key=lambda c: (hexgrid.distance(board.cells[c], corner), c))
+        for cell in own[:count]:
+            del units[cell]
+    return [public("setup", state=new_state(board_name, legions, units, board.shields,
+                                            board.laurel, options, seats,
+                                            lone=PRESETS[preset][1]))]
+
+
+def handicaps(options: dict, legions: dict):
+    """(legion, count) pairs from an option like "red:3,blue:1"."""
+    text = str(options.get("handicap", "")).strip()
+    if not text:
+        return []
+    out = []
+    for part in text.split(","):
+        colour, _, count = part.partition(":")
+        colour = colour.strip().lower()
+        if colour not in legions or not count.strip().isdigit():
+            raise SetupError(f"handicap {part!r}: write legion:count, e.g. red:3")
+        out.append((colour, int(count)))
+    return out
+
+
+def new_state(board, legions, units, shields, laurel, options, seats, lone=None,
+              walls=(), cards=None, turn=1) -> dict:
+    """A fresh state dict from its parts."""
+    trumps = flag(options, "trumps")
+    teams = sorted({legion["team"] for legion in legions.values()})
+    if cards is None:
+        cards = {"seer": list(seats) if trumps else [],
+                 **{card: list(teams) if trumps else [] for card in TEAM_CARDS}}
+    return {
+        "board": board,
+        "turn": turn,
+        "stage": "orders",
+        "legions": {c: legions[c] for c in COLOURS if c in legions},
+        "lone": lone,
+        "units": dict(sorted(units.items())),
+        "shields": sorted(shields),
+        "laurel": laurel,
+        "walls": sorted(walls),
+        "trumps": trumps,
+        "cards": cards,
+        "max_turns": int(options.get("max_turns", 0) or 0),
+        "seer_hours": float(options.get("seer_hours", 12) or 12),
+        "held": {},
+        "seers": [],
+        "out": [],
+        "result": None,
+    }
+
+
+# ---------------------------------------------------------------- reducer
+
+def apply(state: dict, event) -> dict:
+    """Fold one Auguste event into the state."""
+    p = event.payload
+    handler = REDUCERS.get(event.type)
+    if event.type == "setup":
+        return copy.deepcopy(p["state"])
+    if handler:
+        handler(state, p)
+    return state
+
+
+def _moved(state, p):
+    unit = state["units"].pop(p["from"])
+    if p.get("shield"):
+        unit["shield"] = True
+        state["shields"].remove(p["to"])
+    state["units"][p["to"]] = unit
+    state["units"] = dict(sorted(state["units"].items()))
+
+
+def _remove(state, victims):
+    for victim in victims:
+        state["units"].pop(victim["cell"], None)
+
+
+def _collided(state, p):
+    for victim in p["victims"]:
+        state["units"].pop(victim["from"], None)
+    if p["shield_destroyed"]:
+        state["shields"].remove(p["cell"])
+
+
+def _card_played(state, p):
+    holder = p["seat"] if p["card"] == "seer" else p["team"]
+    state["cards"][p["card"]].remove(holder)
+
+
+def _walls_built(state, p):
+    state["walls"] = sorted(set(state["walls"]) | set(p["cells"]))
+
+
+def _seer_called(state, p):
+    state["stage"] = "seer"
+    state["seers"] = list(p["seers"])
+
+
+def _orders_held(state, p):
+    state["held"] = p["orders"]
+
+
+def _laurel_moved(state, p):
+    state["laurel"] = p["to"]
+
+
+def _turn_ended(state, p):
+    state.update(turn=p["turn"] + 1, stage="orders", held={}, seers=[])
+
+
+def _team_out(state, p):
+    state["out"] = sorted(set(state["out"]) | {p["team"]})
+
+
+def _game_decided(state, p):
+    state["result"] = {"winners": p["winners"], "reason": p["reason"]}
+
+
+REDUCERS = {
+    "moved": _moved,
+    "collided": _collided,
+    "erupted": lambda s, p: _remove(s, p["victims"]),
+    "pincered": lambda s, p: _remove(s, p["victims"]),
+    "fought": lambda s, p: _remove(s, p["victims"]),
+    "card_played": _card_played,
+    "walls_built": _walls_built,
+    "seer_called": _seer_called,
+    "orders_held": _orders_held,
+    "laurel_moved": _laurel_moved,
+    "turn_ended": _turn_ended,
+    "team_out": _team_out,
+    "game_decided": _game_decided,
+}
+
+
+# ---------------------------------------------------------------- queries
+
+def board_of(state):
+    """The Board this game is played on."""
+    return boards.load(state["board"])
+
+
+def team_of(state, cell):
+    """The team of the legionary on a cell, or None."""
+    unit = state["units"].get(cell)
+    return state["legions"][unit["legion"]]["team"] if unit else None
+
+
+def seat_legions(state, seat) -> list[str]:
+    """The legions a seat commands, in colour order."""
+    return [c for c, legion in state["legions"].items() if legion["seat"] == seat]
+
+
+def alive(state, colour) -> int:
+    """How many legionaries a legion has left."""
+    return sum(1 for u in state["units"].values() if u["legion"] == colour)
+
+
+def blocked(state, cell) -> bool:
+    """Is a cell blocked by the board or by a wall?"""
+    return cell in state["walls"] or cell in board_of(state).blocked
+
+
+def group_of(state, cell, units=None) -> list[str]:
+    """The cells of the group (same legion, connected) containing `cell`."""
+    units = state["units"] if units is None else units
+    board = board_of(state)
+    legion = units[cell]["legion"]
+    group, frontier = {cell}, [cell]
+    while frontier:
+        here = frontier.pop()
+        for nxt in board.neighbours[here]:
+            if nxt not in group and nxt in units and units[nxt]["legion"] == legion:
+                group.add(nxt)
+                frontier.append(nxt)
+    return sorted(group)
+
+
+def reachable(state, cell, units=None) -> list[str]:
+    """Every cell next to the group of the legionary on `cell` (before emptiness checks)."""
+    board = board_of(state)
+    group = group_of(state, cell, units)
+    return sorted({n for g in group for n in board.neighbours[g]} - set(group))
+
+
+def in_contact(state, colour) -> bool:
+    """Does a legion touch the laurel crown?"""
+    board = board_of(state)
+    return any(state["units"].get(n, {}).get("legion") == colour
+               for n in board.neighbours[state["laurel"]])
+
+
+def goal_cells(state) -> set:
+    """Every goal cell of the board."""
+    return set(board_of(state).goal_owner)
+
+
+# ---------------------------------------------------------------- phases
+
+def pending(state) -> dict:
+    """Every seat with a living legion, or only the seers during their phase."""
+    if state["result"]:
+        return {}
+    if state["stage"] == "seer":
+        return {seat: Request("seer", "You played SEER: here are the others' orders; send yours.",
+                              hours=state["seer_hours"])
+                for seat in state["seers"]}
+    seats = sorted({legion["seat"] for colour, legion in state["legions"].items()
+                    if alive(state, colour)})
+    return {seat: Request("orders", f"Orders for turn {state['turn']}.") for seat in seats}
+
+
+def default_orders(state, seat) -> dict:
+    """A silent seat passes with every legion."""
+    return {"seer": False, "legions": {}}
+
+
+def resolve(state, orders, rng) -> list:
+    """The events of one phase: a seer call, or a whole turn."""
+    if state["stage"] == "orders":
+        seers = sorted(seat for seat, o in orders.items() if o.get("seer"))
+        if seers:
+            return call_seers(state, orders, seers)
+        return adjudicate(state, orders)
+    return adjudicate(state, {**state["held"], **orders})
+
+
+def call_seers(state, orders, seers) -> list:
+    """Hold the others' orders and show them to the seers."""
+    from .orders import describe_orders
+    held = {seat: o for seat, o in orders.items() if seat not in seers}
+    sight = {seat: describe_orders(state, seat, o) for seat, o in sorted(held.items())}
+    events = [public("card_played", seat=seat, team=None, card="seer") for seat in seers]
+    events += [
+        public("seer_called", turn=state["turn"], seers=seers),
+        private(seers, "seer_sight", turn=state["turn"], orders=sight),
+        secret("orders_held", orders=held),
+    ]
+    return events
+
+
+class Turn:
+    """The scratch board of one turn, with the events that built it."""
+
+    def __init__(self, state):
+        self.state = copy.deepcopy(state)
+        self.board = board_of(state)
+        self.events = []
+
+    def emit(self, event):
+        """Record an event and fold it into the scratch state."""
+        self.events.append(event)
+        apply(self.state, event)
+
+
+def adjudicate(state, orders) -> list:
+    """Resolve a whole turn from every seat's orders."""
+    from .orders import check_order
+    turn = Turn(state)
+    plan = {}
+    for seat in sorted(orders):
+        for colour in seat_legions(state, seat):
+            if not alive(state, colour):
+                continue
+            order = orders[seat].get("legions", {}).get(colour, {"kind": "pass"})
+            problem = check_order(state, seat, colour, order)
+            if problem:
+                turn.emit(public("order_void", legion=colour, reason=problem))
+                order = {"kind": "pass"}
+            plan[colour] = order
+    plan = play_cards(state, turn, plan)
+    walls = build_walls(turn, plan)
+    movers = move_legionaries(state, turn, plan, walls)
+    move_laurel(turn, plan)
+    erupt(turn, plan, movers)
+    pincer(turn)
+    fight(turn)
+    end_turn(turn)
+    return turn.events
+
+
+def card_of(order) -> str | None:
+    """The team trump card an order plays, if any."""
+    if order["kind"] in ("wall", "rider"):
+        return order["kind"]
+    if order["kind"] == "move" and order.get("volcano"):
+        return "volcano"
+    return None
+
+
+def play_cards(state, turn, plan) -> dict:
+    """Spend the team cards played; a card two allies play at once fails for both."""
+    users = {}
+    for colour, order in plan.items():
+        card = card_of(order)
+        if card:
+            users.setdefault((state["legions"][colour]["team"], card), []).append(colour)
+    for (team, card), colours in sorted(users.items()):
+        if len(colours) > 1:
+            turn.emit(public("card_clash", team=team, card=card, legions=colours))
+            for colour in colours:
+                plan[colour] = {"kind": "pass"}
+        else:
+            seat = state["legions"][colours[0]]["seat"]
+            turn.emit(public("card_played", seat=seat, team=team, card=card))
+    return plan
+
+
+def build_walls(turn, plan) -> set:
+    """Raise the walls ordered this turn; return the cells they cover."""
+    cells = set()
+    for colour, order in plan.items():
+        if order["kind"] == "wall":
+            turn.emit(public("walls_built", legion=colour, cells=order["cells"]))
+            cells |= set(order["cells"])
+    return cells
+
+
+def move_legionaries(state, turn, plan, walls) -> dict:
+    """Simultaneous movement and collisions; return {legion: cell} of the movers that arrived."""
+    moves = []
+    for colour, order in plan.items():
+        if order["kind"] not in ("move", "rider"):
+            continue
+        path = [order["to"]] + ([order["via"]] if order["kind"] == "rider" else [])
+        walled = [c for c in path if c in walls]
+        if walled:
+            turn.emit(public("order_void", legion=colour,
+                             reason=f"a wall went up on {walled[0]} this turn"))
+            continue
+        moves.append((colour, order))
+    arrivals = {}
+    for colour, order in moves:
+        arrivals.setdefault(order["to"], []).append((colour, order))
+    movers = {}
+    for cell in sorted(arrivals):
+        entering = arrivals[cell]
+        if len(entering) > 1:
+            turn.emit(public(
+                "collided", cell=cell,
+                victims=[{"legion": c, "from": o["from"]} for c, o in entering],
+                shield_destroyed=cell in turn.state["shields"]))
+            continue
+        colour, order = entering[0]
+        turn.emit(public("moved", legion=colour, **{"from": order["from"]}, to=cell,
+                         via=order.get("via"), shield=cell in state["shields"]))
+        movers[colour] = cell
+    return movers
+
+
+def move_laurel(turn, plan) -> None:
+    """The laurel moves one cell if exactly one legion asked, to a free neighbour."""
+    askers = sorted(c for c, o in plan.items() if o["kind"] == "laurel")
+    if not askers:
+        return
+    state, here = turn.state, turn.state["laurel"]
+    if len(askers) > 1:
+        turn.emit(public("laurel_stayed", legions=askers, at=here,
+                         reason="more than one legion asked to move it"))
+        return
+    to = plan[askers[0]]["to"]
+    if to in state["units"] or blocked(state, to) or not turn.board.adjacent(here, to):
+        turn.emit(public("laurel_stayed", legions=askers, at=here,
+                         reason=f"{to} is not free after movement"))
+        return
+    turn.emit(public("laurel_moved", legion=askers[0], **{"from": here}, to=to))
+
+
+def erupt(turn, plan, movers) -> None:
+    """Volcanoes kill every legionary around the movers that arrived, all at once."""
+    eruptions = []
+    for colour in sorted(movers):
+        if plan[colour].get("volcano"):
+            cell = movers[colour]
+            victims = [{"cell": n, "legion": turn.state["units"][n]["legion"]}
+                       for n in turn.board.neighbours[cell] if n in turn.state["units"]]
+            eruptions.append(public("erupted", legion=colour, cell=cell, victims=victims))
+    for event in eruptions:
+        turn.emit(event)
+
+
+def pincered_lines(state, board) -> list[dict]:
+    """Every line of one team caught between enemies at both ends, on this board."""
+    units = state["units"]
+    lines = []
+    for axis in hexgrid.AXES:
+        back = hexgrid.neg(axis)
+        for start in units:
+            team = team_of(state, start)
+            before = board.step(start, back)
+            if before in units and team_of(state, before) == team:
+                continue
+            run = [start]
+            while True:
+                nxt = board.step(run[-1], axis)
+                if nxt in units and team_of(state, nxt) == team:
+                    run.append(nxt)
+                else:
+                    break
+            front = pincer_end(state, board, run[-1], axis, team)
+            rear = pincer_end(state, board, run[0], back, team)
+            if front and rear:
+                lines.append({"cells": run, "ends": [rear, front]})
+    return sorted(lines, key=lambda line: line["cells"])
+
+
+def pincer_end(state, board, end, direction, team) -> str | None:
+    """The enemy closing a line's end (next cell, or across one empty cell), or None."""
+    first = board.step(end, direction)
+    if first is None:
+        return None
+    if first in state["units"]:
+        return first if team_of(state, first) != team else None
+    second = board.step(end, direction, 2)
+    if second in state["units"] and team_of(state, second) != team:
+        return second
+    return None
+
+
+def pincer(turn) -> None:
+    """All pincered lines die together."""
+    lines = pincered_lines(turn.state, turn.board)
+    if not lines:
+        return
+    cells = sorted({c for line in lines for c in line["cells"]})
+    victims = [{"cell": c, "legion": turn.state["units"][c]["legion"]} for c in cells]
+    turn.emit(public("pincered", lines=lines, victims=victims))
+
+
+def strength(state, board, cell, foe) -> int:
+    """A legionary's strength against a neighbouring foe: itself plus its row behind."""
+    team = team_of(state, cell)
+    value = 2 if state["units"][cell]["shield"] else 1
+    direction = hexgrid.add(board.cells[cell], hexgrid.neg(board.cells[foe]))
+    behind = board.step(cell, direction)
+    while behind in state["units"] and team_of(state, behind) == team:
+        value += 1
+        behind = board.step(behind, direction)
+    return value
+
+
+def combats(state, board) -> list[dict]:
+    """Every frontal combat on this board, each pair once."""
+    fights = []
+    for a in state["units"]:
+        for b in board.neighbours[a]:
+            if b > a and b in state["units"] and team_of(state, a) != team_of(state, b):
+                fights.append({"a": a, "b": b, "strength_a": strength(state, board, a, b),
+                               "strength_b": strength(state, board, b, a)})
+    return sorted(fights, key=lambda f: (f["a"], f["b"]))
+
+
+def fight(turn) -> None:
+    """Frontal combats, all at once; the weaker of each pair dies."""
+    fights = combats(turn.state, turn.board)
+    if not fights:
+        return
+    losers = set()
+    for f in fights:
+        if f["strength_a"] < f["strength_b"]:
+            losers.add(f["a"])
+        elif f["strength_b"] < f["strength_a"]:
+            losers.add(f["b"])
+    victims = [{"cell": c, "legion": turn.state["units"][c]["legion"]} for c in sorted(losers)]
+    turn.emit(public("fought", fights=fights, victims=victims))
+
+
+def end_turn(turn) -> None:
+    """Teams knocked out, victory, or the turn limit."""
+    state = turn.state
+    living = {team_of(state, c) for c in state["units"]}
+    teams = sorted({legion["team"] for legion in state["legions"].values()})
+    for team in teams:
+        if team not in living and team not in state["out"]:
+            turn.emit(public("team_out", team=team))
+    winners, reasons = [], []
+    owner = turn.board.goal_owner.get(state["laurel"])
+    corner_team = {legion["corner"]: legion["team"] for legion in state["legions"].values()}
+    if owner in corner_team and corner_team[owner] in living:
+        winners.append(corner_team[owner])
+        reasons.append(f"the laurel crown reached {state['laurel']}, a goal of "
+                       f"team {corner_team[owner]}'s camp")
+    lone = state["lone"]
+    if lone and alive(state, lone):
+        others = sum(1 for u in state["units"].values() if u["legion"] != lone)
+        if others < LONE_LIMIT:
+            winners.append(state["legions"][lone]["team"])
+            reasons.append(f"the other legions have only {others} legionaries left")
+    if not winners and len(living) == 1 and len(teams) > 1:
+        winners = sorted(living)
+        reasons.append("every other team is out")
+    turn.emit(public("turn_ended", turn=state["turn"]))
+    if winners:
+        turn.emit(public("game_decided", winners=sorted(set(winners)), reason="; ".join(reasons)))
+    elif not living:
+        turn.emit(public("game_decided", winners=[], reason="no legionary is left standing"))
+    elif state["max_turns"] and state["turn"] > state["max_turns"]:
+        turn.emit(public("game_decided", winners=[],
+                         reason=f"the {state['max_turns']}-turn limit was reached"))
+
+
+def outcome(state) -> dict | None:
+    """Who won, once the game is decided."""
+    result = state["result"]
+    if not result:
+        return None
+    seats = sorted({legion["seat"] for legion in state["legions"].values()
+                    if legion["team"] in result["winners"]})
+    remaining = {colour: alive(state, colour) for colour in state["legions"]}
+    return {"winners": seats, "teams": result["winners"], "reason": result["reason"],
+            "scores": remaining}

@@ -1,0 +1,1 @@
+"""Mail in and out: parsing, composing, Maildir, IMAP, SMTP."""

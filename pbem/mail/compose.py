@@ -1,0 +1,37 @@
+"""Building the mails pbem sends: multipart/alternative, threaded, with a fixed Message-ID."""
+
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+import secrets
+
+from ..timeutil import parse_time
+
+
+def message_id(domain: str, game: str | None) -> str:
+    """A new, unique Message-ID, fixed when the mail is rendered."""
+    return f"<{game or 'pbem'}.{secrets.token_hex(12)}@{domain}>"
+
+
+def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None,
+            msg_id: str, date: str, reply_to: str | None = None,
+            in_reply_to: str | None = None, references=()) -> bytes:
+    """The raw bytes of one outgoing mail (text, plus HTML as an alternative)."""
+    msg = EmailMessage()
+    msg["From"] = formataddr(sender)
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(parse_time(date))
+    msg["Message-ID"] = msg_id
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = [r for r in references if r]
+    if refs:
+        msg["References"] = " ".join(dict.fromkeys(refs))
+    msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg.set_content(text, cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(html, subtype="html", cte="quoted-printable")
+    return msg.as_bytes()

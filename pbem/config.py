@@ -1,0 +1,158 @@
+"""Settings: built-in defaults, then pbem.toml, then PBEM_* environment variables.
+
+A setting ``key`` at the top of pbem.toml is ``PBEM_KEY`` in the environment;
+``[section] key`` is ``PBEM_SECTION_KEY`` (for example ``PBEM_SMTP_PASSWORD``).
+Relative paths are relative to the folder of pbem.toml (or the current folder
+when there is none). Passwords never come from the command line: give
+``password``, ``password_env`` (the name of a variable holding it) or
+``password_command`` (a command that prints it).
+"""
+
+import copy
+import os
+from pathlib import Path
+import shlex
+import subprocess
+import tomllib
+
+DEFAULTS = {
+    "db": "pbem.db",
+    "address": "pbem@localhost",
+    "name": "pbem referee",
+    "referee": "referee@localhost",
+    "mail": {
+        "inbox": "mail/inbox",
+        "outbox": "mail/outbox",
+        "max_bytes": 1_000_000,
+        "rate_per_hour": 30,
+    },
+    "smtp": {
+        "host": "",
+        "port": 0,
+        "security": "starttls",
+        "user": "",
+        "password": "",
+        "password_env": "",
+        "password_command": "",
+        "per_run": 100,
+        "timeout": 30,
+        "max_attempts": 8,
+    },
+    "imap": {
+        "host": "",
+        "port": 0,
+        "security": "ssl",
+        "user": "",
+        "password": "",
+        "password_env": "",
+        "password_command": "",
+        "folder": "INBOX",
+        "processed": "Processed",
+        "timeout": 60,
+        "idle_seconds": 600,
+    },
+    "smtpd": {
+        "listen": "127.0.0.1:2525",
+        "max_bytes": 1_000_000,
+    },
+}
+
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed."""
+
+
+class Config:
+    """Resolved settings, read as ``config["smtp"]["host"]`` or ``config.path("db")``."""
+
+    def __init__(self, data: dict, base: Path, source: str | None):
+        self.data = data
+        self.base = base
+        self.source = source
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def path(self, *keys) -> Path:
+        """A path setting, made absolute against the config's folder."""
+        value = self.data
+        for key in keys:
+            value = value[key]
+        path = Path(os.path.expanduser(str(value)))
+        return path if path.is_absolute() else self.base / path
+
+    def secret(self, section: str) -> str:
+        """The password of a section, from the file, a variable or a command."""
+        part = self.data[section]
+        if part.get("password_command"):
+            done = subprocess.run(shlex.split(part["password_command"]), capture_output=True,
+                                  text=True, check=False)
+            if done.returncode != 0:
+                raise ConfigError(f"[{section}] password_command failed: {done.stderr.strip()}")
+            return done.stdout.strip()
+        if part.get("password_env"):
+            value = os.environ.get(part["password_env"])
+            if value is None:
+                raise ConfigError(f"[{section}] password_env: ${part['password_env']} is not set")
+            return value
+        return part.get("password", "")
+
+
+def load(path: str | None = None, env=None, overrides: dict | None = None) -> Config:
+    """Settings from defaults, the file (given, $PBEM_CONFIG or ./pbem.toml), env, overrides."""
+    env = os.environ if env is None else env
+    data = copy.deepcopy(DEFAULTS)
+    chosen = path or env.get("PBEM_CONFIG")
+    file = Path(chosen) if chosen else Path("pbem.toml")
+    source = None
+    if file.exists():
+        try:
+            merge(data, tomllib.loads(file.read_text(encoding="utf-8")), str(file))
+        except tomllib.TOMLDecodeError as problem:
+            raise ConfigError(f"{file}: {problem}") from None
+        source = str(file)
+    elif chosen:
+        raise ConfigError(f"no settings file at {file}")
+    merge(data, from_environment(env), "environment")
+    merge(data, overrides or {}, "command line")
+    return Config(data, file.resolve().parent if source else Path.cwd(), source)
+
+
+def merge(data: dict, extra: dict, origin: str) -> None:
+    """Lay `extra` over `data`, keeping each default's type; ConfigError on unknown keys."""
+    for key, value in extra.items():
+        if key not in data:
+            raise ConfigError(f"{origin}: unknown setting {key!r}")
+        if isinstance(data[key], dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{origin}: {key!r} is a section, not a value")
+            merge(data[key], value, f"{origin} [{key}]")
+        else:
+            data[key] = typed(data[key], value, f"{origin}: {key}")
+
+
+def typed(default, value, where: str):
+    """A value converted to the type of its default."""
+    if isinstance(default, bool):
+        return str(value).lower() in ("1", "true", "yes", "on")
+    try:
+        return type(default)(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: {value!r} is not a {type(default).__name__}") from None
+
+
+def from_environment(env) -> dict:
+    """Settings given as PBEM_* variables."""
+    out = {}
+    for name, value in env.items():
+        if not name.startswith("PBEM_") or name == "PBEM_CONFIG":
+            continue
+        key = name[5:].lower()
+        if key in DEFAULTS and not isinstance(DEFAULTS[key], dict):
+            out[key] = value
+            continue
+        section, _, rest = key.partition("_")
+        if section in DEFAULTS and isinstance(DEFAULTS[section], dict) and rest in DEFAULTS[section]:
+            out.setdefault(section, {})[rest] = value
+    return out

@@ -1,0 +1,209 @@
+"""The mails pbem writes: rendered from templates and queued in the outbox.
+
+Every function here runs inside the caller's transaction, so a mail is queued
+exactly when the change it reports is recorded. The public board of a batch
+is rendered once and shared by every recipient.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from markupsafe import Markup
+
+from . import render
+from .adjudicator.rng import seed_digest
+from .identity import reply_address, subject_tag
+from .mail.compose import compose, message_id
+from .mail.parse import REPLY_MARKER
+from .store import row_event
+
+
+@dataclass
+class Table:
+    """One game at one moment, as the letters see it."""
+
+    referee: object
+    game_row: dict
+    game: object
+    state: dict
+
+    @property
+    def ruleset(self) -> str:
+        """The game's ruleset name."""
+        return self.game_row["ruleset"]
+
+    @cached_property
+    def public(self) -> dict:
+        """The public view, computed once for the batch."""
+        return self.game.view(self.state["game"], None)
+
+    @cached_property
+    def board(self) -> str:
+        """The public board as text, rendered once for the batch."""
+        return self.game.board_text(self.public)
+
+    @cached_property
+    def svg(self) -> Markup:
+        """The public board as SVG, rendered once for the batch (autoescaped template)."""
+        return Markup(render.board_svg(self.ruleset, self.game, self.public))
+
+    def context(self, seat: dict) -> dict:
+        """What every game mail to a seat needs."""
+        engine = self.state["engine"]
+        request = engine["requests"].get(seat["name"])
+        if request:
+            request = {**request, "deadline": engine["deadline"]}
+        seat_view = self.game.view(self.state["game"], seat["name"])
+        yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
+                              seat=seat["name"]).strip()
+        return {
+            "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
+                     "title": self.game.TITLE},
+            "seat": {"name": seat["name"], "tz": seat["tz"]},
+            "tag": subject_tag(self.game_row["id"], seat["token"]),
+            "marker": REPLY_MARKER,
+            "slow": engine["timing"]["slow"] > 0,
+            "request": request,
+            "waiting": sorted(engine["requests"]),
+            "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
+            "yours": yours,
+            "board": self.board,
+            "svg": self.svg,
+        }
+
+    def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
+             reply_to_mail=None, **extra) -> None:
+        """Render a mail from a template pair and queue it for a seat."""
+        context = {**self.context(seat), "headline": headline, **extra}
+        subject = f"{context['tag']} {headline}"
+        first = kind == "welcome"
+        refs = [] if first else [seat["thread_id"]]
+        in_reply_to = None
+        if reply_to_mail is not None:
+            in_reply_to = reply_to_mail.message_id or None
+            refs += reply_to_mail.references + [in_reply_to]
+        queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
+              to=seat["email"], subject=subject,
+              text=render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context),
+              html=render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context),
+              now=now, reply_to=reply_address(self.referee.config["address"],
+                                              self.game_row["id"], seat["token"]),
+              in_reply_to=in_reply_to, references=refs,
+              msg_id=seat["thread_id"] if first else None)
+
+
+def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
+          in_reply_to=None, references=(), msg_id=None) -> str:
+    """Compose a mail and add it to the outbox; return its Message-ID."""
+    config = referee.config
+    domain = config["address"].partition("@")[2] or "localhost"
+    msg_id = msg_id or message_id(domain, game)
+    raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
+                  text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
+                  in_reply_to=in_reply_to, references=references)
+    referee.store.insert("outbox", {
+        "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
+        "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
+        "next_attempt": now, "created_at": now,
+    })
+    return msg_id
+
+
+def happenings(table: Table, seat: dict) -> list[str]:
+    """Narrated events this seat may see and has not been told about yet."""
+    lines = []
+    store = table.referee.store
+    for row in store.event_rows(table.game_row["id"], after=seat["reported_seq"]):
+        event = row_event(row)
+        if event.visible(seat["name"]):
+            line = table.game.narrate(event)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def mark_reported(table: Table, seat: dict) -> None:
+    """Remember that a seat has been told everything up to the last event."""
+    table.referee.store.update("seats", {"game": table.game_row["id"], "name": seat["name"]},
+                               {"reported_seq": table.referee.store.game(
+                                   table.game_row["id"])["last_seq"]})
+
+
+def welcome(table: Table, seats: list[dict], now: str) -> None:
+    """The first mail of a game to every seat: who plays, the seed's hash, the board."""
+    digest = seed_digest(table.game_row["seed"])
+    for seat in seats:
+        others = [s["name"] for s in seats if s["name"] != seat["name"]]
+        table.send(seat, "welcome", "the game begins", "welcome", now,
+                   others=others, seed_sha256=digest)
+        mark_reported(table, seat)
+
+
+def reports(table: Table, seats: list[dict], now: str) -> None:
+    """After a phase: each seat's account of what happened, the board, what comes next."""
+    over = table.state["engine"]["over"]
+    for seat in seats:
+        happened = happenings(table, seat)
+        if over:
+            result = table.state["engine"]["result"]
+            table.send(seat, "over", "the game is over", "over", now, happened=happened,
+                       result_text=result_text(result), seed=table.game_row["seed"],
+                       seed_sha256=seed_digest(table.game_row["seed"]))
+        else:
+            headline = headline_for(table, seat)
+            table.send(seat, "report", headline, "report", now, happened=happened)
+        mark_reported(table, seat)
+
+
+def headline_for(table: Table, seat: dict) -> str:
+    """A report's subject: what is asked of this seat, if anything."""
+    request = table.state["engine"]["requests"].get(seat["name"])
+    if request:
+        return request["prompt"] or "your turn"
+    return "update"
+
+
+def result_text(result: dict) -> str:
+    """The result of a game in words."""
+    winners = result.get("winners") or []
+    reason = result.get("reason", "")
+    if not winners:
+        return f"no winner ({reason})" if reason else "no winner"
+    return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")
+
+
+def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
+           understood=(), errors=()) -> None:
+    """A reply to a seat's mail: the orders as understood and every error with its line."""
+    table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
+               understood=list(understood), errors=[str(e) for e in errors])
+
+
+def status(table: Table, seat: dict, incoming, now: str) -> None:
+    """STATUS: the seat's current view, again."""
+    table.send(seat, "status", headline_for(table, seat), "report", now,
+               reply_to_mail=incoming, happened=[])
+
+
+def help_mail(table: Table, seat: dict, incoming, now: str) -> None:
+    """HELP: the order syntax and the mail commands."""
+    table.send(seat, "help", "how to play by mail", "help", now, reply_to_mail=incoming)
+
+
+def reminder(table: Table, seat: dict, now: str) -> None:
+    """A reminder to a seat that has sent no orders yet."""
+    table.send(seat, "reminder", "reminder: no orders from you yet", "ack", now,
+               notes=["I have no orders from you for this turn yet."])
+
+
+def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
+           game=None, kind="notice") -> None:
+    """A short mail outside any seat's thread (rejections, referee notices)."""
+    context = {"headline": headline, "notes": list(notes), "address": referee.config["address"]}
+    in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
+    refs = (incoming.references + [in_reply_to]) if in_reply_to else []
+    queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
+          text=render.render("", "notice.txt.j2", **context),
+          html=render.render("", "notice.html.j2", **context), now=now,
+          in_reply_to=in_reply_to, references=refs)
+

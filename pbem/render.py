@@ -1,0 +1,62 @@
+"""The Jinja environment: the shared mail templates plus each game's own.
+
+Shared templates live in ``templates/`` (installed as ``pbem.templates``);
+a game's live in ``games/<game>/templates/`` and are addressed as
+``<game>/<name>``. A game may override a shared template by giving one of the
+same name. HTML and SVG templates are autoescaped: player text never becomes
+markup.
+"""
+
+from functools import lru_cache
+from importlib.resources import files
+
+import jinja2
+from markupsafe import Markup
+
+import pbem.games
+
+from .timeutil import local
+
+
+def _autoescape(name: str | None) -> bool:
+    return bool(name) and name.endswith((".html.j2", ".svg.j2"))
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The one Jinja environment pbem renders with."""
+    game_loaders = {
+        name: jinja2.FileSystemLoader(str(files("pbem.games") / name / "templates"))
+        for name in pbem.games.names()
+    }
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([
+            jinja2.FileSystemLoader(str(files("pbem.templates"))),
+            jinja2.PrefixLoader(game_loaders),
+        ]),
+        autoescape=_autoescape,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["local"] = local
+    return env
+
+
+def template_for(ruleset: str, name: str) -> jinja2.Template:
+    """The game's own template if it has one, else the shared one."""
+    return environment().select_template([f"{ruleset}/{name}", name])
+
+
+def render(ruleset: str, name: str, **context) -> str:
+    """Render a template for a game."""
+    return template_for(ruleset, name).render(**context)
+
+
+def board_svg(ruleset: str, game, view: dict) -> str:
+    """The board of a view as an SVG document (the game's board.svg.j2)."""
+    return render(ruleset, "board.svg.j2", view=view, **game.svg_context(view))
+
+
+__all__ = ["Markup", "environment", "template_for", "render", "board_svg"]

@@ -1,0 +1,1 @@
+"""The mail templates every game shares (installed as pbem.templates)."""

@@ -1,0 +1,279 @@
+"""The only orchestration with side effects: new games, orders, ticks, replay.
+
+Every change is one short transaction: load the game's state inside it, append
+events with the state hash after each, move the game's due times, queue the
+mails that report the change, save a snapshot. A crash leaves all of a step or
+none of it, and running the step again is safe.
+"""
+
+from dataclasses import dataclass, field
+import copy
+import json
+import secrets
+
+import pbem.games
+
+from . import letters
+from .adjudicator import engine
+from .adjudicator.contract import REFEREE, SetupError
+from .errors import PbemError
+from .identity import new_token, valid_game_id
+from .store import Store, row_event
+from .timeutil import iso, parse_time, valid_timezone
+
+MAX_PHASES_PER_TICK = 50
+
+
+@dataclass
+class SeatSpec:
+    """A seat of a new game."""
+
+    name: str
+    email: str
+    tz: str | None = None
+
+
+@dataclass
+class TickReport:
+    """What one tick did."""
+
+    mails_read: int = 0
+    phases: dict = field(default_factory=dict)
+    reminders: int = 0
+    sent: int = 0
+    failed: int = 0
+
+    def lines(self) -> list[str]:
+        """The report as short lines for the terminal."""
+        out = [f"mails read: {self.mails_read}"]
+        out += [f"game {g}: {n} phase(s) resolved" for g, n in sorted(self.phases.items())]
+        out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
+        if self.failed:
+            out.append(f"mails failed: {self.failed} (see pbem outbox)")
+        return out
+
+
+class Referee:
+    """pbem's operations on one database, with one set of settings."""
+
+    def __init__(self, store: Store, config):
+        self.store = store
+        self.config = config
+
+    # ------------------------------------------------------------ loading
+
+    def game_row(self, game_id: str) -> dict:
+        """The games row; PbemError if there is no such game."""
+        row = self.store.game(game_id)
+        if row is None:
+            raise PbemError(f"no game called {game_id!r} (see pbem list)")
+        return row
+
+    def table(self, game_id: str) -> letters.Table:
+        """The game's row, module and current state (snapshot plus newer events)."""
+        row = self.game_row(game_id)
+        game = pbem.games.load(row["ruleset"])
+        snap = self.store.snapshot(game_id)
+        state = snap["state"] if snap else None
+        after = snap["seq"] if snap else 0
+        events = [row_event(r) for r in self.store.event_rows(game_id, after=after)]
+        state = engine.fold(game, events, state) if events or state is None else state
+        return letters.Table(self, row, game, state)
+
+    def record(self, table: letters.Table, events, now: str) -> letters.Table:
+        """Append events to a game inside the current transaction; return the new table."""
+        game, state = table.game, copy.deepcopy(table.state)
+        hashes = []
+        for event in events:
+            state = engine.apply(game, state, event)
+            hashes.append(engine.state_hash(state))
+        game_id = table.game_row["id"]
+        self.store.append_events(game_id, events, hashes, now)
+        eng = state["engine"]
+        self.store.update("games", {"id": game_id}, {
+            "status": "over" if eng["over"] else "running",
+            "phase": eng["phase"],
+            "deadline": eng["deadline"],
+            "remind_at": eng["remind_at"],
+        })
+        self.store.save_snapshot(game_id, self.store.game(game_id)["last_seq"], state)
+        return letters.Table(self, self.store.game(game_id), game, state)
+
+    # ------------------------------------------------------------ new game
+
+    def new_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
+                 options: dict | None = None, seed: str | None = None,
+                 position: dict | None = None) -> str:
+        """Create a game, mail every seat its welcome, and open the first phase."""
+        now = iso(parse_time(now))
+        try:
+            game = pbem.games.load(ruleset)
+        except KeyError:
+            raise PbemError(f"unknown game {ruleset!r}; available: "
+                            f"{', '.join(pbem.games.names())}") from None
+        check_new_game(game_id, seats)
+        if self.store.game(game_id):
+            raise PbemError(f"there is already a game called {game_id!r}")
+        seed = seed or secrets.token_hex(16)
+        domain = self.config["address"].partition("@")[2] or "localhost"
+        try:
+            events = engine.creation_events(game, game_id, ruleset, dict(options or {}),
+                                            [s.name for s in seats], seed, position)
+            state = engine.fold(game, events)
+            events.append(engine.open_phase(game, state, now))
+        except SetupError as problem:
+            raise PbemError(str(problem)) from None
+        with self.store.transaction():
+            self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
+                                        "created_at": now})
+            for position_index, seat in enumerate(seats):
+                self.store.insert("seats", {
+                    "game": game_id, "name": seat.name, "position": position_index,
+                    "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                    "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+                })
+            blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
+            table = self.record(blank, events, now)
+            letters.welcome(table, self.store.seats(game_id), now)
+        return game_id
+
+    # ------------------------------------------------------------ phases
+
+    def due_games(self, now: str) -> list[str]:
+        """Games with something to do at `now`: new orders, a deadline, a reminder."""
+        rows = self.store.all(
+            "SELECT id FROM games WHERE status = 'running' AND deadline <= ? "
+            "UNION SELECT id FROM games WHERE status = 'running' AND dirty = 1 "
+            "UNION SELECT id FROM games WHERE status = 'running' AND remind_at <= ? "
+            "AND reminded_phase < phase ORDER BY id", [now, now])
+        return [row["id"] for row in rows]
+
+    def ready(self, table: letters.Table) -> bool:
+        """Has every pending seat sent error-free orders (or READY), and nobody WAIT?"""
+        phase = table.state["engine"]["phase"]
+        seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
+        for name in table.state["engine"]["requests"]:
+            seat = seats[name]
+            if seat["wait_phase"] == phase:
+                return False
+            if seat["ready_phase"] == phase:
+                continue
+            sub = self.current_submission(table.game_row["id"], name, phase)
+            if sub is None or sub["errors"] != "[]":
+                return False
+        return True
+
+    def current_submission(self, game_id: str, seat: str, phase: int) -> dict | None:
+        """The seat's latest orders for a phase, or None."""
+        return self.store.one(
+            "SELECT * FROM submissions WHERE game = ? AND seat = ? AND phase = ? "
+            "AND status = 'current' ORDER BY id DESC LIMIT 1", [game_id, seat, phase])
+
+    def step(self, game_id: str, now: str) -> int:
+        """Resolve every phase of a game that is due at `now`; return how many."""
+        resolved = 0
+        while resolved < MAX_PHASES_PER_TICK:
+            with self.store.transaction():
+                table = self.table(game_id)
+                eng = table.state["engine"]
+                if eng["over"] or not eng["requests"]:
+                    break
+                if not (eng["deadline"] <= now or self.ready(table)):
+                    self.store.update("games", {"id": game_id}, {"dirty": 0})
+                    break
+                self.resolve_phase(table, now)
+                resolved += 1
+        return resolved
+
+    def resolve_phase(self, table: letters.Table, now: str) -> letters.Table:
+        """Close the open phase with the orders in, report it, open what comes next."""
+        game_id, phase = table.game_row["id"], table.state["engine"]["phase"]
+        given = {}
+        for seat in table.state["engine"]["requests"]:
+            sub = self.current_submission(game_id, seat, phase)
+            if sub is not None:
+                given[seat] = json.loads(sub["orders"])
+        seed = table.game_row["seed"]
+        events = engine.close_phase(table.game, table.state, given, seed)
+        table = self.record(table, events, now)
+        table = self.record(table, [engine.after_resolution(table.game, table.state, now, seed)],
+                            now)
+        self.store.update("games", {"id": game_id}, {"dirty": 0})
+        letters.reports(table, self.store.seats(game_id), now)
+        return table
+
+    def remind(self, game_id: str, now: str) -> int:
+        """Remind seats with no orders yet, once per phase; return how many mails."""
+        count = 0
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            row = table.game_row
+            if eng["over"] or not eng["remind_at"] or eng["remind_at"] > now \
+                    or row["reminded_phase"] >= eng["phase"]:
+                return 0
+            for seat in self.store.seats(game_id):
+                if seat["name"] in eng["requests"] and \
+                        self.current_submission(game_id, seat["name"], eng["phase"]) is None:
+                    letters.reminder(table, seat, now)
+                    count += 1
+            self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})
+        return count
+
+    def tick(self, now: str, send: bool = True) -> TickReport:
+        """Read the inbox, resolve what is due, send reminders, then send the outbox."""
+        from . import inbound
+        from .mail import outbox
+        now = iso(parse_time(now))
+        report = TickReport()
+        report.mails_read = inbound.process_inbox(self, now)
+        for game_id in self.due_games(now):
+            count = self.step(game_id, now)
+            if count:
+                report.phases[game_id] = count
+            report.reminders += self.remind(game_id, now)
+        if send:
+            report.sent, report.failed = outbox.flush(self, now)
+        return report
+
+    # ------------------------------------------------------------ reading
+
+    def view(self, game_id: str, seat: str | None) -> dict:
+        """The view a seat (None: the public; REFEREE: everything) has of a game."""
+        table = self.table(game_id)
+        if seat == REFEREE:
+            return {"engine": table.state["engine"], "game": table.state["game"]}
+        if seat is not None and self.store.seat(game_id, seat) is None:
+            raise PbemError(f"game {game_id} has no seat called {seat!r}")
+        view = table.game.view(table.state["game"], seat)
+        eng = table.state["engine"]
+        view["phase"] = {"number": eng["phase"], "deadline": eng["deadline"],
+                         "waiting_for": sorted(eng["requests"])}
+        return view
+
+    def events(self, game_id: str, seat: str | None):
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts."""
+        self.game_row(game_id)
+        for row in self.store.event_rows(game_id):
+            event = row_event(row)
+            if event.visible(seat):
+                yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
+                       "payload": row["payload"], "visible_to": row["visible_to"]}
+
+
+def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
+    """PbemError unless the id and the seats can make a game."""
+    if not valid_game_id(game_id):
+        raise PbemError(f"game id {game_id!r}: use 1-32 lower-case letters, digits and '-'")
+    if not seats:
+        raise PbemError("a game needs seats: --seat NAME=EMAIL, once per player")
+    names = [s.name for s in seats]
+    if len(set(names)) != len(names):
+        raise PbemError("two seats have the same name")
+    for seat in seats:
+        if not valid_game_id(seat.name):
+            raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
+        if "@" not in seat.email or " " in seat.email.strip():
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        if seat.tz and not valid_timezone(seat.tz):
+            raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")

@@ -1,0 +1,375 @@
+"""The pbem command line: thin wrappers that parse arguments, call one library function, echo."""
+
+import functools
+import json
+from pathlib import Path
+import sys
+import tomllib
+
+import click
+
+import pbem.games
+
+from . import __version__, inbound
+from .adjudicator.contract import REFEREE, Event
+from .app import Referee, SeatSpec
+from .config import ConfigError, load
+from .errors import PbemError
+from .mail import maildir
+from .replay import replay as replay_game
+from .store import Store
+from .timeutil import parse_time, iso, system_now
+
+
+def common(command):
+    """Add --db and --config to a command and hand it a ready Referee as `referee`."""
+    @click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                  help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
+    @click.option("--db", type=click.Path(dir_okay=False),
+                  help="SQLite database file (default: the db setting, pbem.db).")
+    @functools.wraps(command)
+    def wrapper(*args, config_path=None, db=None, **kwargs):
+        try:
+            config = load(config_path, overrides={"db": db} if db else None)
+            referee = Referee(Store(config.path("db")), config)
+            return command(*args, referee=referee, **kwargs)
+        except (PbemError, ConfigError) as problem:
+            raise click.ClickException(str(problem)) from None
+    return wrapper
+
+
+def now_option(command):
+    """Add --now (default: the real current time)."""
+    return click.option("--now", help="Act as if it were this UTC time, e.g. 2026-12-01T18:00Z.")(
+        command)
+
+
+def when(now: str | None) -> str:
+    """The --now value as ISO UTC, or the real time."""
+    if not now:
+        return system_now()
+    try:
+        return iso(parse_time(now))
+    except ValueError as problem:
+        raise click.BadParameter(str(problem), param_hint="--now") from None
+
+
+def emit_json(data) -> None:
+    """Print data as indented, key-sorted JSON."""
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+def main():
+    """pbem: a play-by-email referee for board games.
+
+    Players mail orders; `pbem poll && pbem tick` (from cron) reads them,
+    adjudicates every turn that is due and mails each player a report.
+
+    Example: pbem demo
+    """
+
+
+@main.command()
+@click.option("--dir", "folder", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="Folder to set up.")
+def init(folder):
+    """Create pbem.toml, the database and the local mail folders in a folder.
+
+    Example: pbem init --dir ~/referee
+    """
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    settings = root / "pbem.toml"
+    if not settings.exists():
+        settings.write_text(SAMPLE_CONFIG, encoding="utf-8")
+        click.echo(f"wrote {settings}")
+    config = load(str(settings))
+    Store(config.path("db"))
+    for key in ("inbox", "outbox"):
+        maildir.folder(config.path("mail", key))
+    click.echo(f"database {config.path('db')}; mail in {config.path('mail', 'inbox')}, "
+               f"out {config.path('mail', 'outbox')}")
+
+
+SAMPLE_CONFIG = """\
+# pbem settings. Every key can also be set as PBEM_<KEY> or PBEM_<SECTION>_<KEY>.
+db = "pbem.db"
+address = "pbem@localhost"        # the referee robot's address: From and Reply-To
+name = "pbem referee"
+referee = "referee@localhost"     # where notices for the human referee go
+
+[mail]
+inbox = "mail/inbox"              # Maildir read by `pbem poll` when [imap] has no host
+outbox = "mail/outbox"            # Maildir written when [smtp] has no host
+"""
+
+
+@main.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def games_command(as_json):
+    """List the games pbem can referee.
+
+    Example: pbem games
+    """
+    rows = [{"name": name, "title": pbem.games.load(name).TITLE,
+             "summary": pbem.games.load(name).SUMMARY} for name in pbem.games.names()]
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['name']:10} {row['title']}: {row['summary']}")
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
+@common
+def list_command(referee, as_json):
+    """List the games in the database with their state.
+
+    Example: pbem list --json
+    """
+    rows = []
+    for game in referee.store.all("SELECT * FROM games ORDER BY id"):
+        table = referee.table(game["id"])
+        eng = table.state["engine"]
+        rows.append({
+            "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
+            "phase": eng["phase"], "deadline": eng["deadline"],
+            "waiting_for": sorted(eng["requests"]),
+            "seats": [s["name"] for s in referee.store.seats(game["id"])],
+            "result": eng["result"],
+        })
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("no games yet (pbem new --help)")
+    for row in rows:
+        state = "over" if row["status"] == "over" else \
+            f"phase {row['phase']}, deadline {row['deadline']}, waiting for " \
+            f"{', '.join(row['waiting_for'])}"
+        click.echo(f"{row['id']:12} {row['ruleset']:8} {state}")
+
+
+def parse_pairs(values, what: str) -> dict:
+    """NAME=VALUE options into a dict, in the order given."""
+    out = {}
+    for value in values:
+        key, sep, rest = value.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{value!r}: write {what}")
+        out[key.strip()] = rest.strip()
+    return out
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--id", "game_id", required=True, help="Game id: lower-case letters, digits, '-'.")
+@click.option("--seat", "seats", multiple=True, required=True,
+              help="A player: NAME=EMAIL. Repeat for every seat, in seat order.")
+@click.option("--tz", "zones", multiple=True, help="A seat's timezone: NAME=Europe/Paris.")
+@click.option("--preset", help="The game's preset (Auguste: 4-2, 6-2, 6-3, 3-3, 5-5, 2-2-1).")
+@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@click.option("--seed", help="The secret seed (default: a fresh random one).")
+@click.option("--position", type=click.Path(exists=True, dir_okay=False),
+              help="Start from a position file (TOML, see docs/positions.md).")
+@now_option
+@common
+def new(referee, ruleset, game_id, seats, zones, preset, options, seed, position, now):
+    """Create a game and mail every seat its welcome.
+
+    Example: pbem new auguste --id rome --seat ann=ann@example.org --seat bob=bob@example.org
+    """
+    seat_map = parse_pairs(seats, "NAME=EMAIL")
+    tz = parse_pairs(zones, "NAME=TIMEZONE")
+    unknown = sorted(set(tz) - set(seat_map))
+    if unknown:
+        raise click.BadParameter(f"no seat called {', '.join(unknown)}", param_hint="--tz")
+    opts = parse_pairs(options, "KEY=VALUE")
+    if preset:
+        opts["preset"] = preset
+    data = None
+    if position:
+        try:
+            data = tomllib.loads(Path(position).read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as problem:
+            raise click.ClickException(f"{position}: {problem}") from None
+    specs = [SeatSpec(name, email, tz.get(name)) for name, email in seat_map.items()]
+    referee.new_game(ruleset, game_id, specs, when(now), opts, seed, data)
+    click.echo(f"game {game_id} created; welcome mails queued for {', '.join(seat_map)} "
+               "(pbem tick sends them)")
+
+
+@main.command()
+@click.option("--watch", is_flag=True, help="Keep polling (IMAP IDLE when available).")
+@now_option
+@common
+def poll(referee, watch, now):
+    """Fetch new mail into the inbox (Maildir, or IMAP when configured).
+
+    Example: pbem poll && pbem tick
+    """
+    from .mail import fetch
+    count = fetch.poll(referee, when(now), watch=watch)
+    click.echo(f"{count} new mail(s) stored")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@now_option
+@common
+def ingest(referee, files, now):
+    """Store raw RFC 822 messages (.eml files) in the inbox.
+
+    Example: pbem ingest orders.eml && pbem tick
+    """
+    moment = when(now)
+    for name in files:
+        row = inbound.ingest(referee.store, Path(name).read_bytes(), "file", moment)
+        click.echo(f"{name}: stored as inbox {row}")
+
+
+@main.command()
+@click.option("--no-send", is_flag=True, help="Queue mails but do not send them.")
+@now_option
+@common
+def tick(referee, no_send, now):
+    """Handle new mail, resolve every due phase, send reminders and mail.
+
+    Example: pbem tick --now 2026-12-01T18:00Z
+    """
+    for line in referee.tick(when(now), send=not no_send).lines():
+        click.echo(line)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", required=True, help="The seat whose orders these are.")
+@click.option("--file", "file", type=click.File("r", encoding="utf-8"), required=True,
+              help="A file with the orders ('-' for standard input).")
+@now_option
+@common
+def submit(referee, game_id, seat, file, now):
+    """Enter a seat's orders by hand, exactly as if the seat had mailed them.
+
+    Example: echo "red: move BAK DOR" | pbem submit rome --seat ann --file -
+    """
+    answer = inbound.submit(referee, game_id, seat, file.read(), when(now))
+    for line in answer["notes"]:
+        click.echo(line)
+    for line in answer["understood"]:
+        click.echo(f"  {line}")
+    for line in answer["errors"]:
+        click.echo(f"  {line}")
+
+
+def audience(seat, as_referee):
+    """The viewer a command shows things to: a seat, the referee, or the public."""
+    if seat and as_referee:
+        raise click.UsageError("give --seat or --referee, not both")
+    return REFEREE if as_referee else seat
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", help="Show what this seat sees.")
+@click.option("--referee", "as_referee", is_flag=True, help="Show everything, secrets included.")
+@click.option("--json", "as_json", is_flag=True, help="Print the view as JSON.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+              help="Write the board as an HTML page with its SVG map.")
+@common
+def show(referee, game_id, seat, as_referee, as_json, html_file):
+    """Show a game's board and state (public unless --seat or --referee).
+
+    Example: pbem show rome --seat ann
+    """
+    who = audience(seat, as_referee)
+    view = referee.view(game_id, who)
+    if as_json:
+        emit_json(view)
+        return
+    table = referee.table(game_id)
+    shown = view if who != REFEREE else table.game.view(table.state["game"], None)
+    if html_file:
+        from . import render
+        page = render.render(table.ruleset, "page.html.j2", game=game_id, title=table.game.TITLE,
+                             svg=render.Markup(render.board_svg(table.ruleset, table.game, shown)),
+                             board=table.game.board_text(shown))
+        Path(html_file).write_text(page, encoding="utf-8")
+        click.echo(f"wrote {html_file}")
+        return
+    click.echo(table.game.board_text(shown))
+    phase = table.state["engine"]
+    if phase["over"]:
+        click.echo(f"\nGame over: {json.dumps(phase['result'], sort_keys=True)}")
+    else:
+        click.echo(f"\nPhase {phase['phase']}, deadline {phase['deadline']}, waiting for "
+                   f"{', '.join(sorted(phase['requests']))}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", help="Only the events this seat may see.")
+@click.option("--referee", "as_referee", is_flag=True, help="Every event, secrets included.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
+@common
+def log(referee, game_id, seat, as_referee, as_json):
+    """Print a game's event log (public events unless --seat or --referee).
+
+    Example: pbem log rome --json
+    """
+    who = audience(seat, as_referee)
+    rows = list(referee.events(game_id, who))
+    if as_json:
+        emit_json(rows)
+        return
+    game = referee.table(game_id).game
+    for row in rows:
+        line = game.narrate(Event(row["type"], row["payload"], row["visible_to"]))
+        click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {line or ''}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--to", "upto", type=int, help="Stop after this event number.")
+@click.option("--verify", is_flag=True,
+              help="Re-run the rules on the recorded orders and compare every byte.")
+@common
+def replay(referee, game_id, upto, verify):
+    """Rebuild a game from its log; with --verify, prove the log is what the rules give.
+
+    Example: pbem replay rome --verify
+    """
+    referee.game_row(game_id)
+    verdict = replay_game(referee.store, game_id, upto, verify)
+    game = referee.table(game_id).game
+    click.echo(game.board_text(game.view(verdict.state["game"], None)))
+    click.echo(f"\n{verdict.events} events, {verdict.phases} phases; state {verdict.state_hash}")
+    if verify:
+        for problem in verdict.problems:
+            click.echo(f"MISMATCH {problem}", err=True)
+        if not verdict.ok:
+            sys.exit(1)
+        click.echo("verified: the log is exactly what the rules give")
+
+
+@main.command()
+@click.argument("ruleset", default="auguste")
+@click.option("--seed", default="demo", show_default=True, help="Seed of the demo game.")
+@click.option("--dir", "folder", default="pbem-demo", show_default=True,
+              type=click.Path(file_okay=False), help="Where the db and the mails go.")
+@click.option("--turns", default=60, show_default=True, help="Stop after this many turns.")
+def demo(ruleset, seed, folder, turns):
+    """Play a whole game with bot players mailing orders through local Maildir folders.
+
+    Example: pbem demo --seed 7
+    """
+    from .demo import play
+    try:
+        summary = play(ruleset, seed, Path(folder), turns)
+    except PbemError as problem:
+        raise click.ClickException(str(problem)) from None
+    for line in summary:
+        click.echo(line)

@@ -1,0 +1,144 @@
+"""`pbem demo`: a whole game played by bots through the local Maildir folders.
+
+Each bot reads the last mail pbem sent it from the outgoing Maildir, writes a
+reply (its orders on top, the quoted mail below, as a mail client would) into
+the incoming Maildir, and the demo runs `poll` and `tick` with a clock it
+advances itself. Now and then a bot stays silent, so default orders are shown
+too. Everything is seeded: the same seed plays the same game.
+"""
+
+from email.message import EmailMessage
+from email.utils import format_datetime, parseaddr
+from pathlib import Path
+import shutil
+
+import pbem.games
+
+from .adjudicator.rng import PhaseRng
+from .app import Referee, SeatSpec
+from .config import load
+from .errors import PbemError
+from .mail import fetch, maildir
+from .mail.parse import message_from_bytes
+from .replay import replay
+from .store import Store
+from .timeutil import later, parse_time
+
+START = "2030-03-01T09:00:00Z"
+GAME_ID = "demo"
+SILENCE = 20  # one bot answer in this many is never sent
+
+
+def write_config(folder: Path) -> Path:
+    """A pbem.toml for the demo folder."""
+    path = folder / "pbem.toml"
+    path.write_text(
+        'db = "demo.db"\naddress = "pbem@demo.example"\nname = "pbem demo referee"\n'
+        'referee = "referee@demo.example"\n\n[mail]\ninbox = "mail/inbox"\n'
+        'outbox = "mail/outbox"\n', encoding="utf-8")
+    return path
+
+
+class Postman:
+    """The bots' view of the outgoing Maildir: the last mail each address received."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.seen = set()
+        self.last = {}
+
+    def collect(self) -> None:
+        """Read the mails delivered since the last call."""
+        for name in sorted(p.name for p in (self.path / "new").iterdir()):
+            if name in self.seen:
+                continue
+            self.seen.add(name)
+            msg = message_from_bytes((self.path / "new" / name).read_bytes())
+            if msg["Reply-To"]:
+                self.last[parseaddr(str(msg["To"]))[1]] = msg
+
+
+def bot_reply(last, seat: SeatSpec, text: str, now: str, number: int) -> bytes:
+    """A reply as a mail client writes it: new text on top, the quoted mail below."""
+    reply = EmailMessage()
+    reply["From"] = f"{seat.name} <{seat.email}>"
+    reply["To"] = str(last["Reply-To"])
+    reply["Subject"] = f"Re: {last['Subject']}"
+    reply["Date"] = format_datetime(parse_time(now))
+    reply["Message-ID"] = f"<bot.{seat.name}.{number}@players.example>"
+    reply["In-Reply-To"] = str(last["Message-ID"])
+    quoted = last.get_body(preferencelist=("plain",)).get_content()
+    body = text + f"\n\nOn {last['Date']}, {last['From']} wrote:\n" + "".join(
+        f"> {line}\n" for line in quoted.splitlines())
+    reply.set_content(body)
+    return reply.as_bytes()
+
+
+def play(ruleset: str, seed: str, folder: Path, turns: int) -> list[str]:
+    """Play one demo game to its end (or the turn cap); return a summary."""
+    try:
+        game = pbem.games.load(ruleset)
+    except KeyError:
+        raise PbemError(f"unknown game {ruleset!r}; available: "
+                        f"{', '.join(pbem.games.names())}") from None
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    config = load(str(write_config(folder)))
+    referee = Referee(Store(config.path("db")), config)
+    seats = [SeatSpec(name, f"{name}@players.example") for name in game.DEMO_SEATS]
+    referee.new_game(ruleset, GAME_ID, seats, START, game.demo_options(turns), seed)
+    postman = Postman(config.path("mail", "outbox"))
+    inbox = config.path("mail", "inbox")
+    now, number, silent = START, 0, 0
+    referee.tick(now)
+    for _ in range(turns * 20):
+        table = referee.table(GAME_ID)
+        eng = table.state["engine"]
+        if eng["over"]:
+            break
+        postman.collect()
+        for seat in seats:
+            if seat.name not in eng["requests"]:
+                continue
+            rng = PhaseRng(seed, f"bot:{seat.name}", eng["phase"])
+            if rng.below(SILENCE) == 0:
+                silent += 1
+                continue
+            number += 1
+            text = game.bot_orders(table.state["game"], seat.name, rng)
+            maildir.deliver(inbox, bot_reply(postman.last[seat.email], seat, text, now, number))
+        now = later(now, 1)
+        fetch.poll_maildir(referee, now)
+        if not referee.tick(now).phases:
+            now = referee.table(GAME_ID).state["engine"]["deadline"] or now
+            referee.tick(now)
+    return summary(referee, game, folder, config, number, silent)
+
+
+def summary(referee, game, folder, config, mails, silent) -> list[str]:
+    """What the demo did and where to look."""
+    table = referee.table(GAME_ID)
+    eng = table.state["engine"]
+    verdict = replay(referee.store, GAME_ID, verify=True)
+    sent = referee.store.one("SELECT count(*) AS n FROM outbox")["n"]
+    result = eng["result"] or {}
+    lines = [
+        game.board_text(game.view(table.state["game"], None)),
+        "",
+        f"{game.TITLE} demo: {eng['phase']} phases, {mails} bot mails read, "
+        f"{silent} silent turns (default orders), {sent} mails sent.",
+        "Result: " + (", ".join(result.get("winners") or []) + " won" if result.get("winners")
+                      else "no winner") + (f" ({result['reason']})" if result.get("reason") else "")
+        if eng["over"] else "Result: stopped at the turn cap before the game ended.",
+        f"Replay: {'verified, byte for byte' if verdict.ok else 'MISMATCH'} "
+        f"({verdict.events} events).",
+        f"Database: {config.path('db')}",
+        f"Mails: {config.path('mail', 'inbox')} (the players') and "
+        f"{config.path('mail', 'outbox')} (pbem's)",
+        f"Look again: pbem --help; pbem log {GAME_ID} --db {config.path('db')}; "
+        f"pbem replay {GAME_ID} --verify --db {config.path('db')}",
+    ]
+    if not verdict.ok:
+        lines += verdict.problems[:5]
+    return lines

@@ -1,0 +1,40 @@
+"""Shared fixtures: a referee on a real SQLite file with local Maildir folders."""
+
+from pathlib import Path
+
+import pytest
+
+from pbem.app import Referee, SeatSpec
+from pbem.config import load
+from pbem.store import Store
+
+START = "2026-12-01T12:00:00Z"
+
+
+def make_referee(folder: Path, **settings) -> Referee:
+    """A Referee whose db and mail folders live in `folder`."""
+    lines = ['db = "pbem.db"', 'address = "pbem@referee.example"',
+             'referee = "boss@referee.example"']
+    lines += [f"{k} = {v!r}".replace("'", '"') for k, v in settings.items()]
+    (folder / "pbem.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = load(str(folder / "pbem.toml"), env={})
+    return Referee(Store(config.path("db")), config)
+
+
+@pytest.fixture
+def referee(tmp_path) -> Referee:
+    """A fresh referee in a temporary folder."""
+    return make_referee(tmp_path)
+
+
+def seats(*names) -> list[SeatSpec]:
+    """SeatSpecs name@players.example for each name."""
+    return [SeatSpec(name, f"{name}@players.example") for name in names]
+
+
+@pytest.fixture
+def auguste_game(referee):
+    """A four-player Auguste game 'rome' (preset 4-2), welcome mails queued."""
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
+                     {"preset": "4-2"}, seed="fixed-seed")
+    return referee

@@ -193,7 +193,7 @@ def help_mail(table: Table, seat: dict, incoming, now: str) -> None:
 def reminder(table: Table, seat: dict, now: str) -> None:
     """A reminder to a seat that has sent no orders yet."""
     table.send(seat, "reminder", "reminder: no orders from you yet", "ack", now,
-               notes=["I have no orders from you for this turn yet."])
+               notes=["I have no orders from you for this turn yet."], understood=[], errors=[])
 
 
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,

@@ -77,7 +77,8 @@ class Referee:
         state = snap["state"] if snap else None
         after = snap["seq"] if snap else 0
         events = [row_event(r) for r in self.store.event_rows(game_id, after=after)]
-        state = engine.fold(game, events, state) if events or state is None else state
+        if events or state is None:
+            state = engine.fold(game, events, state)
         return letters.Table(self, row, game, state)
 
     def record(self, table: letters.Table, events, now: str) -> letters.Table:
@@ -85,8 +86,8 @@ class Referee:
         game, state = table.game, copy.deepcopy(table.state)
         hashes = []
         for event in events:
-            state = engine.apply(game, state, event)
-            hashes.append(engine.state_hash(state))
+            state, digest = engine.step(game, state, event)
+            hashes.append(digest)
         game_id = table.game_row["id"]
         self.store.append_events(game_id, events, hashes, now)
         eng = state["engine"]

@@ -57,8 +57,7 @@ def replay(store, game_id: str, upto: int | None = None, verify: bool = False) -
                     f"seq {row['seq']}: the log has {row['type']} "
                     f"{canonical(row['payload'])[:200]}, the rules give "
                     f"{expected[row['seq']].type} {canonical(expected[row['seq']].payload)[:200]}")
-        state = engine.apply(game, state, event)
-        digest = engine.state_hash(state)
+        state, digest = engine.step(game, state, event)
         if verify and digest != row["state_hash"]:
             verdict.problems.append(f"seq {row['seq']}: state hash differs after {row['type']}")
         verdict.events += 1

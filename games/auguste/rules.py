@@ -196,7 +196,7 @@ def team_of(state, cell):
 
 def seat_legions(state, seat) -> list[str]:
     """The legions a seat commands, in colour order."""
-    return [c for c, legion in state["legions"].items() if legion["seat"] == seat]
+    return [c for c in COLOURS if c in state["legions"] and state["legions"][c]["seat"] == seat]
 
 
 def alive(state, colour) -> int:

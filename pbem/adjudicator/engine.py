@@ -10,6 +10,7 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 
 import copy
 import hashlib
+import json
 
 from .contract import Event, Request, canonical, public, secret
 from .rng import PhaseRng, seed_digest
@@ -66,12 +67,27 @@ def apply(game, state: dict, event: Event) -> dict:
     return state
 
 
+def step(game, state: dict, event: Event) -> tuple[dict, str]:
+    """Apply one event; return the new state in canonical key order, and its hash."""
+    text = canonical(apply(game, state, event))
+    return json.loads(text), hashlib.sha256(text.encode()).hexdigest()
+
+
 def fold(game, events, state=None) -> dict:
     """Apply events, in order, to a copy of state (or to a new state)."""
     state = new_state() if state is None else copy.deepcopy(state)
     for event in events:
-        state = apply(game, state, event)
+        state, _ = step(game, state, event)
     return state
+
+
+def canonical_copy(data):
+    """A deep copy with every dict's keys in sorted order.
+
+    The engine keeps state in this form after every event (see step), so
+    nothing a game does can depend on the order its events inserted keys in.
+    """
+    return json.loads(canonical(data))
 
 
 def state_hash(state: dict) -> str:
@@ -153,7 +169,7 @@ def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
     orders, defaulted = orders_for_phase(game, state, given)
     marker = secret("orders_set", phase=state["engine"]["phase"], orders=orders,
                     defaulted=defaulted)
-    resolved = game.resolve(copy.deepcopy(state["game"]), orders, phase_rng(seed, state))
+    resolved = game.resolve(canonical_copy(state["game"]), orders, phase_rng(seed, state))
     return [marker] + list(resolved)
 
 

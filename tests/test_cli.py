@@ -1,0 +1,102 @@
+"""The command line, driven as a referee types it, on a real database in a temp folder."""
+
+import json
+
+from click.testing import CliRunner
+import pytest
+
+from pbem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """Run a pbem command in a fresh folder; fail loudly on an unexpected exit code."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args, code=0, stdin=None):
+        result = runner.invoke(main, list(args), input=stdin, catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.output
+    return invoke
+
+
+NEW = ["new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1",
+       "--seat", "ann=ann@x.example", "--seat", "bob=bob@x.example",
+       "--now", "2026-12-01T12:00Z"]
+
+
+def test_every_command_has_help_with_an_example(run):
+    for name in main.commands:
+        text = run(name, "--help")
+        assert "Example:" in text, f"pbem {name} --help has no example"
+    assert "Example:" in run("--help")
+
+
+def test_games_lists_the_rulesets(run):
+    assert "auguste" in run("games")
+    assert "auguste" in [g["name"] for g in json.loads(run("games", "--json"))]
+
+
+def test_init_creates_settings_database_and_mail_folders(run, tmp_path):
+    run("init")
+    assert (tmp_path / "pbem.toml").exists() and (tmp_path / "pbem.db").exists()
+    assert (tmp_path / "mail" / "inbox" / "new").is_dir()
+    assert (tmp_path / "mail" / "outbox" / "cur").is_dir()
+
+
+def test_a_game_from_the_command_line(run, tmp_path):
+    run("init")
+    assert "game rome created" in run(*NEW)
+    listed = json.loads(run("list", "--json"))
+    assert listed == [{"id": "rome", "ruleset": "auguste", "status": "running", "phase": 1,
+                       "deadline": "2026-12-03T12:00:00Z", "waiting_for": ["ann", "bob"],
+                       "seats": ["ann", "bob"], "result": None}]
+    out = run("submit", "rome", "--seat", "ann", "--file", "-", "--now", "2026-12-01T13:00Z",
+              stdin="red: move NOWHERE X\n")
+    assert "line 1: there is no cell called NOWHERE on this board" in out
+    assert "mails sent: 3" in run("tick", "--now", "2026-12-01T13:00Z")
+    assert len(list((tmp_path / "mail" / "outbox" / "new").iterdir())) == 3
+    run("tick", "--now", "2026-12-03T12:00Z")
+    assert json.loads(run("list", "--json"))[0]["phase"] == 2
+    view = json.loads(run("show", "rome", "--seat", "ann", "--json"))
+    assert view["you"] == {"seat": "ann", "legions": ["red", "green"]}
+    assert view["turn"] == 2
+    assert "Phase 2" in run("show", "rome")
+    public = json.loads(run("log", "rome", "--json"))
+    assert "orders_set" not in {e["type"] for e in public}
+    assert "orders_set" in {e["type"] for e in json.loads(run("log", "rome", "--referee", "--json"))}
+    assert "verified" in run("replay", "rome", "--verify")
+    run("show", "rome", "--html", "board.html")
+    page = (tmp_path / "board.html").read_text()
+    assert "<svg" in page and "MOC" in page
+
+
+def test_errors_are_plain_words_and_change_nothing(run):
+    run("init")
+    assert "no game called 'nope'" in run("show", "nope", code=1)
+    assert "unknown game 'chess'" in run("new", "chess", "--id", "g", "--seat", "a=a@x.example",
+                                         code=1)
+    run(*NEW)
+    assert "already a game called 'rome'" in run(*NEW, code=1)
+    assert "no seat called 'zed'" in run("show", "rome", "--seat", "zed", code=1)
+    assert "--seat or --referee" in run("show", "rome", "--seat", "ann", "--referee", code=2)
+    assert len(json.loads(run("list", "--json"))) == 1
+
+
+def test_db_option_points_at_another_file(run, tmp_path):
+    run(*NEW, "--db", "other.db")
+    assert (tmp_path / "other.db").exists()
+    assert json.loads(run("list", "--json", "--db", "other.db"))[0]["id"] == "rome"
+    assert json.loads(run("list", "--json")) == []
+
+
+def test_demo_plays_to_the_end_and_verifies(run, tmp_path):
+    out = run("demo", "--seed", "7", "--dir", "d", "--turns", "15")
+    assert "Replay: verified, byte for byte" in out
+    assert (tmp_path / "d" / "demo.db").exists()
+    again = run("demo", "--seed", "7", "--dir", "d2", "--turns", "15")
+    strip = lambda text: [l for l in text.splitlines() if "d2" not in l and "/d/" not in l
+                          and not l.startswith(("Database", "Mails", "Look"))]
+    assert strip(out) == strip(again)

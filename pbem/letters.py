@@ -18,6 +18,9 @@ from .mail.parse import REPLY_MARKER
 from .store import row_event
 
 
+BOARD_TEMPLATES = ("report", "welcome", "over")
+
+
 @dataclass
 class Table:
     """One game at one moment, as the letters see it."""
@@ -47,8 +50,8 @@ class Table:
         """The public board as SVG, rendered once for the batch (autoescaped template)."""
         return Markup(render.board_svg(self.ruleset, self.game, self.public))
 
-    def context(self, seat: dict) -> dict:
-        """What every game mail to a seat needs."""
+    def context(self, seat: dict, with_board: bool = False) -> dict:
+        """What every game mail to a seat needs (the board only when asked: it is costly)."""
         engine = self.state["engine"]
         request = engine["requests"].get(seat["name"])
         if request:
@@ -56,7 +59,9 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
+        board = {"board": self.board, "svg": self.svg} if with_board else {}
         return {
+            **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
                      "title": self.game.TITLE},
             "seat": {"name": seat["name"], "tz": seat["tz"]},
@@ -67,14 +72,13 @@ class Table:
             "waiting": sorted(engine["requests"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
             "yours": yours,
-            "board": self.board,
-            "svg": self.svg,
         }
 
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
              reply_to_mail=None, **extra) -> None:
         """Render a mail from a template pair and queue it for a seat."""
-        context = {**self.context(seat), "headline": headline, **extra}
+        context = {**self.context(seat, template in BOARD_TEMPLATES), "headline": headline,
+                   **extra}
         subject = f"{context['tag']} {headline}"
         first = kind == "welcome"
         refs = [] if first else [seat["thread_id"]]

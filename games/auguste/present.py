@@ -1,5 +1,7 @@
 """What players see of an Auguste game: views, the text map, the SVG data, narration."""
 
+from functools import lru_cache
+
 from pbem.adjudicator import hexgrid
 
 from .rules import alive, board_of, seat_legions
@@ -94,20 +96,25 @@ def board_text(view) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+@lru_cache(maxsize=None)
+def geometry(q: int, r: int) -> tuple:
+    """Centre and outline of a cell on the SVG map (the same for every board)."""
+    x, y = hexgrid.pixel((q, r), HEX_SIZE)
+    return round(x, 1), round(y, 1), hexgrid.polygon((q, r), HEX_SIZE)
+
+
 def svg_context(view) -> dict:
     """Geometry and colours for board.svg.j2."""
     size = HEX_SIZE
     cells = []
     xs, ys = [], []
     for cell in view["cells"]:
-        x, y = hexgrid.pixel((cell["q"], cell["r"]), size)
+        x, y, points = geometry(cell["q"], cell["r"])
         xs.append(x)
         ys.append(y)
         legion = cell["unit"]["legion"] if cell["unit"] else None
-        camp_colour = camp_fill(view, cell["camp"])
-        cells.append({**cell, "x": round(x, 1), "y": round(y, 1),
-                      "points": hexgrid.polygon((cell["q"], cell["r"]), size),
-                      "fill": FILL.get(legion), "camp_fill": camp_colour})
+        cells.append({**cell, "x": x, "y": y, "points": points,
+                      "fill": FILL.get(legion), "camp_fill": camp_fill(view, cell["camp"])})
     pad = size * 1.2
     return {
         "cells": cells,

@@ -50,10 +50,12 @@ DEFAULTS = {
         "processed": "Processed",
         "timeout": 60,
         "idle_seconds": 600,
+        "poll_seconds": 60,
     },
     "smtpd": {
         "listen": "127.0.0.1:2525",
         "max_bytes": 1_000_000,
+        "store_timeout": 20.0,
     },
 }
 
@@ -139,7 +141,8 @@ def typed(default, value, where: str):
     try:
         return type(default)(value)
     except (TypeError, ValueError):
-        raise ConfigError(f"{where}: {value!r} is not a {type(default).__name__}") from None
+        kind = {int: "a whole number", float: "a number"}.get(type(default), "text")
+        raise ConfigError(f"{where}: {value!r} is not {kind}") from None
 
 
 def from_environment(env) -> dict:

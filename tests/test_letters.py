@@ -1,0 +1,65 @@
+"""The mails pbem writes: structure, threading, escaping, the board, local times."""
+
+import email
+from email import policy
+
+from pbem import inbound
+from pbem.app import SeatSpec
+
+from conftest import START
+
+
+def outbox(referee, kind):
+    rows = referee.store.all("SELECT raw FROM outbox WHERE kind = ? ORDER BY id", [kind])
+    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows]
+
+
+def parts(msg):
+    plain = msg.get_body(preferencelist=("plain",)).get_content()
+    html = msg.get_body(preferencelist=("html",)).get_content()
+    return plain, html
+
+
+def test_mails_are_multipart_alternative_with_the_board_as_svg(auguste_game):
+    welcome = outbox(auguste_game, "welcome")[0]
+    assert welcome.get_content_type() == "multipart/alternative"
+    assert welcome["Message-ID"].startswith("<rome.ann.")
+    plain, html = parts(welcome)
+    assert "<svg" in html and "MOC" in html
+    assert "MOC" in plain and "<svg" not in plain
+    assert plain.startswith("## pbem: write your reply above this line ##")
+
+
+def test_answers_thread_under_the_welcome_mail(auguste_game):
+    root = outbox(auguste_game, "welcome")[0]["Message-ID"]
+    inbound.submit(auguste_game, "rome", "ann", "pass", START)
+    ack = outbox(auguste_game, "ack")[0]
+    assert root in ack["References"]
+    assert ack["Auto-Submitted"] == "auto-generated"
+
+
+def test_player_text_is_escaped_in_html(auguste_game):
+    inbound.submit(auguste_game, "rome", "ann", '<script>alert("x")</script> <b>bold</b>', START)
+    plain, html = parts(outbox(auguste_game, "ack")[0])
+    assert "<script>" not in html and "<b>bold" not in html
+    assert "&lt;script&gt;" in html
+    assert "line 1: I do not understand '<script>alert(\"x\")</script>'" in plain
+
+
+def test_deadlines_are_shown_in_each_seat_timezone(referee):
+    referee.new_game("auguste", "tz", [SeatSpec("ann", "ann@x.example", "Europe/Paris"),
+                                       SeatSpec("bob", "bob@x.example")], START, seed="s")
+    ann, bob = outbox(referee, "welcome")
+    assert "Deadline: Thu 3 Dec 2026 13:00 (Europe/Paris)" in parts(ann)[0]
+    assert "Deadline: Thu 3 Dec 2026 12:00 (UTC)" in parts(bob)[0]
+
+
+def test_report_names_the_cells_of_what_happened(auguste_game):
+    from pbem.games.auguste.bot import legal_moves
+    state = auguste_game.table("rome").state["game"]
+    move = legal_moves(state, "ann", "red")[0]
+    inbound.submit(auguste_game, "rome", "ann", f"red: move {move['from']} {move['to']}", START)
+    auguste_game.tick("2026-12-03T12:00:00Z", send=False)
+    plain, html = parts(outbox(auguste_game, "report")[0])
+    line = f"red: a legionary moved from {move['from']} to {move['to']}"
+    assert line in plain and line in html

@@ -6,8 +6,10 @@ mails that report the change, save a snapshot. A crash leaves all of a step or
 none of it, and running the step again is safe.
 """
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 import copy
+import fcntl
 import json
 import secrets
 
@@ -222,19 +224,24 @@ class Referee:
         return count
 
     def tick(self, now: str, send: bool = True) -> TickReport:
-        """Read the inbox, resolve what is due, send reminders, then send the outbox."""
+        """Read the inbox, resolve what is due, send reminders, then send the outbox.
+
+        Only one tick runs at a time on a database: a second one (cron firing
+        while a slow tick still runs) stops at once with PbemError.
+        """
         from . import inbound
         from .mail import outbox
         now = iso(parse_time(now))
         report = TickReport()
-        report.mails_read = inbound.process_inbox(self, now)
-        for game_id in self.due_games(now):
-            count = self.step(game_id, now)
-            if count:
-                report.phases[game_id] = count
-            report.reminders += self.remind(game_id, now)
-        if send:
-            report.sent, report.failed = outbox.flush(self, now)
+        with tick_lock(self.store.path):
+            report.mails_read = inbound.process_inbox(self, now)
+            for game_id in self.due_games(now):
+                count = self.step(game_id, now)
+                if count:
+                    report.phases[game_id] = count
+                report.reminders += self.remind(game_id, now)
+            if send:
+                report.sent, report.failed = outbox.flush(self, now)
         return report
 
     # ------------------------------------------------------------ reading
@@ -260,6 +267,20 @@ class Referee:
             if event.visible(seat):
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
                        "payload": row["payload"], "visible_to": row["visible_to"]}
+
+
+@contextmanager
+def tick_lock(db_path: str):
+    """Hold an exclusive lock file beside the database for the length of a tick."""
+    with open(f"{db_path}.tick-lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise PbemError("another pbem tick is running on this database") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:

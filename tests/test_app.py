@@ -239,3 +239,11 @@ def test_views_hide_what_a_seat_may_not_see(referee):
     assert "saw as a seer" not in bob_report
     assert "held" not in str(referee.view("seer", "bob")) and "BUV to MIJ" not in str(
         referee.view("seer", None))
+
+
+def test_only_one_tick_at_a_time(auguste_game):
+    from pbem.app import tick_lock
+    with tick_lock(auguste_game.store.path):
+        with pytest.raises(PbemError, match="another pbem tick is running"):
+            auguste_game.tick(START)
+    assert auguste_game.tick(START).sent == 4

@@ -233,7 +233,7 @@ def check_order(state, seat, colour, order) -> str | None:
         team = state["legions"][colour]["team"]
         if card in TEAM_CARDS and team not in state["cards"][card]:
             return f"team {team} has already played its {card.upper()} card"
-    if state["stage"] == "seer" and card:
+    if card and state["stage"] == "seer" and seat in state["seers"]:
         return "you played SEER this turn: no other trump card until next turn"
     if kind == "move":
         return check_move(state, colour, order["from"], order["to"])

@@ -53,6 +53,11 @@ class Board:
                 return camp
         raise KeyError(corner)
 
+    def corner_cell(self, corner: int) -> str:
+        """The corner cell of camp k: the goal cell next to both other goals."""
+        goals = self.camp(corner)["goals"]
+        return next(g for g in goals if all(self.adjacent(g, other) for other in goals if other != g))
+
 
 def load(spec) -> Board:
     """The board for a state's ``board`` entry: a built-in name or inline board data."""

@@ -42,7 +42,7 @@ def setup(options, seats, rng, position=None):
         for cell in board.camp(legion["corner"])["tents"]:
             units[cell] = {"legion": colour, "shield": False}
     for colour, count in handicaps(options, legions):
-        corner = board.cells[board.camp(legions[colour]["corner"])["goals"][0]]
+        corner = board.cells[board.corner_cell(legions[colour]["corner"])]
         own = sorted((c for c, u in units.items() if u["legion"] == colour),
                      key=lambda c: (hexgrid.distance(board.cells[c], corner), c))
         for cell in own[:count]:

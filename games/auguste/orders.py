@@ -72,6 +72,7 @@ def parse(state, seat, text):
                 continue
             if seer_line:
                 errors.append(OrderError(number, line.strip(), f"SEER is already on line {seer_line}"))
+                continue
             seer_line = number
             orders["seer"] = True
             continue

@@ -164,10 +164,11 @@ def test_seer_with_other_lines_keeps_only_seer():
                for e in errors)
 
 
-def test_seer_twice_in_one_mail():
-    orders, errors = parse(game(trumps=True), "ann", "seer\nseer")
+def test_seer_repeated_in_one_mail_points_to_the_first():
+    orders, errors = parse(game(trumps=True), "ann", "seer\nseer\nseer")
     assert orders["seer"] is True
-    assert [(e.line, e.message) for e in errors] == [(2, "SEER is already on line 1")]
+    assert [(e.line, e.message) for e in errors] == [(2, "SEER is already on line 1"),
+                                                     (3, "SEER is already on line 1")]
 
 
 def test_trump_cards_need_the_variant():

@@ -1,8 +1,11 @@
 """From a stored mail to its answer: identity, commands, orders.
 
 Each inbox row is handled in one transaction that records what the mail
-changed, queues its answer and marks the row. Every path ends in an answer or
-in a status with a reason (automatic mail, bounce, duplicate, flood, too big).
+changed, queues its answer and marks the row. Every path ends in a status
+with a reason: done (answered), rejected (answered, nothing changed), ignored
+(automatic mail, or a stranger already answered today), quarantined (over the
+rate limit, or too large), duplicate, bounce, or failed (a bug; the referee is
+told).
 """
 
 from datetime import timedelta
@@ -72,43 +75,65 @@ def process_inbox(referee, now: str) -> int:
 
 
 def handle(referee, row: dict, now: str):
-    """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs."""
+    """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs.
+
+    Cheap checks come first, on the headers alone: a replayed Message-ID, an
+    automatic mail (never answered; a delivery failure marks its seats), a
+    sender over the hourly allowance, a mail over the size limit (answered
+    briefly, never parsed). Only then is the body read and routed.
+    """
     config = referee.config
-    if row["size"] > config["mail"]["max_bytes"]:
-        head = read(row["raw"], headers_only=True)
-        if not head.automatic and head.sender:
-            letters.notice(referee, head.sender, "your mail was too large", [
-                f"Your mail of {row['size']} bytes is over this referee's limit of "
-                f"{config['mail']['max_bytes']} bytes, so it was not read. Send your orders "
-                "as plain text, without attachments."], now, incoming=head)
-        return "quarantined", "too large", None, None
-    incoming = read(row["raw"])
-    if incoming.bounced:
-        return bounce(referee, incoming, now)
-    if incoming.automatic:
-        return "ignored", incoming.automatic, None, None
-    if incoming.message_id and referee.store.one(
-            "SELECT id FROM inbox WHERE message_id = ? AND id < ? AND status != 'new'",
-            [incoming.message_id, row["id"]]):
-        return "duplicate", f"Message-ID {incoming.message_id} already handled", None, None
-    if flooding(referee, incoming.sender, now):
-        return "quarantined", "rate limit", None, None
-    return route(referee, incoming, now)
+    head = read(row["raw"], headers_only=True)
+    if duplicate(referee.store, head, row["id"]):
+        return "duplicate", f"Message-ID {head.message_id} already handled", None, None
+    too_large = row["size"] > config["mail"]["max_bytes"]
+    if head.automatic:
+        full = None if too_large else read(row["raw"])
+        if full is not None and full.bounced:
+            return bounce(referee, full, now)
+        return "ignored", f"automatic mail: {head.automatic}", None, None
+    if flooding(referee, head.sender, row["received_at"] or now):
+        return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
+                               f"mails in an hour from {head.sender}"), None, None
+    if too_large:
+        answered = oversize(referee, head, row["size"], now)
+        reason = f"too large: {row['size']} bytes, over {config['mail']['max_bytes']}"
+        return "quarantined", reason + ("" if answered else ", not answered again"), None, None
+    return route(referee, read(row["raw"]), now)
 
 
-def flooding(referee, sender: str, now: str) -> bool:
+def duplicate(store: Store, head: Incoming, row_id: int) -> bool:
+    """Was a mail with this Message-ID already handled (failed ones may be tried again)?"""
+    return bool(head.message_id) and store.one(
+        "SELECT id FROM inbox WHERE message_id = ? AND id < ? AND status NOT IN ('new', 'failed')",
+        [head.message_id, row_id]) is not None
+
+
+def flooding(referee, sender: str, moment: str) -> bool:
     """Count this mail against its sender's hourly allowance; True when over it."""
     store = referee.store
     row = store.one("SELECT * FROM senders WHERE address = ?", [sender])
-    moment = parse_time(now)
     if row is None:
-        store.insert("senders", {"address": sender, "window_start": now, "count": 1})
+        store.insert("senders", {"address": sender, "window_start": moment, "count": 1})
         return False
-    if moment - parse_time(row["window_start"]) >= RATE_WINDOW:
-        store.update("senders", {"address": sender}, {"window_start": now, "count": 1})
+    if parse_time(moment) - parse_time(row["window_start"]) >= RATE_WINDOW:
+        store.update("senders", {"address": sender}, {"window_start": moment, "count": 1})
         return False
     store.update("senders", {"address": sender}, {"count": row["count"] + 1})
     return row["count"] + 1 > referee.config["mail"]["rate_per_hour"]
+
+
+def oversize(referee, head: Incoming, size: int, now: str) -> bool:
+    """Tell the sender a mail was too large to read (strangers once a day); True if told."""
+    limit = referee.config["mail"]["max_bytes"]
+    notes = [f"Your mail \"{head.subject}\" is {size} bytes, over this referee's limit of "
+             f"{limit} bytes, so it was not read and changed nothing. Send your orders as "
+             "plain text, without attachments."]
+    if referee.store.one("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [head.sender]):
+        letters.notice(referee, head.sender, "your mail was too large", notes, now,
+                       incoming=head)
+        return True
+    return stranger(referee, head, "your mail was too large", notes, now)
 
 
 def bounce(referee, incoming: Incoming, now: str):
@@ -124,19 +149,32 @@ def bounce(referee, incoming: Incoming, now: str):
             "Mail to these seats could not be delivered: " + "; ".join(hit) + ".",
             "Their games go on; silent seats get default orders at each deadline. "
             "Check the address with the player."], now)
-    return "bounce", ", ".join(incoming.bounced), None, None
+        return "bounce", "delivery failed for " + "; ".join(hit), None, None
+    return "bounce", "delivery failed for " + ", ".join(incoming.bounced) + " (no seat)", \
+        None, None
 
 
-def stranger(referee, incoming: Incoming, headline: str, notes, now: str) -> None:
-    """Answer someone who is not a seat, at most once a day."""
+def stranger(referee, incoming: Incoming, headline: str, notes, now: str) -> bool:
+    """Answer someone who is not (or not provably) a seat, at most once a day; True if sent."""
     store = referee.store
     row = store.one("SELECT last_stranger_reply FROM senders WHERE address = ?",
                     [incoming.sender])
     last = row["last_stranger_reply"] if row else None
     if last and parse_time(now) - parse_time(last) < STRANGER_QUIET:
-        return
-    store.update("senders", {"address": incoming.sender}, {"last_stranger_reply": now})
+        return False
+    store.db.execute(
+        "INSERT INTO senders (address, window_start, count, last_stranger_reply) "
+        "VALUES (?, ?, 0, ?) ON CONFLICT(address) DO UPDATE SET last_stranger_reply = ?",
+        [incoming.sender, now, now, now])
     letters.notice(referee, incoming.sender, headline, notes, now, incoming=incoming)
+    return True
+
+
+def refused(answered: bool, reason: str, game=None, seat=None):
+    """The status of a mail pbem refuses: answered once a day, else only recorded."""
+    if answered:
+        return "rejected", reason, game, seat
+    return "ignored", reason + " (already answered in the last day)", game, seat
 
 
 def route(referee, incoming: Incoming, now: str):
@@ -145,40 +183,51 @@ def route(referee, incoming: Incoming, now: str):
     found = claim(incoming.subject, incoming.recipients, config["address"])
     if found.game is None or store.game(found.game) is None:
         what = f"no game called {found.game!r}" if found.game else "no game tag"
-        stranger(referee, incoming, "I could not tell which game your mail is for", [
+        answered = stranger(referee, incoming, "I could not tell which game your mail is for", [
             f"Your mail \"{incoming.subject}\" has {what} in its subject.",
             "To send orders, reply to the last mail you received from your game, keeping the "
             "tag [pbem GAME #code] in the subject. If you do not play a game here, you can "
             "ignore this message."], now)
-        return "rejected", what, found.game, None
+        return refused(answered, what, found.game)
     seats = store.all("SELECT * FROM seats WHERE game = ? AND email = ? ORDER BY position",
                       [found.game, incoming.sender])
     if not seats:
-        stranger(referee, incoming, f"you are not a player of game {found.game}", [
+        answered = stranger(referee, incoming, f"you are not a player of game {found.game}", [
             f"Game {found.game} has no seat for {incoming.sender}, so your mail changed nothing. "
             "If you play under another address, write from that one."], now)
-        return "rejected", "sender is not a seat", found.game, None
+        return refused(answered, "sender is not a seat", found.game)
     seat = next((s for s in seats if token_matches(s["token"], found.tokens)), None)
     if seat is None:
-        others = store.all("SELECT token FROM seats WHERE game = ? AND email != ?",
-                           [found.game, incoming.sender])
-        stolen = any(token_matches(o["token"], found.tokens) for o in others)
-        table = referee.table(found.game)
-        letters.answer(table, seats[0], incoming, "your mail was not accepted", now, notes=[
-            "Your mail carries a code that is not yours." if stolen else
-            "Your mail carries no valid code for your seat.",
-            "Nothing changed. To send orders, reply to a mail from this game, keeping "
-            f"{subject_tag(found.game, seats[0]['token'])} in the subject.",
-        ])
-        return "rejected", "token of another seat" if stolen else "wrong or missing token", \
-            found.game, seats[0]["name"]
+        return wrong_token(referee, incoming, found, seats[0], now)
+    if seat["bouncing"]:
+        store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game)
     if table.state["engine"]["over"]:
         letters.answer(table, seat, incoming, "this game is over", now,
                        notes=["This game is over; your mail changed nothing."])
         return "done", "game over", found.game, seat["name"]
-    take(referee, table, seat, incoming.text, now, incoming)
-    return "done", None, found.game, seat["name"]
+    result = take(referee, table, seat, incoming.text, now, incoming)
+    return "done", result["outcome"], found.game, seat["name"]
+
+
+def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
+    """A mail from a seat's address without that seat's code: explain, change nothing.
+
+    The answer goes to the seat's own address, so a forged From learns nothing.
+    """
+    others = referee.store.all("SELECT token FROM seats WHERE game = ? AND email != ?",
+                               [found.game, incoming.sender])
+    stolen = any(token_matches(o["token"], found.tokens) for o in others)
+    table = referee.table(found.game)
+    letters.answer(table, seat, incoming, "your mail was not accepted", now, notes=[
+        "Your mail carries a code that is not yours." if stolen else
+        "Your mail carries no valid code for your seat.",
+        "Nothing changed. To send orders, reply to a mail from this game: its reply "
+        f"address and the tag {subject_tag(found.game, seat['token'])} in its subject "
+        "carry your code.",
+    ])
+    reason = "token of another seat" if stolen else "wrong or missing token"
+    return "rejected", reason, found.game, seat["name"]
 
 
 def split_commands(text: str) -> tuple[list[str], str]:
@@ -254,7 +303,21 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             if recorded else "noted"
         letters.answer(table, seat, incoming, headline, now, notes=notes,
                        understood=understood, errors=errors)
-    return {"notes": notes, "understood": understood, "errors": [str(e) for e in errors]}
+    return {"notes": notes, "understood": understood, "errors": [str(e) for e in errors],
+            "outcome": outcome(recorded, has_orders, commands, errors)}
+
+
+def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
+    """What a seat's mail did, in a few words for the inbox log."""
+    if recorded:
+        said = f"orders recorded with {len(errors)} error(s)" if errors else "orders recorded"
+    elif has_orders:
+        said = "orders not recorded: nothing asked of this seat"
+    else:
+        said = "" if commands else "no orders found"
+    if commands:
+        said += ("; " if said else "") + "commands " + ", ".join(commands)
+    return said
 
 
 def submit(referee, game_id: str, seat_name: str, text: str, now: str) -> dict:

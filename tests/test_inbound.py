@@ -1,0 +1,338 @@
+"""What pbem does with each mail it stores: answer it, refuse it, or set it aside.
+
+Every mail ends with a status and a reason in the inbox, and the outbox shows
+whether it was answered. Mails that must not count (automatic, forged,
+replayed, flooding, too large) change nothing in the game.
+"""
+
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+import pytest
+
+from pbem import inbound
+from pbem.mail.parse import read
+from pbem.timeutil import later, parse_time
+
+NOW = "2026-12-01T13:00:00Z"
+ORDER = "red: move GUR HAC"
+
+
+def token(referee, seat: str) -> str:
+    """A seat's current token."""
+    return referee.store.seat("rome", seat)["token"]
+
+
+def order_mail(referee, seat="ann", *, body=ORDER, sender=None, tag_token=None, number=1,
+               headers=None, date=NOW) -> bytes:
+    """A reply from a seat to its game, as a mail client writes it."""
+    code = tag_token if tag_token is not None else token(referee, seat)
+    msg = EmailMessage()
+    msg["From"] = sender or f"{seat.title()} <{seat}@players.example>"
+    msg["To"] = f"pbem+rome.{code}@referee.example" if code else "pbem@referee.example"
+    msg["Subject"] = f"Re: [pbem rome #{code}] Orders for turn 1." if code else "Re: orders"
+    msg["Date"] = format_datetime(parse_time(date))
+    msg["Message-ID"] = f"<{seat}.{number}@players.example>"
+    for name, value in (headers or {}).items():
+        msg[name] = value
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def deliver(referee, raw: bytes, now: str = NOW) -> dict:
+    """Store one mail, handle the inbox, return the mail's inbox row."""
+    row_id = inbound.ingest(referee.store, raw, "test", now)
+    inbound.process_inbox(referee, now)
+    return referee.store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
+
+
+def answers_to(referee, row: dict) -> list[dict]:
+    """The outbox rows that answer this inbox row's mail (In-Reply-To its Message-ID)."""
+    wanted = read(row["raw"], headers_only=True).message_id
+    return [r for r in referee.store.all("SELECT * FROM outbox ORDER BY id")
+            if wanted and f"In-Reply-To: {wanted}".encode() in r["raw"]]
+
+
+def game_state(referee) -> tuple:
+    """Everything a mail could change in game rome."""
+    store = referee.store
+    return (store.game("rome")["last_hash"],
+            store.all("SELECT * FROM submissions ORDER BY id"),
+            store.all("SELECT name, token, wait_phase, ready_phase, bouncing FROM seats "
+                      "WHERE game = 'rome' ORDER BY name"))
+
+
+def outbox_count(referee) -> int:
+    """How many mails are queued or sent."""
+    return referee.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
+
+
+# ------------------------------------------------------------------ the normal path
+
+
+def test_an_order_mail_is_recorded_and_answered(auguste_game):
+    row = deliver(auguste_game, order_mail(auguste_game))
+    assert (row["status"], row["reason"], row["game"], row["seat"]) == \
+        ("done", "orders recorded", "rome", "ann")
+    [sub] = auguste_game.store.all("SELECT * FROM submissions")
+    assert (sub["seat"], sub["text"], sub["errors"]) == ("ann", ORDER, "[]")
+    [answer] = answers_to(auguste_game, row)
+    assert answer["to_addr"] == "ann@players.example" and answer["kind"] == "ack"
+
+
+# ------------------------------------------------------------------ automatic mail (RFC 3834)
+
+
+@pytest.mark.parametrize(("headers", "sender", "reason"), [
+    ({"Auto-Submitted": "auto-replied"}, None, "Auto-Submitted: auto-replied"),
+    ({"Auto-Submitted": "auto-generated"}, None, "Auto-Submitted: auto-generated"),
+    ({"Precedence": "bulk"}, None, "Precedence: bulk"),
+    ({"Precedence": "junk"}, None, "Precedence: junk"),
+    ({"Precedence": "list"}, None, "Precedence: list"),
+    ({"List-Id": "<players.lists.example>"}, None, "mailing list (List-Id)"),
+    ({"Return-Path": "<>"}, None, "empty return path"),
+    ({"X-Autoreply": "yes"}, None, "auto-reply (X-Autoreply)"),
+    ({"X-Autorespond": "Out of office"}, None, "auto-reply (X-Autorespond)"),
+    ({}, "Mail Delivery System <MAILER-DAEMON@players.example>", "sender mailer-daemon@"),
+])
+def test_automatic_mail_is_never_answered_and_changes_nothing(auguste_game, headers, sender,
+                                                              reason):
+    before, sent = game_state(auguste_game), outbox_count(auguste_game)
+    row = deliver(auguste_game, order_mail(auguste_game, headers=headers, sender=sender))
+    assert row["status"] == "ignored"
+    assert row["reason"].startswith("automatic mail: " + reason)
+    assert outbox_count(auguste_game) == sent
+    assert game_state(auguste_game) == before
+
+
+def test_a_vacation_reply_is_ignored(auguste_game):
+    raw = order_mail(auguste_game, body="I am away until Monday.",
+                     headers={"Auto-Submitted": "auto-replied", "X-Autoreply": "yes"})
+    raw = raw.replace(b"Re: [pbem", b"Out of office: Re: [pbem")
+    sent = outbox_count(auguste_game)
+    row = deliver(auguste_game, raw)
+    assert (row["status"], row["reason"]) == ("ignored", "automatic mail: Auto-Submitted: "
+                                                         "auto-replied")
+    assert outbox_count(auguste_game) == sent
+
+
+def test_auto_submitted_no_is_a_person_writing(auguste_game):
+    row = deliver(auguste_game, order_mail(auguste_game, headers={"Auto-Submitted": "no"}))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded")
+
+
+DSN = """\
+From: Mail Delivery System <MAILER-DAEMON@mx.players.example>
+To: pbem@referee.example
+Subject: Undelivered Mail Returned to Sender
+Date: Tue, 01 Dec 2026 13:00:00 +0000
+Message-ID: <bounce.1@mx.players.example>
+Auto-Submitted: auto-replied
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="BOUNDARY"
+
+--BOUNDARY
+Content-Type: text/plain; charset=us-ascii
+
+I'm sorry to have to inform you that your message could not be delivered.
+
+--BOUNDARY
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.players.example
+Arrival-Date: Tue, 01 Dec 2026 12:59:58 +0000
+
+Final-Recipient: rfc822; ann@players.example
+Original-Recipient: rfc822;ann@players.example
+Action: failed
+Status: 5.1.1
+Diagnostic-Code: smtp; 550 5.1.1 <ann@players.example>: Recipient address rejected
+
+--BOUNDARY
+Content-Type: text/rfc822-headers
+
+From: pbem referee <pbem@referee.example>
+To: ann@players.example
+Subject: [pbem rome #xxxxxxxxxx] the game begins
+
+--BOUNDARY--
+"""
+
+
+def test_a_delivery_failure_marks_the_seat_and_tells_the_referee(auguste_game):
+    events, sent = auguste_game.store.game("rome")["last_hash"], outbox_count(auguste_game)
+    row = deliver(auguste_game, DSN.replace("\n", "\r\n").encode())
+    assert row["status"] == "bounce"
+    assert row["reason"] == "delivery failed for ann in game rome (ann@players.example)"
+    assert auguste_game.store.seat("rome", "ann")["bouncing"] == 1
+    assert auguste_game.store.seat("rome", "bob")["bouncing"] == 0
+    new = auguste_game.store.all("SELECT * FROM outbox WHERE id > ?", [sent])
+    assert [(r["to_addr"], r["subject"]) for r in new] == \
+        [("boss@referee.example", "[pbem] mail to a player bounced")]
+    assert auguste_game.store.game("rome")["last_hash"] == events
+
+
+def test_a_mail_from_a_bouncing_seat_clears_the_mark(auguste_game):
+    deliver(auguste_game, DSN.encode())
+    deliver(auguste_game, order_mail(auguste_game))
+    assert auguste_game.store.seat("rome", "ann")["bouncing"] == 0
+
+
+# ------------------------------------------------------------------ flood and size
+
+
+def test_a_flood_from_one_sender_is_stored_and_quarantined_unanswered(auguste_game):
+    limit = auguste_game.config["mail"]["rate_per_hour"]
+    assert limit == 30
+    rows = [deliver(auguste_game, order_mail(auguste_game, number=n)) for n in range(limit + 2)]
+    assert [r["status"] for r in rows] == ["done"] * limit + ["quarantined"] * 2
+    assert rows[-1]["reason"] == \
+        "rate limit: more than 30 mails in an hour from ann@players.example"
+    assert all(answers_to(auguste_game, r) for r in rows[:limit])
+    assert not any(answers_to(auguste_game, r) for r in rows[limit:])
+    assert len(auguste_game.store.all("SELECT id FROM submissions")) == limit
+    assert auguste_game.store.one("SELECT COUNT(*) AS n FROM inbox")["n"] == limit + 2
+    an_hour_later = later(NOW, 1)
+    row = deliver(auguste_game, order_mail(auguste_game, number=99), now=an_hour_later)
+    assert row["status"] == "done"
+
+
+def test_a_mail_over_the_size_limit_gets_a_short_answer_and_is_never_parsed(
+        auguste_game, monkeypatch):
+    auguste_game.config["mail"]["max_bytes"] = 5000
+    reads = []
+    real_read = inbound.read
+    monkeypatch.setattr(inbound, "read", lambda raw, headers_only=False: (
+        reads.append(headers_only), real_read(raw, headers_only))[1])
+    before = game_state(auguste_game)
+    row = deliver(auguste_game, order_mail(auguste_game, body=ORDER + "\n" + "x" * 6000))
+    assert row["status"] == "quarantined"
+    assert row["reason"].startswith("too large: ") and row["reason"].endswith("over 5000")
+    assert reads and all(reads)
+    [answer] = answers_to(auguste_game, row)
+    assert (answer["to_addr"], answer["subject"]) == \
+        ("ann@players.example", "[pbem] your mail was too large")
+    assert game_state(auguste_game) == before
+
+
+def test_a_stranger_sending_large_mails_is_told_once_a_day(auguste_game):
+    auguste_game.config["mail"]["max_bytes"] = 5000
+    big = "x" * 6000
+    first = deliver(auguste_game, order_mail(auguste_game, "eve", body=big, tag_token=""))
+    second = deliver(auguste_game, order_mail(auguste_game, "eve", body=big, tag_token="",
+                                              number=2))
+    assert len(answers_to(auguste_game, first)) == 1
+    assert (second["status"], answers_to(auguste_game, second)) == ("quarantined", [])
+    assert second["reason"].endswith("not answered again")
+
+
+# ------------------------------------------------------------------ identity
+
+
+def test_a_forged_from_without_a_token_is_answered_at_the_seat_address(auguste_game):
+    before = game_state(auguste_game)
+    forged = order_mail(auguste_game, sender="Ann <ann@players.example>", tag_token="",
+                        number=7)
+    forged = forged.replace(b"Message-ID: <ann.7@", b"Message-ID: <forged.7@")
+    row = deliver(auguste_game, forged)
+    assert (row["status"], row["reason"]) == ("rejected", "no game tag")
+    [answer] = answers_to(auguste_game, row)
+    assert answer["to_addr"] == "ann@players.example"
+    assert game_state(auguste_game) == before
+
+
+def test_a_forged_from_with_a_made_up_token_changes_nothing(auguste_game):
+    before = game_state(auguste_game)
+    row = deliver(auguste_game, order_mail(auguste_game, tag_token="guessed234"))
+    assert (row["status"], row["reason"], row["seat"]) == \
+        ("rejected", "wrong or missing token", "ann")
+    [answer] = answers_to(auguste_game, row)
+    assert answer["to_addr"] == "ann@players.example"
+    text = read(answer["raw"]).subject
+    assert text.endswith("your mail was not accepted")
+    assert game_state(auguste_game) == before
+
+
+def test_another_seats_token_is_refused(auguste_game):
+    before = game_state(auguste_game)
+    row = deliver(auguste_game, order_mail(auguste_game, "bob", tag_token=token(auguste_game,
+                                                                                 "ann")))
+    assert (row["status"], row["reason"], row["seat"]) == \
+        ("rejected", "token of another seat", "bob")
+    [answer] = answers_to(auguste_game, row)
+    assert answer["to_addr"] == "bob@players.example"
+    assert token(auguste_game, "ann").encode() not in answer["raw"]
+    assert game_state(auguste_game) == before
+
+
+def test_a_replayed_message_id_is_a_duplicate(auguste_game):
+    raw = order_mail(auguste_game)
+    first = deliver(auguste_game, raw)
+    sent = outbox_count(auguste_game)
+    second = deliver(auguste_game, raw)
+    assert first["status"] == "done"
+    assert (second["status"], second["reason"]) == \
+        ("duplicate", "Message-ID <ann.1@players.example> already handled")
+    assert outbox_count(auguste_game) == sent
+    assert len(auguste_game.store.all("SELECT id FROM submissions")) == 1
+
+
+def test_an_unknown_game_is_answered_once_a_day(auguste_game):
+    def mail(number):
+        raw = order_mail(auguste_game, number=number)
+        return raw.replace(b"[pbem rome #", b"[pbem nosuch #").replace(b"+rome.", b"+nosuch.")
+
+    first = deliver(auguste_game, mail(1))
+    second = deliver(auguste_game, mail(2))
+    next_day = deliver(auguste_game, mail(3), now=later(NOW, 25))
+    assert (first["status"], first["reason"]) == ("rejected", "no game called 'nosuch'")
+    assert (second["status"], second["reason"]) == \
+        ("ignored", "no game called 'nosuch' (already answered in the last day)")
+    assert next_day["status"] == "rejected"
+    assert [len(answers_to(auguste_game, r)) for r in (first, second, next_day)] == [1, 0, 1]
+
+
+def test_a_stranger_is_answered_at_most_once_a_day(auguste_game):
+    before = game_state(auguste_game)
+    rows = [deliver(auguste_game, order_mail(auguste_game, "eve", tag_token=token(
+        auguste_game, "ann"), number=n)) for n in range(3)]
+    assert [r["status"] for r in rows] == ["rejected", "ignored", "ignored"]
+    assert rows[0]["reason"] == "sender is not a seat"
+    assert [len(answers_to(auguste_game, r)) for r in rows] == [1, 0, 0]
+    assert answers_to(auguste_game, rows[0])[0]["to_addr"] == "eve@players.example"
+    assert game_state(auguste_game) == before
+
+
+def test_every_mail_ends_with_a_status_a_reason_and_an_answer_or_none(auguste_game):
+    auguste_game.config["mail"]["max_bytes"] = 5000
+    mails = [
+        order_mail(auguste_game),
+        order_mail(auguste_game, body="STATUS", number=2),
+        order_mail(auguste_game, body="no orders in here, sorry", number=3),
+        order_mail(auguste_game, "bob", tag_token="guessed234"),
+        order_mail(auguste_game, "eve", tag_token=""),
+        order_mail(auguste_game, headers={"Precedence": "bulk"}, number=4),
+        order_mail(auguste_game, body="x" * 6000, number=5),
+        order_mail(auguste_game),
+        DSN.encode(),
+        b"\x00\xff not a mail at all",
+    ]
+    for raw in mails:
+        inbound.ingest(auguste_game.store, raw, "test", NOW)
+    inbound.process_inbox(auguste_game, NOW)
+    rows = auguste_game.store.all("SELECT * FROM inbox ORDER BY id")
+    assert [(r["status"], r["reason"]) for r in rows] == [
+        ("done", "orders recorded"),
+        ("done", "commands status"),
+        ("done", "orders recorded with 1 error(s)"),
+        ("rejected", "wrong or missing token"),
+        ("rejected", "no game tag"),
+        ("ignored", "automatic mail: Precedence: bulk"),
+        ("quarantined", f"too large: {len(mails[6])} bytes, over 5000"),
+        ("duplicate", "Message-ID <ann.1@players.example> already handled"),
+        ("bounce", "delivery failed for ann in game rome (ann@players.example)"),
+        ("ignored", "automatic mail: sender (none)"),
+    ]
+    answers = [len(answers_to(auguste_game, r)) for r in rows]
+    # the duplicate shares its Message-ID, and so its one answer, with the first mail
+    assert answers == [1, 1, 1, 1, 1, 0, 1, 1, 0, 0]

@@ -373,3 +373,31 @@ def demo(ruleset, seed, folder, turns):
         raise click.ClickException(str(problem)) from None
     for line in summary:
         click.echo(line)
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("seat_name")
+@click.option("--new-token", is_flag=True,
+              help="Give the seat a new secret code and mail it its new reply address; "
+                   "the old code stops working at once.")
+@now_option
+@common
+def seat(referee, game_id, seat_name, new_token, now):
+    """Show a seat of a game, or give it a new secret code (--new-token).
+
+    Example: pbem seat rome ann --new-token
+    """
+    from .seats import rotate_token
+    referee.game_row(game_id)
+    row = referee.store.seat(game_id, seat_name)
+    if row is None:
+        raise click.ClickException(f"game {game_id} has no seat called {seat_name!r}")
+    if new_token:
+        row = rotate_token(referee, game_id, seat_name, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "
+                   f"works. A mail with the new reply address is queued for {row['email']} "
+                   "(pbem tick sends it).")
+        return
+    click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, timezone "
+               f"{row['tz'] or 'UTC'}" + (", mail to it bounces" if row["bouncing"] else ""))

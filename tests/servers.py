@@ -1,0 +1,297 @@
+"""Real mail servers on 127.0.0.1 for the mail tests: Dovecot (IMAP) and an aiosmtpd sink.
+
+Import the fixtures into a test module (``from servers import dovecot, sink``).
+Dovecot runs as root (it drops to unprivileged users itself); when it is not
+installed the tests fail with a message saying how to install it.
+"""
+
+from dataclasses import dataclass
+import os
+from pathlib import Path
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
+from imapclient import IMAPClient
+import pytest
+
+from pbem.app import Referee
+from pbem.config import load
+from pbem.store import Store
+
+HERE = Path(__file__).parent
+USER, PASSWORD = "tester", "secret"
+# Dovecot's own capabilities minus MOVE and IDLE, for the fallback paths.
+PLAIN_CAPABILITIES = "IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 10.0) -> None:
+    """Return once something accepts connections on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+class Dovecot:
+    """A Dovecot instance in its own temp dir, with one user (tester/secret)."""
+
+    def __init__(self, root: Path, extra: str = ""):
+        self.root = root
+        self.port = free_port()
+        self.process = None
+        conf = (HERE / "dovecot.conf.in").read_text(encoding="utf-8")
+        conf = conf.replace("@DIR@", str(root)).replace("@PORT@", str(self.port))
+        (root / "dovecot.conf").write_text(conf + extra, encoding="utf-8")
+        for sub in ("run", "state", "mail"):
+            (root / sub).mkdir()
+        shutil.chown(root / "mail", "nobody", "nogroup")
+        (root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n", encoding="utf-8")
+
+    def start(self) -> None:
+        """Start Dovecot in the foreground and wait until it listens."""
+        self.process = subprocess.Popen(
+            ["dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            wait_for_port(self.port)
+        except OSError:
+            self.stop()
+            pytest.fail(f"dovecot did not start: {self.log()}")
+
+    def stop(self) -> None:
+        """Kill Dovecot and every session it has open, at once (as a crash would)."""
+        if self.process is None:
+            return
+        os.killpg(self.process.pid, signal.SIGKILL)  # SIGTERM makes the master linger 1 s
+        self.process.wait()
+        self.process.stderr.close()
+        self.process = None
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            except OSError:
+                return
+            time.sleep(0.02)
+
+    def log(self) -> str:
+        """Dovecot's log file and its standard error, for failure messages."""
+        path = self.root / "dovecot.log"
+        text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+        if self.process is not None and self.process.poll() is not None:
+            text += self.process.stderr.read().decode(errors="replace")
+        return text
+
+    @property
+    def maildir(self) -> Path:
+        """The user's Maildir on disk."""
+        return self.root / "mail" / USER / "Maildir"
+
+    def client(self) -> IMAPClient:
+        """A logged-in IMAP connection (close it with logout())."""
+        client = IMAPClient("127.0.0.1", self.port, ssl=False, timeout=10)
+        client.login(USER, PASSWORD)
+        return client
+
+    def append(self, raw: bytes, folder: str = "INBOX") -> None:
+        """Deliver one message into a folder, as an MTA would."""
+        client = self.client()
+        try:
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+            client.append(folder, raw)
+        finally:
+            client.logout()
+
+    def messages(self, folder: str = "INBOX") -> list[bytes]:
+        """The raw messages in a folder, in UID order ([] if there is no such folder)."""
+        client = self.client()
+        try:
+            if not client.folder_exists(folder):
+                return []
+            client.select_folder(folder, readonly=True)
+            found = client.fetch(client.search("ALL"), ["BODY.PEEK[]"])
+            return [found[uid][b"BODY[]"] for uid in sorted(found)]
+        finally:
+            client.logout()
+
+    def uidvalidity(self, folder: str = "INBOX") -> int:
+        """The folder's current UIDVALIDITY."""
+        client = self.client()
+        try:
+            return client.folder_status(folder, ["UIDVALIDITY"])[b"UIDVALIDITY"]
+        finally:
+            client.logout()
+
+    def settings(self, **extra) -> dict:
+        """An [imap] section for pbem.toml that reaches this server."""
+        return {"host": "127.0.0.1", "port": self.port, "security": "none", "user": USER,
+                "password": PASSWORD, "timeout": 10, **extra}
+
+
+def start_dovecot(extra: str = "") -> Dovecot:
+    """A started Dovecot in a fresh temp dir; pytest.fail when it cannot run here."""
+    if shutil.which("dovecot") is None:
+        pytest.fail("dovecot is not installed; the mail tests need a real IMAP server: "
+                    "apt-get install dovecot-imapd")
+    if os.geteuid() != 0:
+        pytest.fail("the mail tests start Dovecot, which must be started as root")
+    # not under pytest's 0700 tmp dirs: Dovecot's mail processes run as nobody
+    root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    root.chmod(0o755)
+    server = Dovecot(root, extra)
+    server.start()
+    return server
+
+
+def finish(server: Dovecot) -> None:
+    """Stop a Dovecot and remove its temp dir."""
+    server.stop()
+    shutil.rmtree(server.root, ignore_errors=True)
+
+
+@pytest.fixture
+def dovecot():
+    """A real Dovecot IMAP server on 127.0.0.1 with the full capabilities (MOVE, IDLE)."""
+    server = start_dovecot()
+    yield server
+    finish(server)
+
+
+@pytest.fixture
+def plain_dovecot():
+    """A real Dovecot that advertises neither MOVE nor IDLE (as some servers do)."""
+    server = start_dovecot(f"imap_capability = {PLAIN_CAPABILITIES}\n")
+    yield server
+    finish(server)
+
+
+@dataclass
+class Delivery:
+    """One message a sink accepted."""
+
+    mail_from: str
+    rcpt_tos: list
+    raw: bytes
+
+
+class SinkHandler:
+    """Keeps what it is sent; answers MAIL, RCPT and DATA with canned failures when told to."""
+
+    def __init__(self):
+        self.deliveries: list[Delivery] = []
+        self.mail_reply: str | None = None  # reply to every MAIL FROM instead of 250
+        self.refused: dict[str, str] = {}   # recipient -> reply to its RCPT
+        self.data_replies: list[str] = []   # replies to the next DATA commands, in order
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        """Refuse every sender when `mail_reply` is set."""
+        if self.mail_reply:
+            return self.mail_reply
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        """Refuse the recipients listed in `refused`."""
+        if address in self.refused:
+            return self.refused[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        """Keep the message, unless a canned reply is queued."""
+        if self.data_replies:
+            return self.data_replies.pop(0)
+        self.deliveries.append(Delivery(envelope.mail_from, list(envelope.rcpt_tos),
+                                        envelope.original_content))
+        return "250 OK"
+
+
+class Sink:
+    """A real SMTP server (aiosmtpd) on a free port of 127.0.0.1."""
+
+    def __init__(self, users: dict | None = None):
+        self.handler = SinkHandler()
+        self.users = users
+        self.port = free_port()
+        auth = {"authenticator": self.authenticate, "auth_required": True,
+                "auth_require_tls": False} if users else {}
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port,
+                                     server_hostname="sink.test", **auth)
+
+    def authenticate(self, server, session, envelope, mechanism, auth_data):
+        """Accept the users given, with their passwords."""
+        ok = self.users.get(auth_data.login.decode()) == auth_data.password.decode()
+        return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535
+
+    @property
+    def deliveries(self) -> list[Delivery]:
+        """The messages accepted so far."""
+        return self.handler.deliveries
+
+    def settings(self, **extra) -> dict:
+        """An [smtp] section for pbem.toml that reaches this sink."""
+        return {"host": "127.0.0.1", "port": self.port, "security": "none", "timeout": 10,
+                **extra}
+
+
+@pytest.fixture
+def sink():
+    """A real SMTP sink; its deliveries are in sink.deliveries."""
+    server = Sink()
+    server.controller.start()
+    yield server
+    server.controller.stop()
+
+
+@pytest.fixture
+def auth_sink():
+    """A real SMTP sink that requires AUTH as pbem/app-password."""
+    server = Sink(users={"pbem": "app-password"})
+    server.controller.start()
+    yield server
+    server.controller.stop()
+
+
+def toml_value(value) -> str:
+    """A str, int or float as a TOML value."""
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def write_config(folder: Path, **sections) -> Path:
+    """pbem.toml in folder (the test referee's addresses, plus the sections given)."""
+    lines = ['db = "pbem.db"', 'address = "pbem@referee.example"',
+             'referee = "boss@referee.example"']
+    for name, values in sections.items():
+        lines.append(f"[{name}]")
+        lines += [f"{key} = {toml_value(value)}" for key, value in values.items()]
+    path = folder / "pbem.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def mail_referee(folder: Path, **sections) -> Referee:
+    """A Referee in folder whose settings have the sections given (imap=..., smtp=...)."""
+    config = load(str(write_config(folder, **sections)), env={})
+    return Referee(Store(config.path("db")), config)

@@ -244,6 +244,36 @@ def tick(referee, no_send, now):
         click.echo(line)
 
 
+@main.command("outbox")
+@click.option("--all", "every", is_flag=True, help="Show the mails already sent too.")
+@click.option("--retry", "retry_ids", type=int, multiple=True,
+              help="Queue a failed mail again, by its id (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
+@now_option
+@common
+def outbox_command(referee, every, retry_ids, as_json, now):
+    """Show the mails not sent yet (failed ones first), or queue failed ones again.
+
+    Example: pbem outbox --retry 12
+    """
+    from .mail import outbox
+    if retry_ids:
+        count = outbox.retry(referee.store, retry_ids, when(now))
+        click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
+        return
+    rows = outbox.waiting(referee.store, every)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("nothing waiting in the outbox")
+    for row in rows:
+        click.echo(f"{row['id']:6} {row['status']:8} {row['attempts']:2} attempt(s)  "
+                   f"{row['to_addr']}  {row['subject']}")
+        if row["last_error"]:
+            click.echo(f"       {row['last_error']}")
+
+
 @main.command()
 @click.argument("game_id")
 @click.option("--seat", required=True, help="The seat whose orders these are.")

@@ -2,30 +2,56 @@
 
 A mail's bytes, Message-ID included, are fixed when it is queued, so a crash
 between sending and marking it sent can at worst send the very same mail
-twice, never two different ones. Temporary failures are retried with an
-exponential backoff; permanent ones mark the mail failed.
+twice, never two different ones.
+
+What a failure does depends on whose it is:
+
+- the mail's (a 4xx reply to it, or the connection dropping while it is
+  sent): it is tried again later, after an exponential backoff, until
+  ``smtp.max_attempts``; a 5xx reply marks it failed at once;
+- the server's (it cannot be reached): the run stops and every mail stays
+  queued as it is, to be tried on the next run;
+- the settings' (login refused, certificate not trusted, no STARTTLS, our
+  address refused as sender): the run stops with an error (PbemError), every
+  mail left stays queued.
+
+At most ``smtp.per_run`` mails go out per run, for providers that limit volume.
 """
 
 from datetime import timedelta
+import logging
+import re
 import smtplib
 import ssl
 
 from . import maildir
+from ..config import ConfigError
+from ..errors import PbemError
 from ..timeutil import iso, parse_time
 
+log = logging.getLogger(__name__)
+
 BACKOFF_MINUTES = 5
+PORTS = {"ssl": 465, "starttls": 587, "none": 25}
+BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
 class Temporary(Exception):
-    """The mail could not be sent now; try again later."""
+    """This mail could not be sent now; try it again later."""
 
 
 class Permanent(Exception):
-    """The mail will never be accepted as it is."""
+    """This mail will never be accepted as it is."""
+
+
+class Unreachable(Exception):
+    """The server cannot be reached now; leave the whole queue for the next run."""
 
 
 class MaildirSender:
     """Delivers into a local Maildir folder."""
+
+    limit = -1  # no cap: nothing limits how much a local folder takes
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
@@ -39,60 +65,85 @@ class MaildirSender:
 
 
 class SmtpSender:
-    """Sends through an SMTP server, over one connection per run."""
+    """Sends through an SMTP server, over one connection per run (reopened when it drops)."""
 
     def __init__(self, config):
         self.config = config
         self.part = config["smtp"]
+        self.limit = self.part["per_run"]
+        if self.part["security"] not in PORTS:
+            raise ConfigError(f"[smtp] security = {self.part['security']!r}: "
+                              "use \"starttls\", \"ssl\" or \"none\"")
+        self.port = self.part["port"] or PORTS[self.part["security"]]
+        self.where = f"SMTP {self.part['host']}:{self.port}"
         self.conn = None
 
-    def connect(self):
-        """Open (and authenticate) the connection on first use."""
-        if self.conn is not None:
-            return self.conn
-        part = self.part
-        security = part["security"]
-        port = part["port"] or {"ssl": 465, "starttls": 587}.get(security, 25)
+    def connect(self) -> smtplib.SMTP:
+        """The open connection, opened (TLS, login) on first use."""
+        if self.conn is None:
+            self.conn = self.open()
+        return self.conn
+
+    def open(self) -> smtplib.SMTP:
+        """A new connection: Unreachable if the server is not there, PbemError if refused."""
+        part, security, where = self.part, self.part["security"], self.where
         context = ssl.create_default_context()
+        conn = None
         try:
             if security == "ssl":
-                conn = smtplib.SMTP_SSL(part["host"], port, timeout=part["timeout"],
+                conn = smtplib.SMTP_SSL(part["host"], self.port, timeout=part["timeout"],
                                         context=context)
             else:
-                conn = smtplib.SMTP(part["host"], port, timeout=part["timeout"])
+                conn = smtplib.SMTP(part["host"], self.port, timeout=part["timeout"])
                 if security == "starttls":
                     conn.starttls(context=context)
             if part["user"]:
                 conn.login(part["user"], self.config.secret("smtp"))
+            return conn
         except smtplib.SMTPAuthenticationError as problem:
-            raise Permanent(f"SMTP login refused: {problem}") from None
+            hang_up(conn)
+            if problem.smtp_code < 500:
+                raise Unreachable(f"{where}: login failed for now: {reply(problem)}") from None
+            raise PbemError(f"{where}: login refused: {reply(problem)} "
+                            "(check [smtp] user and password)") from None
+        except (ssl.SSLError, smtplib.SMTPNotSupportedError) as problem:
+            hang_up(conn)
+            raise PbemError(f"{where}: {problem} (check [smtp] security and port)") from None
         except (OSError, smtplib.SMTPException) as problem:
-            raise Temporary(f"cannot reach {part['host']}:{port}: {problem}") from None
-        self.conn = conn
-        return conn
+            hang_up(conn)
+            raise Unreachable(f"{where}: {type(problem).__name__}: {problem}") from None
 
     def send(self, row) -> None:
-        """Send one outbox row; Temporary or Permanent on failure."""
+        """Send one outbox row; Temporary or Permanent when the server will not take it."""
         conn = self.connect()
         try:
-            conn.sendmail(self.config["address"], [row["to_addr"]], row["raw"])
+            conn.sendmail(self.config["address"], [row["to_addr"]], crlf(row["raw"]))
         except smtplib.SMTPRecipientsRefused as problem:
-            codes = [code for code, _ in problem.recipients.values()]
-            raise (Permanent if all(c >= 500 for c in codes) else Temporary)(str(problem)) from None
+            code, text = next(iter(problem.recipients.values()))
+            raise verdict(code, f"{code} {text.decode(errors='replace')}") from None
+        except smtplib.SMTPSenderRefused as problem:
+            raise self.refused_sender(problem) from None
         except smtplib.SMTPResponseException as problem:
-            self.drop()
-            raise (Permanent if problem.smtp_code >= 500 else Temporary)(str(problem)) from None
+            if problem.smtp_code == 421:  # the server is closing the connection
+                self.drop()
+            raise verdict(problem.smtp_code, reply(problem)) from None
         except (OSError, smtplib.SMTPException) as problem:
             self.drop()
-            raise Temporary(str(problem)) from None
+            raise Temporary(f"{type(problem).__name__}: {problem}") from None
+
+    def refused_sender(self, problem: smtplib.SMTPSenderRefused) -> Exception:
+        """MAIL FROM refused: the mail's fault only when it is too big (552)."""
+        if problem.smtp_code == 552:
+            return Permanent(reply(problem))
+        if problem.smtp_code >= 500:
+            return PbemError(f"{self.where} refuses to send as {self.config['address']}: "
+                             f"{reply(problem)} (check address and [smtp] user)")
+        return Unreachable(f"{self.where}: not sending for now: {reply(problem)}")
 
     def drop(self) -> None:
-        """Forget a connection that failed."""
-        try:
-            if self.conn is not None:
-                self.conn.close()
-        finally:
-            self.conn = None
+        """Forget a connection that failed (the next mail opens a new one)."""
+        hang_up(self.conn)
+        self.conn = None
 
     def close(self) -> None:
         """Say goodbye to the server."""
@@ -100,8 +151,35 @@ class SmtpSender:
             try:
                 self.conn.quit()
             except (OSError, smtplib.SMTPException):
-                pass
+                hang_up(self.conn)
             self.conn = None
+
+
+def crlf(raw: bytes) -> bytes:
+    """The stored bytes with CRLF line ends, as SMTP wants them (smtplib sends bytes as is)."""
+    return BARE_LF.sub(b"\r\n", raw)
+
+
+def hang_up(conn) -> None:
+    """Close a connection that may be half open, ignoring errors."""
+    if conn is not None:
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+
+def reply(problem: smtplib.SMTPResponseException) -> str:
+    """An SMTP error reply as '550 text'."""
+    text = problem.smtp_error
+    if isinstance(text, bytes):
+        text = text.decode(errors="replace")
+    return f"{problem.smtp_code} {text}"
+
+
+def verdict(code: int, text: str) -> Exception:
+    """Permanent for a 5xx reply, Temporary otherwise."""
+    return Permanent(text) if code >= 500 else Temporary(text)
 
 
 def sender_for(config):
@@ -110,22 +188,25 @@ def sender_for(config):
 
 
 def flush(referee, now: str) -> tuple[int, int]:
-    """Send what is due in the outbox (at most smtp.per_run mails); return (sent, failed)."""
+    """Send what is due in the outbox; return (sent, failed for good)."""
     store, config = referee.store, referee.config
     transport = sender_for(config)
-    limit = config["smtp"]["per_run"]
-    rows = store.all("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt <= ? "
-                     "ORDER BY id LIMIT ?", [now, limit])
+    due = store.all("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt <= ? "
+                    "ORDER BY id LIMIT ?", [now, transport.limit])
     sent = failed = 0
     try:
-        for ref in rows:
-            row = store.one("SELECT * FROM outbox WHERE id = ?", [ref["id"]])
+        for ref in due:
+            row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
+                            [ref["id"]])
+            if row is None:
+                continue
             try:
                 transport.send(row)
+            except Unreachable as problem:
+                log.warning("%s; the mails left stay queued for the next run", problem)
+                break
             except Temporary as problem:
                 failed += retry_later(store, config, row, str(problem), now)
-                if isinstance(transport, SmtpSender) and transport.conn is None:
-                    break
                 continue
             except Permanent as problem:
                 mark(store, row, "failed", now, str(problem))
@@ -158,3 +239,23 @@ def retry_later(store, config, row, error: str, now: str) -> int:
             "attempts": attempts, "last_error": error,
             "next_attempt": iso(parse_time(now) + wait)})
     return 0
+
+
+def waiting(store, every: bool = False) -> list[dict]:
+    """Outbox mails not sent (failed, then pending), or every mail (sent last) with `every`."""
+    where = "" if every else "WHERE status != 'sent'"
+    return store.all(
+        "SELECT id, game, seat, kind, to_addr, subject, message_id, status, attempts, "
+        f"next_attempt, last_error, created_at, sent_at FROM outbox {where} "
+        "ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END, id")
+
+
+def retry(store, ids, now: str) -> int:
+    """Queue failed mails again, due now, with their attempts reset; return how many."""
+    count = 0
+    with store.transaction():
+        for mail_id in ids:
+            count += store.db.execute(
+                "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt = ?, "
+                "last_error = NULL WHERE id = ? AND status = 'failed'", [now, mail_id]).rowcount
+    return count

@@ -2,6 +2,7 @@
 
 import functools
 import json
+import logging
 from pathlib import Path
 import sys
 import tomllib
@@ -203,16 +204,23 @@ def new(referee, ruleset, game_id, seats, zones, preset, options, seed, position
 
 
 @main.command()
-@click.option("--watch", is_flag=True, help="Keep polling (IMAP IDLE when available).")
+@click.option("--watch", is_flag=True,
+              help="Keep waiting for mail (IMAP IDLE, or polling every imap.poll_seconds).")
 @now_option
 @common
 def poll(referee, watch, now):
     """Fetch new mail into the inbox (Maildir, or IMAP when configured).
 
+    Each mail is stored before it is marked read or moved to the Processed
+    folder, so an interrupted poll loses nothing and stores nothing twice.
+
     Example: pbem poll && pbem tick
     """
     from .mail import fetch
-    count = fetch.poll(referee, when(now), watch=watch)
+    if watch:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    moment = when(now) if now or not watch else None  # watching: each mail's real arrival
+    count = fetch.poll(referee, moment, watch=watch)
     click.echo(f"{count} new mail(s) stored")
 
 

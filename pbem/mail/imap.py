@@ -1,0 +1,235 @@
+"""`pbem poll` over IMAP: store each new message, then move it to the Processed folder.
+
+The order of things is what makes a dropped connection or a killed process
+harmless. Each message is fetched with ``BODY.PEEK[]`` (it stays unread) and
+stored in the inbox table in the same transaction that records its UID as the
+folder's last UID; only then is it moved. So:
+
+- a message whose UID is above the last UID has not been stored: store it;
+- a message still in the folder at or below the last UID was stored by a run
+  that stopped before moving it: move it, without storing it again;
+- a UIDVALIDITY change (the server renumbered the folder) starts the folder
+  over at UID 0; a message already stored under the same Message-ID is moved
+  without being stored again.
+
+The folder's state is kept under ``user@host/folder`` in the ``imap_folders``
+table (and in the ``folder`` column of the inbox), so pointing pbem at another
+account or server is a resync too, never a reason to skip a message.
+
+``watch`` mode waits with IDLE (re-issued every ``idle_seconds``), or sleeps
+``poll_seconds`` on servers without IDLE, and reconnects with an exponential
+backoff when the connection drops.
+"""
+
+import contextlib
+import imaplib
+import logging
+import sqlite3
+import ssl
+import threading
+
+from imapclient import IMAPClient
+from imapclient.exceptions import CapabilityError, LoginError
+
+from .. import inbound
+from ..config import ConfigError
+from ..errors import PbemError
+from ..timeutil import system_now
+from .parse import read
+
+log = logging.getLogger(__name__)
+
+BATCH = 20                          # messages fetched per FETCH command
+BACKOFF_FIRST, BACKOFF_MAX = 1, 300   # seconds between reconnection attempts
+PORTS = {"ssl": 993, "starttls": 143, "none": 143}
+# Failures that a new connection, later, can cure.
+PASSING = (OSError, imaplib.IMAP4.error, sqlite3.OperationalError)
+# Failures no retry will cure: the settings must change.
+FATAL = (LoginError, CapabilityError, ssl.SSLCertVerificationError, ConfigError)
+
+
+def poll(referee, now: str | None, watch: bool = False,
+         stop: threading.Event | None = None) -> int:
+    """Store every new message of the IMAP folder; return how many were stored.
+
+    Once (for cron) unless `watch`; then it keeps waiting for mail until
+    `stop` is set or the process is interrupted. `now` is the time recorded
+    as each mail's arrival; None means the real time of each.
+    """
+    poller = Poller(referee, (lambda: now) if now else system_now)
+    if watch:
+        return poller.watch(stop or threading.Event())
+    return poller.once()
+
+
+class Poller:
+    """One referee's IMAP folder: connect, sweep, wait for more."""
+
+    def __init__(self, referee, clock):
+        self.store = referee.store
+        self.config = referee.config
+        self.part = referee.config["imap"]
+        self.clock = clock
+        self.stored = 0
+        if self.part["security"] not in PORTS:
+            raise ConfigError(f"[imap] security = {self.part['security']!r}: "
+                              "use \"ssl\", \"starttls\" or \"none\"")
+        if not self.part["user"]:
+            raise ConfigError("[imap] user is not set")
+        self.port = self.part["port"] or PORTS[self.part["security"]]
+        self.key = f"{self.part['user']}@{self.part['host']}/{self.part['folder']}"
+
+    def once(self) -> int:
+        """Sweep the folder once; PbemError (after keeping what was stored) on failure."""
+        try:
+            with self.connect() as client:
+                self.sweep(client)
+        except FATAL as problem:
+            raise self.fatal(problem) from None
+        except PASSING as problem:
+            raise PbemError(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
+                            f"{self.stored} mail(s) were stored before that; the next poll "
+                            "goes on from there.") from None
+        return self.stored
+
+    def watch(self, stop: threading.Event) -> int:
+        """Sweep, wait for new mail, sweep again, until `stop`; reconnect after failures."""
+        delay = BACKOFF_FIRST
+        while not stop.is_set():
+            try:
+                with self.connect() as client:
+                    while not stop.is_set():
+                        before = self.stored
+                        self.sweep(client)
+                        if self.stored > before:
+                            log.info("IMAP %s: %s new mail(s) stored", self.key,
+                                     self.stored - before)
+                        delay = BACKOFF_FIRST
+                        self.wait(client, stop)
+            except FATAL as problem:
+                raise self.fatal(problem) from None
+            except PASSING as problem:
+                log.warning("IMAP %s:%s: %s; reconnecting in %s s", self.part["host"],
+                            self.port, describe(problem), delay)
+                stop.wait(delay)
+                delay = min(delay * 2, BACKOFF_MAX)
+        return self.stored
+
+    def fatal(self, problem: Exception) -> PbemError:
+        """The error for a failure that only new settings can cure."""
+        return PbemError(f"IMAP {self.part['host']}:{self.port}: {describe(problem)} "
+                         "(check the [imap] settings)")
+
+    def connect(self) -> IMAPClient:
+        """A logged-in connection, over TLS unless the settings say security = "none"."""
+        security = self.part["security"]
+        context = ssl.create_default_context()
+        client = IMAPClient(self.part["host"], self.port, ssl=security == "ssl",
+                            ssl_context=context, timeout=self.part["timeout"])
+        try:
+            if security == "starttls":
+                client.starttls(context)
+            client.login(self.part["user"], self.config.secret("imap"))
+            if self.part["processed"] and not client.folder_exists(self.part["processed"]):
+                client.create_folder(self.part["processed"])
+        except BaseException:
+            with contextlib.suppress(OSError):
+                client.shutdown()
+            raise
+        return client
+
+    def sweep(self, client: IMAPClient) -> None:
+        """Store the folder's new messages and move every stored one out of it."""
+        folder = self.part["folder"]
+        validity = client.select_folder(folder)[b"UIDVALIDITY"]
+        last = self.last_uid(validity)
+        if self.part["processed"]:
+            uids = sorted(client.search("ALL"))
+            self.move(client, [uid for uid in uids if uid <= last])
+        else:
+            uids = sorted(client.search(["UID", f"{last + 1}:*"]))
+        fresh = [uid for uid in uids if uid > last]
+        for start in range(0, len(fresh), BATCH):
+            batch = fresh[start:start + BATCH]
+            found = client.fetch(batch, ["BODY.PEEK[]"])
+            done = [uid for uid in batch if uid in found]  # others were expunged meanwhile
+            for uid in done:
+                self.keep(validity, uid, found[uid][b"BODY[]"])
+            self.move(client, done)
+
+    def last_uid(self, validity: int) -> int:
+        """The folder's last stored UID; 0 (and a resync) when the UIDVALIDITY changed."""
+        row = self.store.one("SELECT * FROM imap_folders WHERE folder = ?", [self.key])
+        if row is not None and row["uidvalidity"] == validity:
+            return row["last_uid"]
+        if row is not None:
+            log.warning("IMAP %s: UIDVALIDITY changed from %s to %s; resyncing by Message-ID",
+                        self.key, row["uidvalidity"], validity)
+        with self.store.transaction():
+            self.remember(validity, 0)
+        return 0
+
+    def keep(self, validity: int, uid: int, raw: bytes) -> None:
+        """Store one message and record its UID as the last one, in one transaction."""
+        with self.store.transaction():
+            if not self.known(validity, uid, raw):
+                inbound.store_raw(self.store, raw, "imap", self.clock(), folder=self.key,
+                                  uidvalidity=validity, uid=uid)
+                self.stored += 1
+            self.remember(validity, uid)
+
+    def known(self, validity: int, uid: int, raw: bytes) -> bool:
+        """Is this message stored already, under this UID or under its Message-ID?
+
+        The Message-ID check is what makes a resync after a UIDVALIDITY change
+        (even one interrupted halfway) store nothing twice; a message without
+        a Message-ID can only be recognised by its UID.
+        """
+        if self.store.one("SELECT id FROM inbox WHERE folder = ? AND uidvalidity = ? AND uid = ?",
+                          [self.key, validity, uid]):
+            return True
+        message_id = read(raw, headers_only=True).message_id
+        return bool(message_id) and self.store.one(
+            "SELECT id FROM inbox WHERE message_id = ?", [message_id]) is not None
+
+    def remember(self, validity: int, uid: int) -> None:
+        """Record the folder's UIDVALIDITY and last UID (inside the caller's transaction)."""
+        self.store.db.execute(
+            "INSERT INTO imap_folders (folder, uidvalidity, last_uid) VALUES (?, ?, ?) "
+            "ON CONFLICT (folder) DO UPDATE SET uidvalidity = excluded.uidvalidity, "
+            "last_uid = excluded.last_uid", [self.key, validity, uid])
+
+    def move(self, client: IMAPClient, uids: list[int]) -> None:
+        """Move stored messages to the Processed folder (kept in place when it is "")."""
+        if uids and self.part["processed"]:
+            move(client, uids, self.part["processed"])
+
+    def wait(self, client: IMAPClient, stop: threading.Event) -> None:
+        """Until new mail may be there: IDLE for at most idle_seconds, else a plain sleep."""
+        if not client.has_capability("IDLE"):
+            stop.wait(self.part["poll_seconds"])
+            return
+        client.idle()
+        try:
+            client.idle_check(timeout=self.part["idle_seconds"])
+        finally:
+            client.idle_done()
+
+
+def move(client: IMAPClient, uids: list[int], target: str) -> None:
+    """MOVE messages, or COPY, flag \\Deleted and expunge them where MOVE is missing."""
+    if client.has_capability("MOVE"):
+        client.move(uids, target)
+        return
+    client.copy(uids, target)
+    client.add_flags(uids, [b"\\Deleted"], silent=True)
+    if client.has_capability("UIDPLUS"):
+        client.uid_expunge(uids)
+    else:
+        client.expunge()
+
+
+def describe(problem: Exception) -> str:
+    """A failure in a few words."""
+    text = str(problem) or "connection closed"
+    return f"{type(problem).__name__}: {text}"

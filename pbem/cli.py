@@ -283,6 +283,24 @@ def outbox_command(referee, every, retry_ids, as_json, now):
 
 
 @main.command()
+@click.option("--listen", help="HOST:PORT to listen on (default: the smtpd.listen setting).")
+@common
+def smtpd(referee, listen):
+    """Receive mail by SMTP, for a domain's MX or a forwarder pointed at pbem.
+
+    Only pbem's address and its plus-addresses are accepted, and each mail is
+    stored before the answer 250. Run pbem tick from cron to handle what
+    arrives. Stop it with SIGTERM or Ctrl-C.
+
+    Example: pbem smtpd --listen 127.0.0.1:2525
+    """
+    from .mail import smtpd as server
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
+    click.echo("pbem smtpd stopped")
+
+
+@main.command()
 @click.argument("game_id")
 @click.option("--seat", required=True, help="The seat whose orders these are.")
 @click.option("--file", "file", type=click.File("r", encoding="utf-8"), required=True,

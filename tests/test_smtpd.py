@@ -1,0 +1,152 @@
+"""`pbem smtpd`: a real SMTP client (smtplib) talks to pbem's server on 127.0.0.1."""
+
+import signal
+import smtplib
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from pbem.mail import smtpd
+
+from conftest import START, seats
+from mails import plain
+from servers import free_port, mail_referee, wait_for_port
+
+
+
+def crlf(raw: bytes) -> bytes:
+    """A message with CRLF line ends, as it travels over SMTP."""
+    return raw.replace(b"\n", b"\r\n")
+
+
+ORDER = crlf(plain("ann@players.example", "pbem@referee.example", "orders", "hold",
+                   message_id="<order.1@players.example>"))
+
+
+@pytest.fixture
+def referee(tmp_path):
+    """A referee whose smtpd keeps messages up to 5,000 bytes and waits 0.2 s for a lock."""
+    return mail_referee(tmp_path, smtpd={"max_bytes": 5000, "store_timeout": 0.2})
+
+
+@pytest.fixture
+def server(referee):
+    """pbem's SMTP server on a free port, stopped after the test."""
+    listen = f"127.0.0.1:{free_port()}"
+    with smtpd.running(referee.config, listen, clock=lambda: START) as running:
+        yield running
+
+
+def client(server) -> smtplib.SMTP:
+    """An SMTP session with pbem's server."""
+    return smtplib.SMTP(server.hostname, server.port, timeout=10)
+
+
+def inbox(referee) -> list[dict]:
+    """The inbox rows, in order."""
+    return referee.store.all("SELECT * FROM inbox ORDER BY id")
+
+
+def test_mail_to_pbem_is_stored_before_the_250(referee, server):
+    with client(server) as smtp:
+        assert smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER) == {}
+        rows = inbox(referee)   # the 250 has been read: the row must be there already
+    assert [(r["source"], r["message_id"], r["received_at"]) for r in rows] == \
+        [("smtpd", "<order.1@players.example>", START)]
+    assert rows[0]["raw"] == (b"Return-Path: <ann@players.example>\r\n"
+                              b"Delivered-To: pbem@referee.example\r\n" + ORDER)
+
+
+def test_plus_addresses_are_pbems_too_whatever_their_case(referee, server):
+    with client(server) as smtp:
+        smtp.sendmail("ann@players.example", ["PBEM+rome.k3f9q2@Referee.Example"], ORDER)
+    assert b"Delivered-To: PBEM+rome.k3f9q2@Referee.Example\r\n" in inbox(referee)[0]["raw"]
+
+
+def test_other_recipients_get_550(referee, server):
+    with client(server) as smtp:
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+            smtp.sendmail("ann@players.example", ["someone@referee.example"], ORDER)
+        assert refused.value.recipients["someone@referee.example"][0] == 550
+        for lookalike in ("pbemx@referee.example", "pbem@referee.example.evil"):
+            smtp.mail("ann@players.example")
+            assert smtp.rcpt(lookalike)[0] == 550
+            smtp.rset()
+        refused_some = smtp.sendmail("ann@players.example",
+                                     ["someone@referee.example", "pbem@referee.example"], ORDER)
+    assert list(refused_some) == ["someone@referee.example"]
+    rows = inbox(referee)
+    assert len(rows) == 1
+    assert b"someone@" not in rows[0]["raw"]
+
+
+def test_a_bounce_keeps_its_empty_return_path(referee, server):
+    with client(server) as smtp:
+        smtp.sendmail("", ["pbem@referee.example"], ORDER)
+    assert inbox(referee)[0]["raw"].startswith(b"Return-Path: <>\r\n")
+
+
+def test_mail_over_the_size_limit_gets_552(referee, server):
+    big = crlf(plain("ann@players.example", "pbem@referee.example", "orders", "hold\n" * 2000,
+                     message_id="<big@players.example>"))
+    with client(server) as smtp:
+        with pytest.raises(smtplib.SMTPSenderRefused) as refused:   # SIZE, announced in EHLO
+            smtp.sendmail("ann@players.example", ["pbem@referee.example"], big)
+        assert refused.value.smtp_code == 552
+        smtp.rset()
+        smtp.mail("ann@players.example")                        # no SIZE: found out in DATA
+        smtp.rcpt("pbem@referee.example")
+        assert smtp.data(big)[0] == 552
+    assert inbox(referee) == []
+
+
+def test_a_locked_database_gets_450_and_the_retry_is_stored_once(referee, server):
+    lock = sqlite3.connect(referee.store.path, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    try:
+        with client(server) as smtp:
+            with pytest.raises(smtplib.SMTPDataError) as refused:
+                smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER)
+            assert refused.value.smtp_code == 450
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    assert inbox(referee) == []
+    with client(server) as smtp:
+        smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER)
+    assert [r["message_id"] for r in inbox(referee)] == ["<order.1@players.example>"]
+
+
+def test_a_reply_received_by_smtp_is_answered_by_the_next_tick(referee, server):
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
+                     {"preset": "4-2"}, seed="fixed-seed")
+    ann = referee.store.seat("rome", "ann")
+    reply = crlf(plain("ann@players.example", f"pbem+rome.{ann['token']}@referee.example",
+                       "Re: the game begins", "status", message_id="<status.1@players.example>"))
+    with client(server) as smtp:
+        smtp.sendmail("ann@players.example", [f"pbem+rome.{ann['token']}@referee.example"],
+                      reply)
+    referee.tick(START, send=False)
+    assert inbox(referee)[0]["status"] == "done"
+    assert referee.store.one("SELECT count(*) AS n FROM outbox WHERE seat = 'ann' "
+                             "AND kind = 'status'")["n"] == 1
+
+
+def test_the_smtpd_command_serves_until_sigterm(tmp_path, referee):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pbem.cli import main; main()", "smtpd",
+         "--listen", f"127.0.0.1:{port}", "--config", str(tmp_path / "pbem.toml")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port)
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err.decode()
+    assert "pbem smtpd stopped" in out.decode()
+    assert [r["message_id"] for r in inbox(referee)] == ["<order.1@players.example>"]

@@ -22,7 +22,7 @@ def legal_moves(state, seat, colour) -> list[dict]:
 def home_goal(state, colour):
     """The axial position of a legion's own corner."""
     board = board_of(state)
-    return board.cells[board.camp(state["legions"][colour]["corner"])["goals"][0]]
+    return board.cells[board.corner_cell(state["legions"][colour]["corner"])]
 
 
 def laurel_order(state, seat, colour, rng) -> dict | None:

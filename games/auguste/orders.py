@@ -87,7 +87,7 @@ def parse(state, seat, text):
             continue
         where[colour] = number
         orders["legions"][colour] = order
-    errors += card_limits(state, orders, where, seer_line)
+    errors += card_limits(orders, where, seer_line, text.splitlines())
     if orders["seer"]:
         orders["legions"] = {}
     return orders, sorted(errors, key=lambda e: e.line)
@@ -104,18 +104,18 @@ def seer_problem(state, seat) -> str | None:
     return None
 
 
-def card_limits(state, orders, where, seer_line) -> list[OrderError]:
+def card_limits(orders, where, seer_line, lines) -> list[OrderError]:
     """One trump card per player per turn; SEER replaces every other order."""
     errors = []
     played = [(n, c) for c, n in where.items() if card_name(orders["legions"][c])]
     if seer_line:
         for colour, number in sorted(where.items(), key=lambda item: item[1]):
-            errors.append(OrderError(number, "", (
+            errors.append(OrderError(number, lines[number - 1].strip(), (
                 f"with SEER you send the {colour} legion's order later, after seeing "
                 "the others' orders; this line is ignored")))
     elif len(played) > 1:
         for number, colour in sorted(played)[1:]:
-            errors.append(OrderError(number, "", (
+            errors.append(OrderError(number, lines[number - 1].strip(), (
                 f"one trump card per player per turn, and line {sorted(played)[0][0]} "
                 "already plays one; the " + colour + " legion passes")))
             del orders["legions"][colour]

@@ -61,7 +61,7 @@ def assign_seats(legions: dict, seats: list[str], assign: str | None = None) -> 
                 raise SetupError(f"assign: there is no {colour!r} legion in this game")
             legions[colour]["seat"] = seat
     free = [c for c, legion in legions.items() if legion["seat"] is None]
-    teams = sorted({legions[c]["team"] for c in free})
+    teams = list(dict.fromkeys(legions[c]["team"] for c in free))
     if free and len(seats) == len(legions):
         for seat, colour in zip(seats, legions):
             legions[colour]["seat"] = legions[colour]["seat"] or seat

@@ -1,0 +1,32 @@
+"""Attila (Hans im Glück, K.-H. Schmiel): peoples invade the Roman provinces.
+
+Rules as pbem plays them: docs/rules/attila.md. 2 to 5 players. Options
+(``--option k=v``): board (a board in games/attila/boards/, default "default"),
+bid_hours (how long a conflict's sealed bids stay open, default 24).
+"""
+
+from .bot import bot_orders
+from .orders import describe_orders, parse
+from .present import board_text, narrate, svg_context, view
+from .rules import apply, default_orders, outcome, pending
+from .start import setup
+from .turn import resolve
+
+TITLE = "Attila"
+SUMMARY = "peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)"
+DEMO_SEATS = ["ann", "bob", "cat"]
+
+
+def demo_options(turns: int) -> dict:
+    """A normal game: Attila has no turn limit, it ends by its own rules."""
+    return {}
+
+
+def timing(options: dict) -> dict:
+    """The engine's defaults suit Attila; a conflict's bids have their own bid_hours."""
+    return {}
+
+
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "demo_options", "setup", "apply", "pending",
+           "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
+           "narrate", "board_text", "svg_context", "timing", "bot_orders"]

@@ -1,9 +1,9 @@
 """Reading a raw mail: who sent it, to whom, is it automatic, and the new text in it.
 
 MIME, headers and transfer encodings are the standard library's ``email``
-package. A body declared as Latin-1 or ASCII is decoded as Windows-1252, its
-superset, as browsers do (mail clients mislabel it often); an unknown charset
-falls back to UTF-8, then Windows-1252. ``format=flowed`` text is unwrapped
+package. A body declared as Latin-1 is decoded as Windows-1252, its superset,
+as browsers do (mail clients mislabel it often); one with no charset, ASCII
+or an unknown one is tried as UTF-8, then Windows-1252. ``format=flowed`` text is unwrapped
 (RFC 3676). HTML-only mail is turned into text with BeautifulSoup after
 dropping the elements mail clients wrap quoted history and signatures in.
 
@@ -29,27 +29,26 @@ from bs4.element import PreformattedString
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
 
-# Elements that wrap exactly the quoted history or a signature: removed, text after them stays.
-HTML_QUOTED = (
-    "blockquote, div.gmail_quote, div.gmail_extra, div.gmail_signature, div.moz-cite-prefix, "
-    "div.moz-forward-container, div.moz-signature, [class*=yahoo_quoted], "
-    "#mail-editor-reference-message-container, #OLK_SRC_BODY_SECTION, #Signature, "
-    "div.protonmail_quote, div.zmail_extra"
-)
+# Elements that wrap exactly the quoted history or a signature: left out, text after them stays.
+QUOTE_CLASSES = {"gmail_quote", "gmail_extra", "gmail_signature", "moz-cite-prefix",
+                 "moz-forward-container", "moz-signature", "protonmail_quote", "zmail_extra"}
+QUOTE_IDS = {"mail-editor-reference-message-container", "OLK_SRC_BODY_SECTION", "Signature"}
+HIDDEN = {"style", "script", "head", "title", "template", "blockquote"}
 # Elements after which everything is history (Outlook puts the original after them).
-HTML_HISTORY = "#divRplyFwdMsg, #appendonsend, div.OutlookMessageHeader, hr#stopSpelling"
+HISTORY_IDS = {"divRplyFwdMsg", "appendonsend", "stopSpelling"}
+HISTORY_CLASSES = {"OutlookMessageHeader"}
 BLOCK = "\x1e"  # stands for a block boundary: a line break unless one is there already
 HTML_BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
                "ul", "ol", "blockquote", "hr", "address", "dl", "dt", "dd", "section"]
 
 MARKER = re.compile(re.escape(REPLY_MARKER.strip("# ")), re.IGNORECASE)
 SEPARATOR = re.compile(
-    r"^[-_=*\s]*-{2,}\s*(original message|message d'origine|ursprüngliche nachricht|"
+    r"^[-_=*\s]{0,10}-{2,40}\s*(original message|message d'origine|ursprüngliche nachricht|"
     r"oprindelig (meddelelse|besked)|originalmeddelande|opprinnelig melding|"
     r"oorspronkelijk bericht|messaggio originale|mensaje original|mensagem original|"
     r"wiadomość oryginalna|исходное сообщение|forwarded message|message transféré|"
     r"weitergeleitete nachricht|mensaje reenviado|messaggio inoltrato|"
-    r"doorgestuurd bericht|пересылаемое сообщение)\s*-{2,}[-\s]*$"
+    r"doorgestuurd bericht|пересылаемое сообщение)\s*-{2,40}[-_=*\s]{0,10}$"
     r"|^_{10,}\s*$"
     r"|^(begin forwarded message|début du message réexpédié|anfang der weitergeleiteten "
     r"nachricht|inizio messaggio inoltrato)\s*:\s*$",
@@ -65,10 +64,13 @@ TAIL = r"(?:[^.!?]|[.!?](?=\S))"
 ATTRIBUTION_VERB = re.compile(
     rf"^[\s>*\"']*{START}.{{0,300}}\b{VERB}\b{TAIL}{{0,120}}:\s*$", re.IGNORECASE)
 ATTRIBUTION_NAMED = re.compile(
-    rf"^.{{0,200}}(@|<)\S*.{{0,100}}\b{VERB}\b{TAIL}{{0,40}}:\s*$", re.IGNORECASE)
-ATTRIBUTION_DATED = re.compile(rf"^[\s*\"']*{START}.{{0,200}}\S+@\S+\s*:\s*$", re.IGNORECASE)
+    rf"^(?=[^@<]{{0,300}}[@<]).{{0,300}}\b{VERB}\b{TAIL}{{0,40}}:\s*$", re.IGNORECASE)
+ATTRIBUTION_DATED = re.compile(rf"^[\s*\"']*{START}.{{0,300}}@\S{{1,100}}\s*:\s*$",
+                               re.IGNORECASE)
+ATTRIBUTION_LONGEST = 500
+HAS_VERB = re.compile(rf"\b{VERB}\b", re.IGNORECASE)
 STARTS = re.compile(rf"^[\s*\"']*{START}", re.IGNORECASE)
-DASHED_ATTRIBUTION = re.compile(rf"^-{{2,}}\s*{START}.{{0,300}}\b{VERB}\s*-{{2,}}\s*$",
+DASHED_ATTRIBUTION = re.compile(rf"^-{{2,40}}\s*{START}.{{0,300}}\b{VERB}\s*-{{2,}}\s*$",
                                 re.IGNORECASE)
 HEADER = re.compile(
     r"^[*\s]*(from|de|von|van|da|od|fra|från|от|от кого|sent|date|envoyé|gesendet|datum|"
@@ -87,8 +89,8 @@ SIGNATURE = re.compile(
     r"отправлено с .{1,60})$",
     re.IGNORECASE)
 INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u200e\u200f\u2060\u00ad"), None)
-WINDOWS_SUPERSETS = {"iso-8859-1": "cp1252", "latin-1": "cp1252", "latin1": "cp1252",
-                     "us-ascii": "cp1252", "ascii": "cp1252", "iso-8859-15": "cp1252"}
+LATIN1_LABELS = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1"}
+ASCII_LABELS = {"", "us-ascii", "ascii"}
 
 
 @dataclass
@@ -236,9 +238,11 @@ def decoded(part) -> str:
     if isinstance(payload, str):
         return payload
     label = (part.get_content_charset() or "").lower()
-    for charset in (WINDOWS_SUPERSETS.get(label, label), "utf-8"):
-        if not charset:
-            continue
+    if label in ASCII_LABELS:
+        candidates = ("utf-8", "cp1252")
+    else:
+        candidates = ("cp1252" if label in LATIN1_LABELS else label, "utf-8")
+    for charset in candidates:
         try:
             return payload.decode(charset)
         except (LookupError, UnicodeDecodeError):
@@ -272,29 +276,47 @@ def html_text(html: str) -> str:
     """The visible text of an HTML mail, without the quoted history clients add.
 
     Whitespace is collapsed as a browser does; line breaks come from <br> and
-    block elements only. Where an element marks the start of history, pbem's
-    marker line is put in its place so that the text pass cuts there.
+    block elements only. The tree is walked once, without recursion, so deeply
+    nested or huge HTML costs time in proportion to its size.
     """
-    soup = BeautifulSoup(html, "html.parser")
-    for element in soup(["style", "script", "head", "title"]):
-        element.decompose()
-    for node in soup.find_all(string=lambda node: isinstance(node, PreformattedString)):
-        node.extract()
-    for element in soup.select(HTML_HISTORY):
-        element.replace_with(NavigableString(f"\n{REPLY_MARKER}\n"))
-    for element in soup.select(HTML_QUOTED):
-        element.decompose()
-    for node in soup.find_all(string=True):
-        if node.find_parent("pre") is None:
-            node.replace_with(re.sub(r"\s+", " ", str(node)))
-    for br in soup.find_all("br"):
-        br.replace_with("\n")
-    for block in soup.find_all(HTML_BLOCKS):
-        block.insert_before(BLOCK)
-        block.insert_after(BLOCK)
-    text = re.sub(rf"[ \t]*{BLOCK}[{BLOCK} \t]*", BLOCK, soup.get_text())
+    out, pre = [], 0
+    stack = list(reversed(BeautifulSoup(html, "html.parser").contents))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            pre += node[1]
+            out.append(node[0])
+        elif isinstance(node, PreformattedString):
+            continue  # comments, doctypes, processing instructions
+        elif isinstance(node, NavigableString):
+            out.append(str(node) if pre else re.sub(r"\s+", " ", str(node)))
+        elif history(node):
+            break
+        elif node.name == "br":
+            out.append("\n")
+        elif not quoted(node):
+            block = BLOCK if node.name in HTML_BLOCKS else ""
+            out.append(block)
+            stack.append((block, -1 if node.name == "pre" else 0))
+            pre += node.name == "pre"
+            stack.extend(reversed(node.contents))
+    text = re.sub(rf"[ \t]*{BLOCK}[{BLOCK} \t]*", BLOCK, "".join(out))
     text = re.sub(rf"(^|\n){BLOCK}", r"\1", text).replace(BLOCK, "\n")
     return "\n".join(line.strip() for line in text.replace("\xa0", " ").splitlines())
+
+
+def history(tag) -> bool:
+    """Does everything from this element on belong to the quoted history?"""
+    return tag.get("id") in HISTORY_IDS or bool(HISTORY_CLASSES.intersection(
+        tag.get_attribute_list("class")))
+
+
+def quoted(tag) -> bool:
+    """Is this element hidden, or a wrapper of quoted history or of a signature?"""
+    classes = [c for c in tag.get_attribute_list("class") if c]
+    return (tag.name in HIDDEN or tag.get("id") in QUOTE_IDS
+            or bool(QUOTE_CLASSES.intersection(classes))
+            or any("yahoo_quoted" in c for c in classes))
 
 
 def reply_text(content: str, html: bool = False) -> str:
@@ -338,9 +360,11 @@ def drop_quoted(lines: list[str]) -> list[str]:
 
 def attribution(lines: list[str]) -> bool:
     """Do these one to three lines make a reply's attribution ("On ..., X wrote:")?"""
-    if any(not line.strip() for line in lines) or (len(lines) > 1 and not STARTS.match(lines[0])):
+    if not lines or not lines[-1].rstrip().endswith(":") or any(not line.strip() for line in lines) or (len(lines) > 1 and not STARTS.match(lines[0])):
         return False
     joined = " ".join(line.strip() for line in lines)
+    if len(joined) > ATTRIBUTION_LONGEST or ("@" not in joined and not HAS_VERB.search(joined)):
+        return False
     return bool(ATTRIBUTION_VERB.match(joined) or ATTRIBUTION_NAMED.match(joined)
                 or ATTRIBUTION_DATED.match(joined))
 

@@ -16,6 +16,8 @@ from conftest import START, seats
 from servers import auth_sink, free_port, mail_referee, sink  # noqa: F401
 
 SEATS = ("ann", "bob", "cat", "dan")
+# the sink takes AUTH without TLS on purpose: it only listens on 127.0.0.1
+PLAIN_AUTH = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 
 
 class Killed(BaseException):
@@ -40,6 +42,7 @@ def delivered_ids(sink) -> list[str]:
     return [str(message_from_bytes(d.raw)["Message-ID"]) for d in sink.deliveries]
 
 
+@PLAIN_AUTH
 def test_mails_go_out_over_an_authenticated_session_with_crlf_lines(tmp_path, auth_sink):
     referee = game_referee(tmp_path, **auth_sink.settings(user="pbem",
                                                           password="app-password"))
@@ -52,6 +55,7 @@ def test_mails_go_out_over_an_authenticated_session_with_crlf_lines(tmp_path, au
         assert row["status"] == "sent" and row["sent_at"] == START
 
 
+@PLAIN_AUTH
 def test_a_refused_login_keeps_every_mail_queued(tmp_path, auth_sink):
     referee = game_referee(tmp_path, **auth_sink.settings(user="pbem", password="wrong"))
     with pytest.raises(PbemError, match="login refused"):

@@ -1,24 +1,22 @@
 """`pbem poll`: bring new mail into the inbox, from the local Maildir or from IMAP."""
 
 import sqlite3
-import threading
 
 from .. import inbound
 from ..errors import PbemError
 from . import maildir
 
 
-def poll(referee, now: str | None, watch: bool = False,
-         stop: threading.Event | None = None) -> int:
+def poll(referee, now: str | None, watch: bool = False) -> int:
     """Store every new message; return how many were stored.
 
-    With `watch`, keep waiting for mail (IMAP only) until `stop` is set or the
-    process is interrupted. `now` is the arrival time recorded for each mail;
-    None means the real time of each.
+    With `watch`, keep waiting for mail (IMAP only) until the process is
+    stopped. `now` is the arrival time recorded for each mail; None means the
+    real time of each.
     """
     if referee.config["imap"]["host"]:
         from . import imap
-        return imap.poll(referee, now, watch=watch, stop=stop)
+        return imap.poll(referee, now, watch=watch)
     if watch:
         raise PbemError("--watch needs an IMAP server ([imap] host); with the local Maildir, "
                         "run pbem poll from cron")

@@ -26,7 +26,8 @@ import imaplib
 import logging
 import sqlite3
 import ssl
-import threading
+import time
+from typing import NoReturn
 
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
@@ -48,18 +49,15 @@ PASSING = (OSError, imaplib.IMAP4.error, sqlite3.OperationalError)
 FATAL = (LoginError, CapabilityError, ssl.SSLCertVerificationError, ConfigError)
 
 
-def poll(referee, now: str | None, watch: bool = False,
-         stop: threading.Event | None = None) -> int:
+def poll(referee, now: str | None, watch: bool = False) -> int:
     """Store every new message of the IMAP folder; return how many were stored.
 
-    Once (for cron) unless `watch`; then it keeps waiting for mail until
-    `stop` is set or the process is interrupted. `now` is the time recorded
-    as each mail's arrival; None means the real time of each.
+    Once (for cron) unless `watch`: then it keeps waiting for mail until the
+    process is stopped, which is safe at any moment. `now` is the time
+    recorded as each mail's arrival; None means the real time of each.
     """
     poller = Poller(referee, (lambda: now) if now else system_now)
-    if watch:
-        return poller.watch(stop or threading.Event())
-    return poller.once()
+    return poller.watch() if watch else poller.once()
 
 
 class Poller:
@@ -92,28 +90,27 @@ class Poller:
                             "goes on from there.") from None
         return self.stored
 
-    def watch(self, stop: threading.Event) -> int:
-        """Sweep, wait for new mail, sweep again, until `stop`; reconnect after failures."""
+    def watch(self) -> NoReturn:
+        """Sweep, wait for new mail, sweep again, for ever; reconnect after failures."""
         delay = BACKOFF_FIRST
-        while not stop.is_set():
+        while True:
             try:
                 with self.connect() as client:
-                    while not stop.is_set():
+                    while True:
                         before = self.stored
                         self.sweep(client)
                         if self.stored > before:
                             log.info("IMAP %s: %s new mail(s) stored", self.key,
                                      self.stored - before)
                         delay = BACKOFF_FIRST
-                        self.wait(client, stop)
+                        self.wait(client)
             except FATAL as problem:
                 raise self.fatal(problem) from None
             except PASSING as problem:
                 log.warning("IMAP %s:%s: %s; reconnecting in %s s", self.part["host"],
                             self.port, describe(problem), delay)
-                stop.wait(delay)
+                time.sleep(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
-        return self.stored
 
     def fatal(self, problem: Exception) -> PbemError:
         """The error for a failure that only new settings can cure."""
@@ -204,10 +201,10 @@ class Poller:
         if uids and self.part["processed"]:
             move(client, uids, self.part["processed"])
 
-    def wait(self, client: IMAPClient, stop: threading.Event) -> None:
+    def wait(self, client: IMAPClient) -> None:
         """Until new mail may be there: IDLE for at most idle_seconds, else a plain sleep."""
         if not client.has_capability("IDLE"):
-            stop.wait(self.part["poll_seconds"])
+            time.sleep(self.part["poll_seconds"])
             return
         client.idle()
         try:

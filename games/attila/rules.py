@@ -80,6 +80,10 @@ def _take_from_hand(state, seat, cards):
         hand.remove(card)
 
 
+def _deck_prepared(state, p):
+    state["deck"] = list(p["deck"])
+
+
 def _deck_shuffled(state, p):
     state["deck"] = list(p["deck"])
     state["discards"] = []
@@ -190,6 +194,7 @@ def _game_decided(state, p):
 
 
 REDUCERS = {
+    "deck_prepared": _deck_prepared,
     "deck_shuffled": _deck_shuffled,
     "dealt": _drew,
     "drew": _drew,

@@ -34,7 +34,7 @@ def setup(options, seats, rng, position=None) -> list:
         raise SetupError(f"first = {first!r} is not a seat ({', '.join(seats)})")
     number = int(position.get("turn", 1))
     dealt = [card for seat in seats for card in hands[seat]]
-    events = [public("setup", state=state), secret("deck_shuffled", deck=dealt + pile)]
+    events = [public("setup", state=state), secret("deck_prepared", deck=dealt + pile)]
     events += [private([seat], "dealt", seat=seat, cards=hands[seat]) for seat in seats]
     events.append(public("turn_began", seat=first, number=number,
                          allowed=plays_per_turn(state)))

@@ -18,6 +18,7 @@ import pbem.games
 from . import letters
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError
+from .config import ConfigError
 from .errors import PbemError
 from .identity import new_token, valid_game_id
 from .store import Store, row_event
@@ -44,6 +45,7 @@ class TickReport:
     reminders: int = 0
     sent: int = 0
     failed: int = 0
+    error: str | None = None
 
     def lines(self) -> list[str]:
         """The report as short lines for the terminal."""
@@ -52,6 +54,8 @@ class TickReport:
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
+        if self.error:
+            out.append(f"mail not sent: {self.error}")
         return out
 
 
@@ -241,7 +245,10 @@ class Referee:
                     report.phases[game_id] = count
                 report.reminders += self.remind(game_id, now)
             if send:
-                report.sent, report.failed = outbox.flush(self, now)
+                try:
+                    report.sent, report.failed = outbox.flush(self, now)
+                except (PbemError, ConfigError) as problem:
+                    report.error = str(problem)
         return report
 
     # ------------------------------------------------------------ reading

@@ -248,8 +248,11 @@ def tick(referee, no_send, now):
 
     Example: pbem tick --now 2026-12-01T18:00Z
     """
-    for line in referee.tick(when(now), send=not no_send).lines():
+    report = referee.tick(when(now), send=not no_send)
+    for line in report.lines():
         click.echo(line)
+    if report.error:
+        sys.exit(1)
 
 
 @main.command("outbox")

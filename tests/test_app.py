@@ -247,3 +247,16 @@ def test_only_one_tick_at_a_time(auguste_game):
         with pytest.raises(PbemError, match="another pbem tick is running"):
             auguste_game.tick(START)
     assert auguste_game.tick(START).sent == 4
+
+
+def test_a_mail_settings_error_does_not_hide_the_tick_work(tmp_path):
+    from conftest import make_referee
+    referee = make_referee(tmp_path)
+    referee.config.data["smtp"].update(host="127.0.0.1", security="carrier-pigeon")
+    referee.new_game("auguste", "g", seats("ann", "bob"), START, seed="s")
+    report = referee.tick(later(START, 48))
+    assert report.phases == {"g": 1}
+    assert "security" in report.error and report.sent == 0
+    assert any(line.startswith("mail not sent:") for line in report.lines())
+    pending = referee.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'pending'")
+    assert pending["n"] == 4

@@ -191,7 +191,7 @@ def status(table: Table, seat: dict, incoming, now: str) -> None:
 
 def help_mail(table: Table, seat: dict, incoming, now: str) -> None:
     """HELP: the order syntax and the mail commands."""
-    table.send(seat, "help", "how to play by mail", "help", now, reply_to_mail=incoming)
+    table.send(seat, "help", "how to play by mail", "howto", now, reply_to_mail=incoming)
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:

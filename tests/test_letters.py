@@ -63,3 +63,11 @@ def test_report_names_the_cells_of_what_happened(auguste_game):
     plain, html = parts(outbox(auguste_game, "report")[0])
     line = f"red: a legionary moved from {move['from']} to {move['to']}"
     assert line in plain and line in html
+
+
+def test_help_mail_gives_the_order_syntax_and_the_commands(auguste_game):
+    answer = inbound.submit(auguste_game, "rome", "ann", "HELP", START)
+    assert answer["errors"] == []
+    plain, html = parts(outbox(auguste_game, "help")[0])
+    assert "red: move BAK DOR" in plain and "STATUS" in plain and "WAIT" in plain
+    assert "red: move BAK DOR" in html

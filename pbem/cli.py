@@ -285,6 +285,32 @@ def outbox_command(referee, every, retry_ids, as_json, now):
             click.echo(f"       {row['last_error']}")
 
 
+@main.command("inbox")
+@click.option("--all", "every", is_flag=True, help="Show every stored mail, handled ones too.")
+@click.option("--release", "release_ids", type=int, multiple=True,
+              help="Hand a quarantined, rejected or ignored mail to the next tick (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
+@common
+def inbox_command(referee, every, release_ids, as_json):
+    """Show the mails pbem did not simply handle (quarantined, rejected, ignored, failed).
+
+    Example: pbem inbox --release 42
+    """
+    if release_ids:
+        count = inbound.release(referee.store, release_ids)
+        click.echo(f"{count} mail(s) released (pbem tick handles them)")
+        return
+    rows = inbound.held(referee.store, every)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("every stored mail was handled")
+    for row in rows:
+        click.echo(f"{row['id']:6} {row['received_at']} {row['status']:11} {row['sender']}  "
+                   f"{row['reason'] or ''}")
+
+
 @main.command()
 @click.option("--listen", help="HOST:PORT to listen on (default: the smtpd.listen setting).")
 @common

@@ -28,6 +28,7 @@ COMMANDS = {
 }
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
+RELEASED = "released by the referee"
 
 
 def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
@@ -92,7 +93,7 @@ def handle(referee, row: dict, now: str):
         if full is not None and full.bounced:
             return bounce(referee, full, now)
         return "ignored", f"automatic mail: {head.automatic}", None, None
-    if flooding(referee, head.sender, row["received_at"] or now):
+    if row["reason"] != RELEASED and flooding(referee, head.sender, row["received_at"] or now):
         return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
                                f"mails in an hour from {head.sender}"), None, None
     if too_large:
@@ -213,11 +214,18 @@ def route(referee, incoming: Incoming, now: str):
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
     """A mail from a seat's address without that seat's code: explain, change nothing.
 
-    The answer goes to the seat's own address, so a forged From learns nothing.
+    The answer goes to the seat's own address, so a forged From learns nothing,
+    and at most once a day, so forged mail cannot make pbem pester a player.
     """
-    others = referee.store.all("SELECT token FROM seats WHERE game = ? AND email != ?",
-                               [found.game, incoming.sender])
+    store = referee.store
+    others = store.all("SELECT token FROM seats WHERE game = ? AND email != ?",
+                       [found.game, incoming.sender])
     stolen = any(token_matches(o["token"], found.tokens) for o in others)
+    reason = "token of another seat" if stolen else "wrong or missing token"
+    last = seat["last_refusal"]
+    if last and parse_time(now) - parse_time(last) < STRANGER_QUIET:
+        return refused(False, reason, found.game, seat["name"])
+    store.update("seats", {"game": found.game, "name": seat["name"]}, {"last_refusal": now})
     table = referee.table(found.game)
     letters.answer(table, seat, incoming, "your mail was not accepted", now, notes=[
         "Your mail carries a code that is not yours." if stolen else
@@ -226,7 +234,6 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
         f"address and the tag {subject_tag(found.game, seat['token'])} in its subject "
         "carry your code.",
     ])
-    reason = "token of another seat" if stolen else "wrong or missing token"
     return "rejected", reason, found.game, seat["name"]
 
 
@@ -318,6 +325,24 @@ def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> st
     if commands:
         said += ("; " if said else "") + "commands " + ", ".join(commands)
     return said
+
+
+def held(store: Store, every: bool = False) -> list[dict]:
+    """Inbox rows that were not simply handled (all rows with every), newest first."""
+    where = "" if every else "WHERE status NOT IN ('done', 'new')"
+    return store.all(f"SELECT id, received_at, source, sender, message_id, status, reason, "
+                     f"game, seat, size FROM inbox {where} ORDER BY id DESC")
+
+
+def release(store: Store, ids) -> int:
+    """Put quarantined, rejected, ignored or failed mails back for the next tick."""
+    count = 0
+    with store.transaction():
+        for row_id in ids:
+            count += store.db.execute(
+                "UPDATE inbox SET status = 'new', reason = ? "
+                "WHERE id = ? AND status NOT IN ('new', 'done')", [RELEASED, row_id]).rowcount
+    return count
 
 
 def submit(referee, game_id: str, seat_name: str, text: str, now: str) -> dict:

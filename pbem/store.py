@@ -154,7 +154,11 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = [("001_initial", _m001_initial)]
+def _m002_refusals(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN last_refusal TEXT")
+
+
+MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals)]
 
 
 class Store:

@@ -100,3 +100,18 @@ def test_demo_plays_to_the_end_and_verifies(run, tmp_path):
     strip = lambda text: [l for l in text.splitlines() if "d2" not in l and "/d/" not in l
                           and not l.startswith(("Database", "Mails", "Look"))]
     assert strip(out) == strip(again)
+
+
+def test_inbox_lists_refused_mail_and_releases_it(run, tmp_path):
+    run("init")
+    run(*NEW)
+    (tmp_path / "stray.eml").write_bytes(
+        b"From: eve@elsewhere.example\r\nTo: pbem@localhost\r\nSubject: hello\r\n"
+        b"Message-ID: <stray@elsewhere.example>\r\n\r\nhi\r\n")
+    run("ingest", "stray.eml", "--now", "2026-12-01T13:00Z")
+    run("tick", "--now", "2026-12-01T13:00Z")
+    [row] = json.loads(run("inbox", "--json"))
+    assert (row["status"], row["reason"], row["sender"]) == \
+        ("rejected", "no game tag", "eve@elsewhere.example")
+    assert "1 mail(s) released" in run("inbox", "--release", str(row["id"]))
+    assert json.loads(run("inbox", "--json")) == []

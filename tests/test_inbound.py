@@ -336,3 +336,26 @@ def test_every_mail_ends_with_a_status_a_reason_and_an_answer_or_none(auguste_ga
     answers = [len(answers_to(auguste_game, r)) for r in rows]
     # the duplicate shares its Message-ID, and so its one answer, with the first mail
     assert answers == [1, 1, 1, 1, 1, 0, 1, 1, 0, 0]
+
+
+def test_forged_mails_to_a_seat_are_refused_once_a_day(auguste_game):
+    rows = [deliver(auguste_game, order_mail(auguste_game, tag_token="guessed234", number=n))
+            for n in range(3)]
+    later_row = deliver(auguste_game, order_mail(auguste_game, tag_token="guessed234", number=9),
+                        now=later(NOW, 25))
+    assert [r["status"] for r in rows] == ["rejected", "ignored", "ignored"]
+    assert rows[1]["reason"] == "wrong or missing token (already answered in the last day)"
+    assert [len(answers_to(auguste_game, r)) for r in rows + [later_row]] == [1, 0, 0, 1]
+
+
+def test_the_referee_can_release_a_quarantined_mail(auguste_game):
+    limit = auguste_game.config["mail"]["rate_per_hour"]
+    rows = [deliver(auguste_game, order_mail(auguste_game, number=n)) for n in range(limit + 1)]
+    stuck = rows[-1]
+    assert stuck["status"] == "quarantined"
+    assert [r["id"] for r in inbound.held(auguste_game.store)] == [stuck["id"]]
+    assert inbound.release(auguste_game.store, [stuck["id"], rows[0]["id"]]) == 1
+    inbound.process_inbox(auguste_game, NOW)
+    row = auguste_game.store.one("SELECT * FROM inbox WHERE id = ?", [stuck["id"]])
+    assert row["status"] == "done" and len(answers_to(auguste_game, row)) == 1
+    assert inbound.held(auguste_game.store) == []

@@ -135,11 +135,13 @@ def list_command(referee, as_json):
     for game in referee.store.all("SELECT * FROM games ORDER BY id"):
         table = referee.table(game["id"])
         eng = table.state["engine"]
+        seats = referee.store.seats(game["id"])
         rows.append({
             "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
             "phase": eng["phase"], "deadline": eng["deadline"],
             "waiting_for": sorted(eng["requests"]),
-            "seats": [s["name"] for s in referee.store.seats(game["id"])],
+            "seats": [s["name"] for s in seats],
+            "bouncing": [s["name"] for s in seats if s["bouncing"]],
             "result": eng["result"],
         })
     if as_json:
@@ -151,7 +153,8 @@ def list_command(referee, as_json):
         state = "over" if row["status"] == "over" else \
             f"phase {row['phase']}, deadline {row['deadline']}, waiting for " \
             f"{', '.join(row['waiting_for'])}"
-        click.echo(f"{row['id']:12} {row['ruleset']:8} {state}")
+        bouncing = f"; mail to {', '.join(row['bouncing'])} bounces" if row["bouncing"] else ""
+        click.echo(f"{row['id']:12} {row['ruleset']:8} {state}{bouncing}")
 
 
 def parse_pairs(values, what: str) -> dict:

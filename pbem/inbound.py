@@ -78,20 +78,19 @@ def process_inbox(referee, now: str) -> int:
 def handle(referee, row: dict, now: str):
     """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs.
 
-    Cheap checks come first, on the headers alone: a replayed Message-ID, an
-    automatic mail (never answered; a delivery failure marks its seats), a
-    sender over the hourly allowance, a mail over the size limit (answered
-    briefly, never parsed). Only then is the body read and routed.
+    A mail over the size limit is read for its headers only (answered briefly,
+    never parsed). Then, in order: a replayed Message-ID, an automatic mail
+    (never answered; a delivery failure marks its seats), a sender over the
+    hourly allowance; only then is the mail routed.
     """
     config = referee.config
-    head = read(row["raw"], headers_only=True)
+    too_large = row["size"] > config["mail"]["max_bytes"]
+    head = read(row["raw"], headers_only=too_large)
     if duplicate(referee.store, head, row["id"]):
         return "duplicate", f"Message-ID {head.message_id} already handled", None, None
-    too_large = row["size"] > config["mail"]["max_bytes"]
     if head.automatic:
-        full = None if too_large else read(row["raw"])
-        if full is not None and full.bounced:
-            return bounce(referee, full, now)
+        if head.bounced:
+            return bounce(referee, head, now)
         return "ignored", f"automatic mail: {head.automatic}", None, None
     if row["reason"] != RELEASED and flooding(referee, head.sender, row["received_at"] or now):
         return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
@@ -100,7 +99,7 @@ def handle(referee, row: dict, now: str):
         answered = oversize(referee, head, row["size"], now)
         reason = f"too large: {row['size']} bytes, over {config['mail']['max_bytes']}"
         return "quarantined", reason + ("" if answered else ", not answered again"), None, None
-    return route(referee, read(row["raw"]), now)
+    return route(referee, head, now)
 
 
 def duplicate(store: Store, head: Incoming, row_id: int) -> bool:

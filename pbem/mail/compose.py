@@ -31,7 +31,7 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
         msg["References"] = " ".join(dict.fromkeys(refs))
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
-    msg.set_content(text, cte="quoted-printable")
+    msg.set_content(text)
     if html is not None:
-        msg.add_alternative(html, subtype="html", cte="quoted-printable")
+        msg.add_alternative(html, subtype="html")
     return msg.as_bytes()

@@ -21,7 +21,8 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     names = set(Store(path).db.table_names())
     assert {"games", "seats", "inbox", "submissions", "events", "snapshots", "outbox"} <= names
     plain = sqlite3.connect(path)
-    assert plain.execute("SELECT name FROM _migrations").fetchall() == [("001_initial",)]
+    assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
+        ("001_initial",), ("002_refusals",)]
 
 
 def test_events_are_chained_and_cannot_be_changed(tmp_path):

@@ -1,0 +1,82 @@
+"""Whole Attila games between bots, through the referee: they never crash, always end, replay.
+
+The bots mail whatever they are asked (turns, bids, confirmations) through the
+same path as a player's mail; now and then one stays silent, so default
+orders, silent bids and kept orders confirmed by silence happen too.
+"""
+
+import pytest
+
+from pbem import inbound
+from pbem.adjudicator.rng import PhaseRng
+from pbem.games import attila
+from pbem.replay import replay
+from pbem.timeutil import later
+
+from conftest import START, make_referee, seats
+
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+SILENCE = 10          # one bot answer in this many is never sent
+MAX_ROUNDS = 1000     # far more phases than any game needs
+
+
+def play_game(referee, game_id, players, seed, watch=None) -> None:
+    """Play a game to its end; watch(before, after, bids) is called after every phase.
+
+    before/after are the game states around the phase; bids maps each seat
+    that bid in it to the words pbem said back ("your bid for ...").
+    """
+    referee.new_game("attila", game_id, seats(*NAMES[:players]), START, {}, seed=seed)
+    now = START
+    for _ in range(MAX_ROUNDS):
+        before = referee.table(game_id).state
+        engine = before["engine"]
+        if engine["over"]:
+            return
+        bids = {}
+        for seat in sorted(engine["requests"]):
+            rng = PhaseRng(seed, f"bot:{seat}", engine["phase"])
+            if rng.below(SILENCE) == 0:
+                continue
+            text = attila.bot_orders(before["game"], seat, rng)
+            answer = inbound.submit(referee, game_id, seat, text, now)
+            assert not answer["errors"], f"the bot's mail {text!r} has errors: {answer['errors']}"
+            if engine["requests"][seat]["kind"] == "bid":
+                bids[seat] = answer["understood"]
+        if watch:
+            watch(before, None, bids)
+        now = later(now, 1)
+        if not referee.tick(now, send=False).phases:
+            now = referee.table(game_id).state["engine"]["deadline"]
+            assert referee.tick(now, send=False).phases, "a due phase was not resolved"
+        if watch:
+            watch(before, referee.table(game_id).state, bids)
+    raise AssertionError(f"game {game_id} did not end in {MAX_ROUNDS} phases")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_bot_games_end_and_replay_byte_for_byte(tmp_path, players):
+    referee = make_referee(tmp_path)
+    play_game(referee, "g", players, seed=f"games-{players}")
+    state = referee.table("g").state
+    result = state["engine"]["result"]
+    assert set(result["scores"]) == set(NAMES[:players])
+    best = max(result["scores"].values())
+    assert result["winners"] == sorted(s for s, p in result["scores"].items() if p == best)
+    verdict = replay(referee.store, "g", verify=True)
+    assert verdict.ok, verdict.problems[:5]
+    assert verdict.state == state
+
+
+def test_a_game_of_two_seats_plays_two_cards_a_turn(tmp_path):
+    referee = make_referee(tmp_path)
+    turns = []
+
+    def watch(before, after, bids):
+        if after is not None and after["game"]["turn"]["number"] != before["game"]["turn"]["number"]:
+            turns.append(before["game"]["turn"])
+
+    play_game(referee, "duel", 2, seed="duel", watch=watch)
+    complete = [t for t in turns if t["tile"] != "double"]
+    assert complete and all(t["allowed"] == 2 for t in complete)

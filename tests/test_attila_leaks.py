@@ -1,0 +1,205 @@
+"""No seat ever sees another seat's hand or a bid before it is revealed.
+
+Random bot games run through the referee. Around every phase, everything a
+seat can get is checked against what it must not know at that moment:
+
+- its view (``pbem show --seat --json``) and the log lines it may read
+  (``pbem log --seat``), once the bids of a conflict are in but not revealed;
+- every mail to the seat in the outbox (text and HTML parts).
+
+The secrets are: each other seat's hand, written as the mails write hands
+("Your hand (5 cards): Franks, Goths, ..."), before and after the phase;
+what pbem narrates of events the seat may not see (cards dealt, drawn,
+discarded by EXCHANGE, orders kept over a conflict); and the other seats'
+bids, as pbem says them back ("your bid for the conflict in ...").
+Anything the seat legitimately knows in the same words (its own hand or bid,
+a draw of its own) is not a secret to it. A seat's view must be the public
+view plus a part about that seat alone.
+"""
+
+import email
+import html
+import json
+import re
+
+import pytest
+
+from pbem.adjudicator.contract import REFEREE
+from pbem.games import attila
+from pbem.games.attila import present
+from pbem.games.attila.present import hand_text
+from pbem.store import row_event
+
+from conftest import make_referee
+from test_attila_games import play_game
+
+
+OWNERS_ONLY = {"dealt", "drew", "discarded", "orders_kept", "orders_void_reason"}
+
+
+def hand_line(cards) -> str:
+    """A hand as yours.txt.j2 writes it."""
+    return f"Your hand ({len(cards)} cards): {hand_text(cards)}."
+
+
+def mail_lines(raw: bytes) -> set[str]:
+    """Every line of a mail's text and HTML parts, stripped of markup and list dashes."""
+    lines = set()
+    for part in email.message_from_bytes(raw).walk():
+        if part.get_content_maintype() != "text":
+            continue
+        text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+        if part.get_content_subtype() == "html":
+            text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
+        for line in text.splitlines():
+            line = line.strip()
+            lines.add(line[2:] if line.startswith("- ") else line)
+    return lines
+
+
+def assert_no_secret(lines: set[str], secrets: set[str], where: str) -> None:
+    """Fail when any whole line shown is a secret."""
+    found = sorted(lines & secrets)
+    assert not found, f"{where} shows what it must not: {found[:3]}"
+
+
+class LeakWatch:
+    """Checks, phase after phase, that nothing shown to a seat holds another seat's secrets."""
+
+    def __init__(self, referee, game_id):
+        self.referee = referee
+        self.game_id = game_id
+        self.last_mail = 0
+        self.last_event = 0
+        self.narrated = {}       # seat: (lines of events it may not see, lines it may see)
+        self.checked = {"mails": 0, "views": 0, "log lines": 0}
+
+    def read_log(self) -> dict:
+        """Take in the new events; return {seat: the new log lines it may read}."""
+        seats = self.referee.table(self.game_id).state["engine"]["seats"]
+        new = {seat: set() for seat in seats}
+        for row in self.referee.store.event_rows(self.game_id, after=self.last_event):
+            event = row_event(row)
+            self.last_event = row["seq"]
+            for seat in seats:
+                if event.visible(seat) and event.type in OWNERS_ONLY:
+                    assert event.payload["seat"] == seat, f"{seat} may see {event.to_dict()}"
+            line = attila.narrate(event)
+            if not line:
+                continue
+            for seat in seats:
+                hidden, seen = self.narrated.setdefault(seat, (set(), set()))
+                if event.visible(seat):
+                    seen.add(line)
+                    new[seat].add(line)
+                else:
+                    hidden.add(line)
+        return new
+
+    def secrets(self, seat, states, bids) -> set[str]:
+        """What this seat must not find in anything it is shown now."""
+        own, others = set(), set()
+        for state in states:
+            hands = state["game"]["hands"]
+            own.add(hand_line(hands[seat]))
+            others |= {hand_line(hands[s]) for s in hands if s != seat}
+        for bidder, lines in bids.items():
+            (own if bidder == seat else others).update(lines)
+        hidden, seen = self.narrated.get(seat, (set(), set()))
+        return (others - own) | (hidden - seen)
+
+    def __call__(self, before, after, bids):
+        """Called by play_game with the bids in (after=None), then once the phase is resolved."""
+        if after is None:
+            self.check_views_and_logs([before], bids)
+            return
+        self.read_log()
+        rows = self.referee.store.all(
+            "SELECT id, seat, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
+            [self.game_id, self.last_mail])
+        for row in rows:
+            secrets = self.secrets(row["seat"], [before, after], bids)
+            assert_no_secret(mail_lines(row["raw"]), secrets, f"mail {row['id']} to {row['seat']}")
+            self.checked["mails"] += 1
+            self.last_mail = row["id"]
+
+    def check_views_and_logs(self, states, bids) -> None:
+        """Every seat's view, and the log lines it may read, now."""
+        new_lines = self.read_log()
+        hands = self.referee.table(self.game_id).state["game"]["hands"]
+        public = self.referee.view(self.game_id, None)
+        for seat, lines in new_lines.items():
+            secrets = self.secrets(seat, states, bids)
+            self.check_view(seat, hands[seat], public, secrets)
+            assert_no_secret(lines, secrets, f"the log of {seat}")
+            self.checked["log lines"] += len(lines)
+
+    def check_view(self, seat, hand, public, secrets) -> None:
+        """The seat's view is the public view plus its own hand, bid options and kept orders."""
+        view = self.referee.view(self.game_id, seat)
+        yours = view.pop("you")
+        assert view == public, f"the view of {seat} differs from the public view"
+        assert yours["seat"] == seat and yours["hand"] == hand
+        for card in set(yours["bid_options"] or []):
+            assert yours["bid_options"].count(card) <= hand.count(card)
+        text = json.dumps(yours, ensure_ascii=False)
+        found = sorted(s for s in secrets if s in text)
+        assert not found, f"the view of {seat} holds {found[:3]}"
+        self.checked["views"] += 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,number", [(2, 0), (3, 0), (4, 0), (5, 0), (5, 1)])
+def test_no_seat_sees_another_seats_hand_or_an_unrevealed_bid(tmp_path, players, number):
+    referee = make_referee(tmp_path)
+    watch = LeakWatch(referee, "leak")
+    play_game(referee, "leak", players, seed=f"leak-{players}-{number}", watch=watch)
+    final = referee.table("leak").state
+    assert final["engine"]["over"]
+    watch.check_views_and_logs([final], {})
+    assert watch.checked["mails"] > 50 * players
+    assert watch.checked["views"] > 20 * players
+    hidden = {e["type"] for e in referee.events("leak", REFEREE) if e["visible_to"] != "all"}
+    assert hidden >= {"dealt", "drew", "orders_set", "deck_prepared"}
+
+
+def test_the_watch_catches_a_hand_a_hidden_draw_and_a_bid_shown_to_another_seat(tmp_path):
+    referee = make_referee(tmp_path)
+    spy = LeakWatch(referee, "leak")
+    caught = []
+
+    def watch(before, after, bids):
+        spy.read_log()
+        state = before["game"]
+        ann, other = state["seats"][0], state["seats"][1]
+        hidden, seen = spy.narrated.get(ann, (set(), set()))
+        draws = sorted(line for line in hidden - seen if line.startswith("you drew"))
+        others_bids = [lines for seat, lines in sorted(bids.items()) if seat != ann]
+        if caught or after is None or not draws or not others_bids:
+            return
+        secrets = spy.secrets(ann, [before, after], bids)
+        leaked = {"hand": hand_line(state["hands"][other]), "draw": draws[0],
+                  "bid": others_bids[0][0]}
+        for what, line in leaked.items():
+            mail = {"Attila case: update", line, "Scores: ann 0, bob 0, cat 0"}
+            with pytest.raises(AssertionError, match="shows what it must not"):
+                assert_no_secret(mail, secrets, what)
+            caught.append(what)
+
+    play_game(referee, "leak", 3, seed="leak-caught", watch=watch)
+    assert caught == ["hand", "draw", "bid"]
+
+
+def test_the_watch_stops_a_game_that_shows_a_seat_the_next_seats_hand(tmp_path, monkeypatch):
+    real = present.own_view
+
+    def leaky(state, seat):
+        yours = real(state, seat)
+        seats = state["seats"]
+        following = seats[(seats.index(seat) + 1) % len(seats)]
+        return {**yours, "hand_text": hand_text(state["hands"][following])}
+
+    monkeypatch.setattr(present, "own_view", leaky)
+    referee = make_referee(tmp_path)
+    with pytest.raises(AssertionError, match="shows what it must not: \\['Your hand"):
+        play_game(referee, "leak", 3, seed="leak-3-0", watch=LeakWatch(referee, "leak"))

@@ -201,7 +201,9 @@ def read_pacified(state, board, table) -> None:
         state["pacified"][province] = str(tile).upper()
         tiles.append(str(tile).upper())
     placed = len(tiles)
-    if placed > len(TRACK) or sorted(tiles) != sorted(TRACK[:placed]):
-        raise SetupError(f"pacified: {placed} peace tiles must be the first {placed} of the "
-                         f"track ({', '.join(TRACK[:placed]) or 'none'})")
+    if placed > len(TRACK):
+        raise SetupError(f"pacified: there are only {len(TRACK)} peace tiles")
+    if sorted(tiles) != sorted(TRACK[:placed]):
+        raise SetupError(f"pacified: the peace tiles placed must be the first {placed} of the "
+                         f"track ({', '.join(TRACK[:placed])})")
     state["placed"] = placed

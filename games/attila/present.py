@@ -82,14 +82,14 @@ def own_view(state, seat) -> dict:
     yours = {"seat": seat, "hand": hand, "hand_text": hand_text(hand),
              "active": turn["seat"] == seat, "options": [], "bid_options": None,
              "kept": [], "recap": []}
-    if turn["seat"] == seat and turn["stage"] == "turn":
+    if turn["seat"] == seat and turn["stage"] in ("turn", "confirm"):
         where = playable(state, seat)
         for people in sorted(set(hand), key=PEOPLES.index):
             yours["options"].append({"people": people, "name": PEOPLE_NAMES[people],
                                      "count": hand.count(people),
                                      "provinces": where.get(people, []),
                                      "no_pawn": supply(state, people) <= 0})
-        if turn["played"] == 0 and turn["tile"] is None:
+        if turn["stage"] == "turn" and turn["played"] == 0 and turn["tile"] is None:
             yours["recap"] = recap(state, seat)
     if turn["stage"] == "bid":
         present = state["pawns"][turn["conflicts"][0]]

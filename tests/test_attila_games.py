@@ -69,14 +69,17 @@ def test_bot_games_end_and_replay_byte_for_byte(tmp_path, players):
     assert verdict.state == state
 
 
-def test_a_game_of_two_seats_plays_two_cards_a_turn(tmp_path):
+def test_every_turn_of_a_two_seat_game_plays_two_cards_or_three_with_double(tmp_path):
     referee = make_referee(tmp_path)
+    play_game(referee, "duel", 2, seed="duel")
     turns = []
-
-    def watch(before, after, bids):
-        if after is not None and after["game"]["turn"]["number"] != before["game"]["turn"]["number"]:
-            turns.append(before["game"]["turn"])
-
-    play_game(referee, "duel", 2, seed="duel", watch=watch)
-    complete = [t for t in turns if t["tile"] != "double"]
-    assert complete and all(t["allowed"] == 2 for t in complete)
+    for event in referee.events("duel", None):
+        kind, payload = event["type"], event["payload"]
+        if kind == "turn_began":
+            turns.append({"cards": 0, "double": False})
+        elif kind == "pawn_placed" and payload["card"] or kind == "play_lost":
+            turns[-1]["cards"] += 1
+        elif kind == "tile_used" and payload["tile"] == "double":
+            turns[-1]["double"] = True
+    assert len(turns) > 10 and any(t["double"] for t in turns)
+    assert all(t["cards"] == (3 if t["double"] else 2) for t in turns), turns

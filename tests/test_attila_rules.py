@@ -1,6 +1,8 @@
 """Attila's parts one by one: the board data, scoring, setup, orders, positions, rendering."""
 
 import copy
+from pathlib import Path
+import tomllib
 
 from hypothesis import given, settings, strategies as st
 import pytest
@@ -283,3 +285,15 @@ def test_the_board_as_text():
     text = attila.board_text(attila.view(state, None))
     assert "Pannonia (N)       [peace IV] Goths 3" in text
     assert "Peace tiles left on the track: IV: 0, V: 2, VI: 3, VII: 4 (century V, +2" in text
+
+
+def test_the_position_example_of_the_docs_starts_a_game():
+    text = (Path(__file__).parent.parent / "docs" / "positions.md").read_text(encoding="utf-8")
+    example = text.split("## Attila", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    _, state = new_game(seats=["ann", "bob"], position=tomllib.loads(example))
+    assert state["turn"]["seat"] == "ann" and state["turn"]["number"] == 12
+    assert state["hands"]["bob"] == ["teutons", "teutons", "vandals"]
+    assert state["discards"] == ["franks"] and len(state["deck"]) == 54 - 9 - 1
+    assert state["pawns"] == {"Pannonia": {"huns": 1, "goths": 3}, "Roma": {"vandals": 2}}
+    assert state["pacified"] == {"Dacia": "IV"} and state["placed"] == 1
+    assert state["tiles"]["bob"] == ["double", "influence"]

@@ -88,7 +88,8 @@ def check(data: dict) -> None:
         for kind in ("land", "sea"):
             for other in row.get(kind, []):
                 if other not in by_name:
-                    raise SetupError(f"board: {name} has a {kind} link to unknown province {other!r}")
+                    raise SetupError(f"board: {name} has a {kind} link to unknown "
+                                     f"province {other!r}")
                 if other == name:
                     raise SetupError(f"board: {name} is linked to itself")
                 if name not in by_name[other].get(kind, []):

@@ -309,7 +309,8 @@ class TurnReader:
             return None
         if verb == "renounce":
             if current["influence"]:
-                return f"line {current['influence']} takes the influence: you cannot also renounce it"
+                return (f"line {current['influence']} takes the influence: you cannot also "
+                        "renounce it")
             if current["renounce"]:
                 return f"line {current['renounce']} renounces this influence already"
             problem = self.sketch.renounce_problem(step["people"], order["province"])

@@ -281,14 +281,17 @@ def narrate(event) -> str | None:
     if t == "default_turn":
         return f"{p['seat']} sent no orders: pbem plays the default turn for them"
     if t == "discards_reshuffled":
-        return f"the draw pile ran out: the {p['count']} discarded cards were shuffled into a new one"
+        return (f"the draw pile ran out: the {p['count']} discarded cards were shuffled into "
+                "a new one")
     if t == "refilled":
         return f"{p['seat']} drew {p['count']} card(s)"
     if t == "turn_ended":
         return f"end of turn {p['number']}"
     if t == "game_decided":
-        return (f"the game is over ({p['reason']}): {' and '.join(p['winners'])} "
-                f"{'win' if len(p['winners']) > 1 else 'wins'} with {p['scores'][p['winners'][0]]} points")
+        verb = "win" if len(p["winners"]) > 1 else "wins"
+        points = p["scores"][p["winners"][0]]
+        return (f"the game is over ({p['reason']}): {' and '.join(p['winners'])} {verb} "
+                f"with {points} points")
     return None
 
 

@@ -268,7 +268,6 @@ def open_north(state) -> list[str]:
 
 def placement_problem(state, people: str, province: str) -> str | None:
     """Why a pawn of this people may not go to this province now, or None."""
-    board = board_of(state)
     peoples, one = PEOPLE_NAMES[people], ONE_OF[people]
     if province in state["pacified"]:
         tile = state["pacified"][province]

@@ -274,7 +274,7 @@ def test_the_board_as_svg_has_arrows_pawns_the_track_and_the_influence_table():
     svg = render.board_svg("attila", attila, attila.view(state, None))
     assert svg.count('marker-end="url(#arrow)"') == 10
     assert "<title>Goths 3</title>" in svg
-    assert "Dacia &#9774; IV" in svg
+    assert "<title>pacified: peace tile IV</title>" in svg
     assert ">IV: 0<" in svg and ">VII: 4<" in svg
     assert "<table" in svg and "<td style=\"text-align: right; padding: 2px 8px\">4</td>" in svg
 

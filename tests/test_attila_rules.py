@@ -297,3 +297,12 @@ def test_the_position_example_of_the_docs_starts_a_game():
     assert state["pawns"] == {"Pannonia": {"huns": 1, "goths": 3}, "Roma": {"vandals": 2}}
     assert state["pacified"] == {"Dacia": "IV"} and state["placed"] == 1
     assert state["tiles"]["bob"] == ["double", "influence"]
+
+
+def test_influence_without_any_play_is_explained():
+    _, state = new_game(position=position())
+    _, errors = attila.parse(state, "ann", "influence\ntile influence franks\nrenounce dacia")
+    assert [str(e) for e in errors] == [
+        "line 1: INFLUENCE goes right after a play line (it is step 2 of that play)",
+        "line 2: the INFLUENCE tile goes right after a play line (it is step 2 of that play)",
+        "line 3: RENOUNCE goes right after a play line (it is step 2 of that play)"]

@@ -155,9 +155,7 @@ def parse(state, seat, text):
 def parse_bid(state, seat, lines):
     """A seat's sealed bid for the conflict under way."""
     province = state["turn"]["conflicts"][0]
-    name = province
     present = [p for p in PEOPLES if p in state["pawns"][province]]
-    allowed = " or ".join(PEOPLE_NAMES[p] for p in present)
     cards, errors, nothing_line = [], [], None
     for number, line in lines:
         tokens = words(line)
@@ -172,11 +170,10 @@ def parse_bid(state, seat, lines):
             continue
         if order["verb"] != "bid":
             errors.append(OrderError(number, line.strip(), (
-                f"now is the sealed bid for the conflict in {name}: write 'bid "
+                f"now is the sealed bid for the conflict in {province}: write 'bid "
                 f"{present[0]}' or 'bid none'; the turn goes on after it")))
             continue
-        problem = bid_problem(state, seat, present, name, allowed, cards, order["cards"],
-                              nothing_line)
+        problem = bid_problem(state, seat, province, cards, order["cards"], nothing_line)
         if problem:
             errors.append(OrderError(number, line.strip(), problem))
             continue
@@ -186,15 +183,17 @@ def parse_bid(state, seat, lines):
     return {"bid": sorted(cards, key=PEOPLES.index)}, errors
 
 
-def bid_problem(state, seat, present, name, allowed, cards, more, nothing_line) -> str | None:
-    """Why these cards cannot be added to the bid, or None."""
+def bid_problem(state, seat, province, cards, more, nothing_line) -> str | None:
+    """Why these cards cannot be added to the bid so far, or None."""
     if nothing_line and more:
         return f"line {nothing_line} already bids nothing"
     if not more and cards:
         return "this line bids nothing, but an earlier line bids cards"
+    present = state["pawns"][province]
     for people in more:
         if people not in present:
-            return (f"there is no {ONE_OF[people]} pawn in {name}: you may bid only "
+            allowed = " or ".join(PEOPLE_NAMES[p] for p in PEOPLES if p in present)
+            return (f"there is no {ONE_OF[people]} pawn in {province}: you may bid only "
                     f"{allowed} cards there")
     return missing_cards(state["hands"][seat], cards + more)
 
@@ -226,6 +225,9 @@ class TurnReader:
                 order = read_line(self.state, tokens)
             except ValueError as problem:
                 self.error(number, line, str(problem))
+                if VERBS.get(tokens[0]) == "play":
+                    self.close_play()
+                    self.failed_play = number
                 continue
             problem = self.take(number, order)
             if problem:

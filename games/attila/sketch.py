@@ -4,8 +4,8 @@ A turn's orders are a list of steps:
 
     {"do": "exchange", "cards": ["huns", "goths"]}
     {"do": "double"}
-    {"do": "play", "people": "goths", "province": "pannonia",
-     "renounce": None | "dacia",            # the second pawn, instead of influence
+    {"do": "play", "people": "goths", "province": "Pannonia",
+     "renounce": None | "Dacia",            # the second pawn, instead of influence
      "boost": None | ["franks", "saxons"]}  # INFLUENCE tile: +1 per entry
 
 A sketch follows them on a copy of the board. Up to the first conflict it

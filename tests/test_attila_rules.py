@@ -13,6 +13,7 @@ from pbem.adjudicator.contract import SetupError
 from pbem.adjudicator.rng import PhaseRng
 from pbem.games import attila
 from pbem.games.attila import board as boards
+from pbem.games.attila.rules import end_reasons
 from pbem.games.attila.scoring import people_points
 
 # The map of the rules page: land neighbours; sea neighbours.
@@ -306,3 +307,18 @@ def test_influence_without_any_play_is_explained():
         "line 1: INFLUENCE goes right after a play line (it is step 2 of that play)",
         "line 2: the INFLUENCE tile goes right after a play line (it is step 2 of that play)",
         "line 3: RENOUNCE goes right after a play line (it is step 2 of that play)"]
+
+
+def test_the_game_ends_when_no_card_left_can_place_a_pawn():
+    north = {"Belgica": "IV", "Raetia": "V", "Noricum": "V", "Pannonia": "VI", "Dacia": "VI",
+             "Moesia": "VI"}
+    hands = {"ann": ["huns"] * 6, "bob": ["huns"] * 3, "cat": ["goths"] * 6}
+    alive = position(pacified=north, pawns={"Italia": {"goths": 1}}, hands=hands,
+                     deck=["saxons"] * 6, discards=[])
+    _, state = new_game(position=alive)
+    assert end_reasons(state) == []
+    _, state = new_game(position={**alive, "pawns": {}})
+    assert end_reasons(state) == ["no card left in the game can place a pawn any more"]
+    hands["cat"] = ["saxons"]
+    _, state = new_game(position=alive)
+    assert end_reasons(state) == ["no card left in the game can place a pawn any more"]

@@ -336,8 +336,11 @@ def end_reasons(state) -> list[str]:
             if influence_of(state, people, seat) >= MAX_INFLUENCE:
                 reasons.append(f"{seat}'s influence over the {PEOPLE_NAMES[people]} "
                                f"reached {MAX_INFLUENCE}")
-    if not any(supply(state, p) > 0 and reach(state, p) for p in PEOPLES):
-        reasons.append("no pawn of any people can be placed any more")
+    in_play = set(state["deck"]) | set(state["discards"])
+    for hand in state["hands"].values():
+        in_play.update(hand)
+    if not any(supply(state, p) > 0 and reach(state, p) for p in in_play):
+        reasons.append("no card left in the game can place a pawn any more")
     return reasons
 
 

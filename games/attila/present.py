@@ -39,8 +39,8 @@ def view(state, seat=None) -> dict:
         where = turn["conflicts"][0]
         here = state["pawns"][where]
         conflict = {"province": where, "pawns": dict(here),
-                    "pawns_text": ", ".join(f"{PEOPLE_NAMES[p]} {n}" for p, n in here.items()),
-                    "peoples": [PEOPLE_NAMES[p] for p in here],
+                    "pawns_text": pawns_text(here),
+                    "peoples": [PEOPLE_NAMES[p] for p in PEOPLES if p in here],
                     "waiting": list(turn["conflicts"][1:])}
     out = {
         "game": "attila",
@@ -128,7 +128,7 @@ def board_text(view) -> str:
     century = view["century"]
     head = (f"Attila, turn {view['turn']}: {view['active']} plays"
             if not view["result"] else f"Attila, after turn {view['turn']}: the game is over")
-    track = ", ".join(f"{c}: {n}" for c, n in view["track"].items())
+    track = ", ".join(f"{c}: {view['track'][c]}" for c in CENTURIES)
     when = f"century {century}, +{view['gain']} influence per pawn" if century else \
         "no peace tile left"
     lines = [head, f"Peace tiles left on the track: {track} ({when}).", ""]
@@ -216,9 +216,14 @@ def link(where, a, b) -> dict:
 
 # ---------------------------------------------------------------- narration
 
+def pawns_text(counts: dict) -> str:
+    """'Franks 2, Huns 1', in scoring order."""
+    return ", ".join(f"{PEOPLE_NAMES[p]} {counts[p]}" for p in PEOPLES if p in counts)
+
+
 def points_text(points: dict) -> str:
     """'ann 5, bob 3' or 'nobody'."""
-    return ", ".join(f"{seat} {n}" for seat, n in points.items()) or "nobody"
+    return ", ".join(f"{seat} {points[seat]}" for seat in sorted(points)) or "nobody"
 
 
 def narrate(event) -> str | None:
@@ -250,8 +255,8 @@ def narrate(event) -> str | None:
     if t == "influence_renounced":
         return f"{p['seat']} renounced influence for a second {ONE_OF[p['people']]} pawn"
     if t == "conflict_opened":
-        pawns = ", ".join(f"{PEOPLE_NAMES[x]} {n}" for x, n in p["pawns"].items())
-        return f"conflict in {p['province']} ({pawns}): every seat bids in secret"
+        return (f"conflict in {p['province']} ({pawns_text(p['pawns'])}): every seat bids "
+                "in secret")
     if t == "orders_kept":
         return ("your orders after the conflict are kept: " +
                 "; ".join(say_step(step) for step in p["steps"]))
@@ -297,8 +302,8 @@ def narrate(event) -> str | None:
 
 def conflict_text(p) -> str:
     """The revealed bids and what they did."""
-    bids = "; ".join(f"{seat} {cards_text(cards)}" for seat, cards in p["bids"].items())
-    strength = ", ".join(f"{PEOPLE_NAMES[x]} {n}" for x, n in p["strength"].items())
+    bids = "; ".join(f"{bid['seat']} {cards_text(bid['cards'])}" for bid in p["bids"])
+    strength = pawns_text(p["strength"])
     gone = " and ".join(PEOPLE_NAMES[x] for x in p["leaving"])
     return (f"conflict in {p['province']}: bids {bids}. Strength {strength}. "
             f"Leaving: {gone} ({sum(p['removed'].values())} pawn(s) back to the supply)")

@@ -137,10 +137,9 @@ def _orders_kept(state, p):
 
 
 def _conflict_resolved(state, p):
-    for seat in state["seats"]:
-        cards = p["bids"].get(seat, [])
-        _take_from_hand(state, seat, cards)
-        state["discards"] += cards
+    for bid in p["bids"]:
+        _take_from_hand(state, bid["seat"], bid["cards"])
+        state["discards"] += bid["cards"]
     here = state["pawns"][p["province"]]
     for people in p["leaving"]:
         here.pop(people, None)

@@ -209,14 +209,14 @@ def settle_conflict(run, orders) -> None:
     """Reveal the bids; the weakest peoples leave; the province is pacified; maybe scoring."""
     province = run.turn["conflicts"][0]
     present = run.state["pawns"][province]
-    bids = {}
+    bids = []
     for seat in run.state["seats"]:
         cards = [c for c in orders.get(seat, {}).get("bid", []) if c in present]
         if missing_cards(run.state["hands"][seat], cards):
             cards = []
-        bids[seat] = sorted(cards, key=PEOPLES.index)
-    strength = {people: count + sum(cards.count(people) for cards in bids.values())
-                for people, count in present.items()}
+        bids.append({"seat": seat, "cards": sorted(cards, key=PEOPLES.index)})
+    strength = {people: present[people] + sum(bid["cards"].count(people) for bid in bids)
+                for people in PEOPLES if people in present}
     weakest = min(strength.values())
     leaving = [people for people in PEOPLES if strength.get(people) == weakest]
     run.emit(public("conflict_resolved", province=province, pawns=dict(present), bids=bids,

@@ -1,0 +1,77 @@
+"""What the Attila mails tell each seat: the active player everything it needs, others an update."""
+
+import email
+
+from pbem import inbound
+from pbem.timeutil import later
+
+from conftest import START, make_referee, seats
+
+POSITION = {
+    "first": "ann",
+    "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons", "saxons"],
+              "bob": ["huns", "huns", "teutons", "teutons", "vandals", "franks"],
+              "cat": ["franks", "franks", "goths", "vandals", "teutons", "saxons"]},
+    "pawns": {"Pannonia": {"huns": 2, "franks": 2}},
+}
+
+
+def text_of(raw: bytes) -> str:
+    """The text/plain part of a mail."""
+    message = email.message_from_bytes(raw)
+    part = next(p for p in message.walk() if p.get_content_type() == "text/plain")
+    return part.get_payload(decode=True).decode(part.get_content_charset())
+
+
+def last_reports(referee) -> dict:
+    """{seat: (subject, text)} of the last report each seat got."""
+    out = {}
+    for row in referee.store.all("SELECT seat, subject, raw FROM outbox WHERE kind = 'report' "
+                                 "ORDER BY id"):
+        out[row["seat"]] = (row["subject"], text_of(row["raw"]))
+    return out
+
+
+def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_the_whole_story(
+        tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("attila", "m", seats("ann", "bob", "cat"), START, {}, seed="mails",
+                     position=POSITION)
+    inbound.submit(referee, "m", "ann", "play goths pannonia", START)
+    now = later(START, 1)
+    referee.tick(now, send=False)
+
+    reports = last_reports(referee)
+    assert set(reports) == {"ann", "bob", "cat"}
+    for seat, (subject, text) in reports.items():
+        assert subject.endswith("Conflict in Pannonia: your sealed bid")
+        assert "How to bid in the conflict in Pannonia" in text
+        assert "Only cards of the peoples in Pannonia may be bid (Franks, Huns, Goths)." in text
+    assert "Cards you may bid there: Franks, Huns, Goths." in reports["ann"][1]
+    assert "Cards you may bid there: Franks, Huns, Huns." in reports["bob"][1]
+
+    inbound.submit(referee, "m", "bob", "bid huns huns", now)
+    inbound.submit(referee, "m", "cat", "mise rien", now)
+    now = later(now, 1)
+    referee.tick(now, send=False)
+    assert len(last_reports(referee)) == 3, "ann has not bid yet: nothing is resolved"
+    assert referee.table("m").state["game"]["turn"]["stage"] == "bid"
+    referee.tick(later(now, 24), send=False)
+
+    subject, text = last_reports(referee)["bob"]
+    assert subject.endswith("Your turn 2: play a card")
+    since = text[text.index("Since your last turn:"):text.index("Where your cards can go")]
+    assert "ann played a Goth card: a pawn to Pannonia" in since
+    assert ("conflict in Pannonia: bids ann no card; bob Huns, Huns; cat no card. "
+            "Strength Franks 2, Huns 4, Goths 1. Leaving: Goths") in since
+    assert "Your hand (4 cards): Franks, Teutons, Teutons, Vandals." in text
+    assert "  Huns (" not in text, "bob bid both his Hun cards"
+    assert "  Teutons (2 cards): Belgica, Raetia, Noricum, Dacia, Moesia" in text
+    assert "  Franks (1 card): Belgica, Raetia, Noricum, Dacia, Moesia, Dalmatia" in text
+    assert "How to write your turn" in text and "play goths pannonia" in text
+
+    subject, text = last_reports(referee)["cat"]
+    assert subject.endswith("update")
+    assert "Your hand (6 cards): Franks, Franks, Goths, Saxons, Teutons, Vandals." in text
+    assert "How to write your turn" not in text and "Where your cards can go" not in text
+    assert "Nothing is asked of you now; waiting for bob." in text

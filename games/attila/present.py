@@ -284,7 +284,7 @@ def narrate(event) -> str | None:
     if t == "turn_continues":
         return f"{p['seat']} is asked for the rest of the turn ({p['left']} card(s) to play)"
     if t == "default_turn":
-        return f"{p['seat']} sent no orders: pbem plays the default turn for them"
+        return f"{p['seat']} sent no usable orders in time: pbem plays the default turn for them"
     if t == "discards_reshuffled":
         return (f"the draw pile ran out: the {p['count']} discarded cards were shuffled into "
                 "a new one")

@@ -100,10 +100,11 @@ def check(data: dict) -> None:
                 raise SetupError(f"board: the name {word!r} is used by two provinces")
 
 
-def builtin_names() -> list[str]:
+@lru_cache(maxsize=1)
+def builtin_names() -> tuple[str, ...]:
     """The boards shipped in boards/, sorted."""
     folder = files(__package__) / "boards"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,26 @@
+"""A plain `pip install .` ships every game and every data file (checked against pyproject)."""
+
+from fnmatch import fnmatch
+from pathlib import Path
+import tomllib
+
+ROOT = Path(__file__).parent.parent
+SETUP = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
+def test_every_game_folder_is_an_installed_package():
+    games = sorted(p.parent.name for p in (ROOT / "games").glob("*/__init__.py"))
+    assert games, "no games found"
+    for name in games:
+        assert f"pbem.games.{name}" in SETUP["packages"], f"games/{name} missing from pyproject"
+
+
+def test_every_data_file_matches_a_package_data_pattern():
+    patterns = SETUP["package-data"]["*"]
+    for top in ("games", "templates"):
+        for path in (ROOT / top).rglob("*"):
+            if path.is_dir() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+                continue
+            package = next(p for p in path.parents if (p / "__init__.py").exists())
+            relative = path.relative_to(package).as_posix()
+            assert any(fnmatch(relative, p) for p in patterns), f"{path} would not be installed"

@@ -383,7 +383,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
     if html_file:
         from . import render
         page = render.render(table.ruleset, "page.html.j2", game=game_id, title=table.game.TITLE,
-                             svg=render.Markup(render.board_svg(table.ruleset, table.game, shown)),
+                             svg=render.board_html(table.ruleset, table.game, shown),
                              board=table.game.board_text(shown))
         Path(html_file).write_text(page, encoding="utf-8")
         click.echo(f"wrote {html_file}")

@@ -8,8 +8,6 @@ is rendered once and shared by every recipient.
 from dataclasses import dataclass
 from functools import cached_property
 
-from markupsafe import Markup
-
 from . import render
 from .adjudicator.rng import seed_digest
 from .identity import reply_address, subject_tag
@@ -46,9 +44,9 @@ class Table:
         return self.game.board_text(self.public)
 
     @cached_property
-    def svg(self) -> Markup:
-        """The public board as SVG, rendered once for the batch (autoescaped template)."""
-        return Markup(render.board_svg(self.ruleset, self.game, self.public))
+    def svg(self):
+        """The public board's HTML block (its SVG map), rendered once for the batch."""
+        return render.board_html(self.ruleset, self.game, self.public)
 
     def context(self, seat: dict, with_board: bool = False) -> dict:
         """What every game mail to a seat needs (the board only when asked: it is costly)."""

@@ -59,4 +59,15 @@ def board_svg(ruleset: str, game, view: dict) -> str:
     return render(ruleset, "board.svg.j2", view=view, **game.svg_context(view))
 
 
-__all__ = ["Markup", "environment", "template_for", "render", "board_svg"]
+def board_html(ruleset: str, game, view: dict) -> Markup:
+    """The board block of HTML mails and pages.
+
+    The SVG map, wrapped by the game's board.html.j2 when it has one (to add,
+    say, a table beside the map), with the SVG given to it as ``svg``.
+    """
+    svg = Markup(board_svg(ruleset, game, view))
+    try:
+        wrapper = environment().get_template(f"{ruleset}/board.html.j2")
+    except jinja2.TemplateNotFound:
+        return svg
+    return Markup(wrapper.render(view=view, svg=svg, **game.svg_context(view)))

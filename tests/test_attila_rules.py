@@ -268,7 +268,7 @@ def test_views_hide_hands_and_the_deck():
     assert {k: v for k, v in mine.items() if k != "you"} == public
 
 
-def test_the_board_as_svg_has_arrows_pawns_the_track_and_the_influence_table():
+def test_the_board_has_arrows_pawns_the_track_and_the_influence_table_beside_it():
     _, state = new_game(position=position(pawns={"Pannonia": {"goths": 3}},
                                           pacified={"Dacia": "IV"},
                                           influence={"goths": {"bob": 4}}))
@@ -277,7 +277,10 @@ def test_the_board_as_svg_has_arrows_pawns_the_track_and_the_influence_table():
     assert "<title>Goths 3</title>" in svg
     assert "<title>pacified: peace tile IV</title>" in svg
     assert ">IV: 0<" in svg and ">VII: 4<" in svg
-    assert "<table" in svg and "<td style=\"text-align: right; padding: 2px 8px\">4</td>" in svg
+    assert svg.rstrip().endswith("</svg>") and "<table" not in svg
+    html = render.board_html("attila", attila, attila.view(state, None))
+    assert html.startswith(svg)
+    assert "<table" in html and "<td style=\"text-align: right; padding: 2px 8px\">4</td>" in html
 
 
 def test_the_board_as_text():

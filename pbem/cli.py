@@ -60,6 +60,18 @@ def emit_json(data) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
+def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
+    """Print rows as JSON, or each as the text lines `lines(row)` gives, or `empty`."""
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo(empty)
+    for row in rows:
+        for line in lines(row):
+            click.echo(line)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main():
@@ -275,17 +287,10 @@ def outbox_command(referee, every, retry_ids, as_json, now):
         count = outbox.retry(referee.store, retry_ids, when(now))
         click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
         return
-    rows = outbox.waiting(referee.store, every)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo("nothing waiting in the outbox")
-    for row in rows:
-        click.echo(f"{row['id']:6} {row['status']:8} {row['attempts']:2} attempt(s)  "
-                   f"{row['to_addr']}  {row['subject']}")
-        if row["last_error"]:
-            click.echo(f"       {row['last_error']}")
+    listing(outbox.waiting(referee.store, every), as_json, "nothing waiting in the outbox",
+            lambda row: [f"{row['id']:6} {row['status']:8} {row['attempts']:2} attempt(s)  "
+                         f"{row['to_addr']}  {row['subject']}"]
+            + ([f"       {row['last_error']}"] if row["last_error"] else []))
 
 
 @main.command("inbox")
@@ -303,15 +308,9 @@ def inbox_command(referee, every, release_ids, as_json):
         count = inbound.release(referee.store, release_ids)
         click.echo(f"{count} mail(s) released (pbem tick handles them)")
         return
-    rows = inbound.held(referee.store, every)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo("every stored mail was handled")
-    for row in rows:
-        click.echo(f"{row['id']:6} {row['received_at']} {row['status']:11} {row['sender']}  "
-                   f"{row['reason'] or ''}")
+    listing(inbound.held(referee.store, every), as_json, "every stored mail was handled",
+            lambda row: [f"{row['id']:6} {row['received_at']} {row['status']:11} "
+                         f"{row['sender']}  {row['reason'] or ''}"])
 
 
 @main.command()

@@ -57,7 +57,8 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
-        board = {"board": self.board, "svg": self.svg} if with_board else {}
+        board = {"board": self.board, "svg": self.svg} if with_board else \
+            {"board": None, "svg": None}
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
@@ -74,9 +75,16 @@ class Table:
 
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
              reply_to_mail=None, **extra) -> None:
-        """Render a mail from a template pair and queue it for a seat."""
-        context = {**self.context(seat, template in BOARD_TEMPLATES), "headline": headline,
-                   **extra}
+        """Render a mail from a template pair and queue it for a seat.
+
+        A game with BRIEF_UPDATES = True sends the board in reports only to the
+        seats asked for something; the others get what happened and their own
+        section (STATUS always sends the board).
+        """
+        brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
+            and seat["name"] not in self.state["engine"]["requests"]
+        context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
+                   "headline": headline, **extra}
         subject = f"{context['tag']} {headline}"
         first = kind == "welcome"
         refs = [] if first else [seat["thread_id"]]

@@ -75,3 +75,20 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
     assert "Your hand (6 cards): Franks, Franks, Goths, Saxons, Teutons, Vandals." in text
     assert "How to write your turn" not in text and "Where your cards can go" not in text
     assert "Nothing is asked of you now; waiting for bob." in text
+
+
+def test_seats_waiting_for_another_players_turn_get_a_short_update(tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("attila", "s", seats("ann", "bob", "cat"), START, {}, seed="brief",
+                     position=POSITION)
+    inbound.submit(referee, "s", "ann", "play saxons raetia", START)
+    referee.tick(later(START, 1), send=False)
+    reports = last_reports(referee)
+    assert referee.table("s").state["engine"]["requests"].keys() == {"bob"}
+    assert "Influence (1 to 22)" in reports["bob"][1]
+    for seat in ("ann", "cat"):
+        assert "Influence (1 to 22)" not in reports[seat][1]
+        assert "ann played a Saxon card: a pawn to Raetia" in reports[seat][1]
+    inbound.submit(referee, "s", "cat", "STATUS", later(START, 2))
+    status = referee.store.one("SELECT raw FROM outbox WHERE kind = 'status'")
+    assert "Influence (1 to 22)" in text_of(status["raw"])

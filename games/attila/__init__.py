@@ -15,6 +15,7 @@ from .turn import resolve
 TITLE = "Attila"
 SUMMARY = "peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)"
 DEMO_SEATS = ["ann", "bob", "cat"]
+BRIEF_UPDATES = True  # seats waiting for someone else's turn get a short update, no board
 
 
 def demo_options(turns: int) -> dict:
@@ -27,6 +28,6 @@ def timing(options: dict) -> dict:
     return {}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "demo_options", "setup", "apply", "pending",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "BRIEF_UPDATES", "demo_options", "setup", "apply", "pending",
            "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
            "narrate", "board_text", "svg_context", "timing", "bot_orders"]

@@ -18,6 +18,7 @@ stream arrives as an argument.
     board_text(view) -> str             the board as monospace text
     timing(options) -> dict             engine defaults this game prefers
     bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
+    BRIEF_UPDATES = True                (optional) reports to seats asked nothing omit the board
 
 Events are :class:`Event` values. ``visible_to`` is ``"all"``, ``"referee"``
 or a sorted list of seat names.

@@ -116,6 +116,8 @@ referee = "referee@localhost"     # where notices for the human referee go
 [mail]
 inbox = "mail/inbox"              # Maildir read by `pbem poll` when [imap] has no host
 outbox = "mail/outbox"            # Maildir written when [smtp] has no host
+
+# A real mailbox: add [imap] and [smtp] sections (see docs/running.md).
 """
 
 

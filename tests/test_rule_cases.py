@@ -13,7 +13,13 @@ the resulting state with the case's ``[expect]`` table.
     ann = "red: move BAK DOR"
     [[then]]                            # optional later phases, each with its orders
     orders = {ann = "..."}
-    [expect] ...                        # the game's expectations, see its check.py
+    [expect]                            # the game's expectations (see its check.py), and:
+    errors = {ann = ["not next to"]}    # for each seat, pieces of its error lines, in order;
+                                        # a seat not listed must have had no error
+    understood = {ann = ["red: pass"]}  # each seat's orders as said back to it; exact
+    events = ["collided"]               # event types that must have happened
+    no_events = ["pincered"]            # event types that must not have happened
+    counts = {century_scored = 1}       # how many times these events happened
 """
 
 import importlib.util
@@ -32,12 +38,45 @@ CASES = sorted(Path(__file__).parent.glob("games/*/*.toml"))
 
 
 def checker(game: str):
-    """The check(state, expect, answers, events) function of a game's cases."""
+    """The check(state, expect) function of a game's cases: problems with the game state."""
     path = Path(__file__).parent / "games" / game / "check.py"
     spec = importlib.util.spec_from_file_location(f"case_check_{game}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.check
+
+
+def answer_problems(expect: dict, answers: dict) -> list[str]:
+    """Each seat's error lines (and no others), and its orders as said back."""
+    problems = []
+    for seat, wanted in expect.get("errors", {}).items():
+        got = answers.get(seat, {}).get("errors", [])
+        if len(got) != len(wanted) or any(w not in g for w, g in zip(wanted, got)):
+            problems.append(f"errors of {seat}: expected {wanted}, got {got}")
+    for seat, answer in answers.items():
+        if seat not in expect.get("errors", {}) and answer["errors"]:
+            problems.append(f"{seat} had unexpected errors: {answer['errors']}")
+    for seat, wanted in expect.get("understood", {}).items():
+        got = answers.get(seat, {}).get("understood", [])
+        if got != wanted:
+            problems.append(f"{seat}'s orders were said back as {got}, expected {wanted}")
+    return problems
+
+
+def event_problems(expect: dict, events: list) -> list[str]:
+    """Events that must, or must not, have happened, and how often."""
+    happened = [e["type"] for e in events]
+    problems = []
+    for kind in expect.get("events", []):
+        if kind not in happened:
+            problems.append(f"no {kind} event happened (got {sorted(set(happened))})")
+    for kind in expect.get("no_events", []):
+        if kind in happened:
+            problems.append(f"a {kind} event happened, and must not have")
+    for kind, count in expect.get("counts", {}).items():
+        if happened.count(kind) != count:
+            problems.append(f"{kind} happened {happened.count(kind)} times, expected {count}")
+    return problems
 
 
 def play_phase(referee, orders: dict, now: str) -> tuple[dict, str]:
@@ -51,12 +90,9 @@ def play_phase(referee, orders: dict, now: str) -> tuple[dict, str]:
     return answers, after
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_rule_case(path, tmp_path):
-    case = tomllib.loads(path.read_text(encoding="utf-8"))
-    game = path.parent.name
-    assert case.get("rule"), f"{path.name} must say which rule it pins down"
-    referee = make_referee(tmp_path)
+def run_case(case: dict, game: str, folder) -> list[str]:
+    """Play a case through a real referee; return every way the outcome differs."""
+    referee = make_referee(folder)
     referee.new_game(game, "case", seats(*case["seats"]), START, case.get("options", {}),
                      seed=case.get("seed", "case-seed"), position=case["position"])
     answers, now = play_phase(referee, case.get("orders", {}), START)
@@ -65,5 +101,24 @@ def test_rule_case(path, tmp_path):
         answers.update({f"then:{k}": v for k, v in more.items()})
     state = referee.table("case").state
     events = list(referee.events("case", REFEREE))
-    problems = checker(game)(state, case["expect"], answers, events)
+    problems = checker(game)(state, case["expect"])
+    return problems + answer_problems(case["expect"], answers) + \
+        event_problems(case["expect"], events)
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_rule_case(path, tmp_path):
+    case = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert case.get("rule"), f"{path.name} must say which rule it pins down"
+    problems = run_case(case, path.parent.name, tmp_path)
     assert not problems, f"{path.name} ({case['rule']}):\n" + "\n".join(problems)
+
+
+def test_a_wrong_expectation_is_caught(tmp_path):
+    path = Path(__file__).parent / "games" / "auguste" / "leaving_legionary_still_blocks.toml"
+    case = tomllib.loads(path.read_text(encoding="utf-8"))
+    case["expect"].update(units={"MOC": "red", "TUK": "blue"}, errors={}, events=["collided"])
+    problems = run_case(case, "auguste", tmp_path)
+    assert any(p.startswith("units:") for p in problems)
+    assert any(p.startswith("bob had unexpected errors") for p in problems)
+    assert "no collided event happened" in " ".join(problems)

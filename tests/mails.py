@@ -20,15 +20,3 @@ def plain(sender: str, to: str, subject: str, body: str, *, message_id: str,
     msg.set_content(body, charset=charset)
     return msg.as_bytes()
 
-
-def html_only(sender: str, to: str, subject: str, html: str, *, message_id: str,
-              date: str = "2026-12-01T13:00:00Z") -> bytes:
-    """A mail whose only body is HTML."""
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(parse_time(date))
-    msg["Message-ID"] = message_id
-    msg.set_content(html, subtype="html")
-    return msg.as_bytes()

@@ -323,7 +323,8 @@ def smtpd(referee, listen):
 
     Only pbem's address and its plus-addresses are accepted, and each mail is
     stored before the answer 250. Run pbem tick from cron to handle what
-    arrives. Stop it with SIGTERM or Ctrl-C.
+    arrives. STARTTLS is offered when [smtpd] tls_cert and tls_key are set.
+    Stop it with SIGTERM or Ctrl-C.
 
     Example: pbem smtpd --listen 127.0.0.1:2525
     """

@@ -6,12 +6,17 @@ Relative paths are relative to the folder of pbem.toml (or the current folder
 when there is none). Passwords never come from the command line: give
 ``password``, ``password_env`` (the name of a variable holding it) or
 ``password_command`` (a command that prints it).
+
+TLS certificates are checked against the system's authorities, or against
+``ca_file`` (a PEM file) for a server whose certificate a private authority
+signed.
 """
 
 import copy
 import os
 from pathlib import Path
 import shlex
+import ssl
 import subprocess
 import tomllib
 
@@ -34,6 +39,7 @@ DEFAULTS = {
         "password": "",
         "password_env": "",
         "password_command": "",
+        "ca_file": "",
         "per_run": 100,
         "timeout": 30,
         "max_attempts": 8,
@@ -46,6 +52,7 @@ DEFAULTS = {
         "password": "",
         "password_env": "",
         "password_command": "",
+        "ca_file": "",
         "folder": "INBOX",
         "processed": "Processed",
         "timeout": 60,
@@ -56,9 +63,11 @@ DEFAULTS = {
         "listen": "127.0.0.1:2525",
         "max_bytes": 1_000_000,
         "store_timeout": 20.0,
+        "tls_cert": "",
+        "tls_key": "",
+        "require_tls": False,
     },
 }
-
 
 
 class ConfigError(ValueError):
@@ -99,6 +108,33 @@ class Config:
                 raise ConfigError(f"[{section}] password_env: ${part['password_env']} is not set")
             return value
         return part.get("password", "")
+
+    def client_tls(self, section: str) -> ssl.SSLContext:
+        """TLS for connecting to the [section] server: verified against ca_file or the system."""
+        if not self.data[section]["ca_file"]:
+            return ssl.create_default_context()
+        path = self.path(section, "ca_file")
+        try:
+            return ssl.create_default_context(cafile=str(path))
+        except (OSError, ssl.SSLError) as problem:
+            raise ConfigError(f"[{section}] ca_file {path}: {problem}") from None
+
+    def server_tls(self) -> ssl.SSLContext | None:
+        """TLS for `pbem smtpd` from [smtpd] tls_cert and tls_key; None when neither is set."""
+        part = self.data["smtpd"]
+        if not part["tls_cert"] and not part["tls_key"]:
+            if part["require_tls"]:
+                raise ConfigError("[smtpd] require_tls needs tls_cert and tls_key")
+            return None
+        if not part["tls_cert"] or not part["tls_key"]:
+            raise ConfigError("[smtpd] tls_cert and tls_key go together: set both or neither")
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        cert, key = self.path("smtpd", "tls_cert"), self.path("smtpd", "tls_key")
+        try:
+            context.load_cert_chain(cert, key)
+        except (OSError, ssl.SSLError) as problem:
+            raise ConfigError(f"[smtpd] tls_cert {cert} / tls_key {key}: {problem}") from None
+        return context
 
 
 def load(path: str | None = None, env=None, overrides: dict | None = None) -> Config:

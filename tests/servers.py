@@ -1,6 +1,8 @@
 """Real mail servers on 127.0.0.1 for the mail tests: Dovecot (IMAP) and an aiosmtpd sink.
 
 Import the fixtures into a test module (``from servers import dovecot, sink``).
+``authority`` is a private certificate authority (trustme) whose certificate
+for 127.0.0.1 the TLS variants of the servers use.
 Dovecot runs as root (it drops to unprivileged users itself); when it is not
 installed the tests fail with a message saying how to install it.
 """
@@ -11,6 +13,7 @@ from pathlib import Path
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -19,6 +22,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from imapclient import IMAPClient
 import pytest
+import trustme
 
 from pbem.app import Referee
 from pbem.config import load
@@ -50,15 +54,54 @@ def wait_for_port(port: int, timeout: float = 10.0) -> None:
             time.sleep(0.02)
 
 
-class Dovecot:
-    """A Dovecot instance in its own temp dir, with one user (tester/secret)."""
+class Authority:
+    """A private certificate authority, and its certificate for 127.0.0.1, as PEM files."""
 
-    def __init__(self, root: Path, extra: str = ""):
+    def __init__(self, folder: Path):
+        ca = trustme.CA()
+        issued = ca.issue_cert("127.0.0.1")
+        self.ca_file = folder / "ca.pem"
+        self.cert_file = folder / "cert.pem"
+        self.key_file = folder / "key.pem"
+        ca.cert_pem.write_to_path(str(self.ca_file))
+        issued.private_key_pem.write_to_path(str(self.key_file))
+        for number, blob in enumerate(issued.cert_chain_pems):
+            blob.write_to_path(str(self.cert_file), append=number > 0)
+
+    def server_context(self) -> ssl.SSLContext:
+        """TLS for a test server that presents the 127.0.0.1 certificate."""
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.cert_file, self.key_file)
+        return context
+
+    def client_context(self) -> ssl.SSLContext:
+        """TLS for a test client that trusts this authority only."""
+        return ssl.create_default_context(cafile=str(self.ca_file))
+
+
+@pytest.fixture
+def authority(tmp_path_factory):
+    """A fresh private certificate authority."""
+    return Authority(tmp_path_factory.mktemp("authority"))
+
+
+class Dovecot:
+    """A Dovecot instance in its own temp dir, with one user (tester/secret).
+
+    With an `authority`, it speaks TLS (STARTTLS on `port`, IMAPS on
+    `tls_port`) with that authority's certificate.
+    """
+
+    def __init__(self, root: Path, extra: str = "", authority: Authority | None = None):
         self.root = root
         self.port = free_port()
+        self.tls_port = free_port() if authority else 0
         self.process = None
+        tls = (f"ssl = yes\nssl_cert = <{authority.cert_file}\nssl_key = <{authority.key_file}"
+               if authority else "ssl = no")
         conf = (HERE / "dovecot.conf.in").read_text(encoding="utf-8")
-        conf = conf.replace("@DIR@", str(root)).replace("@PORT@", str(self.port))
+        conf = (conf.replace("@DIR@", str(root)).replace("@PORT@", str(self.port))
+                .replace("@SSL@", tls).replace("@IMAPS_PORT@", str(self.tls_port)))
         (root / "dovecot.conf").write_text(conf + extra, encoding="utf-8")
         for sub in ("run", "state", "mail"):
             (root / sub).mkdir()
@@ -147,7 +190,7 @@ class Dovecot:
                 "password": PASSWORD, "timeout": 10, **extra}
 
 
-def start_dovecot(extra: str = "") -> Dovecot:
+def start_dovecot(extra: str = "", authority: Authority | None = None) -> Dovecot:
     """A started Dovecot in a fresh temp dir; pytest.fail when it cannot run here."""
     if shutil.which("dovecot") is None:
         pytest.fail("dovecot is not installed; the mail tests need a real IMAP server: "
@@ -157,7 +200,7 @@ def start_dovecot(extra: str = "") -> Dovecot:
     # not under pytest's 0700 tmp dirs: Dovecot's mail processes run as nobody
     root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
     root.chmod(0o755)
-    server = Dovecot(root, extra)
+    server = Dovecot(root, extra, authority)
     server.start()
     return server
 
@@ -180,6 +223,14 @@ def dovecot():
 def plain_dovecot():
     """A real Dovecot that advertises neither MOVE nor IDLE (as some servers do)."""
     server = start_dovecot(f"imap_capability = {PLAIN_CAPABILITIES}\n")
+    yield server
+    finish(server)
+
+
+@pytest.fixture
+def tls_dovecot(authority):
+    """A real Dovecot that speaks TLS with a certificate of `authority`."""
+    server = start_dovecot(authority=authority)
     yield server
     finish(server)
 
@@ -229,14 +280,15 @@ class SinkHandler:
 class Sink:
     """A real SMTP server (aiosmtpd) on a free port of 127.0.0.1."""
 
-    def __init__(self, users: dict | None = None):
+    def __init__(self, users: dict | None = None, tls: ssl.SSLContext | None = None):
         self.handler = SinkHandler()
         self.users = users
         self.port = free_port()
         auth = {"authenticator": self.authenticate, "auth_required": True,
                 "auth_require_tls": False} if users else {}
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port,
-                                     server_hostname="sink.test", **auth)
+                                     server_hostname="sink.test", tls_context=tls,
+                                     require_starttls=tls is not None, **auth)
 
     def authenticate(self, server, session, envelope, mechanism, auth_data):
         """Accept the users given, with their passwords."""
@@ -264,6 +316,15 @@ def sink():
 
 
 @pytest.fixture
+def tls_sink(authority):
+    """A real SMTP sink that takes mail only after STARTTLS, with `authority`'s certificate."""
+    server = Sink(tls=authority.server_context())
+    server.controller.start()
+    yield server
+    server.controller.stop()
+
+
+@pytest.fixture
 def auth_sink():
     """A real SMTP sink that requires AUTH as pbem/app-password."""
     server = Sink(users={"pbem": "app-password"})
@@ -273,7 +334,9 @@ def auth_sink():
 
 
 def toml_value(value) -> str:
-    """A str, int or float as a TOML value."""
+    """A str, bool, int or float as a TOML value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return repr(value)

@@ -18,7 +18,8 @@ from pbem.timeutil import later
 
 from conftest import START, seats
 from mails import plain
-from servers import dovecot, mail_referee, plain_dovecot, sink  # noqa: F401
+from servers import (authority, dovecot, mail_referee, plain_dovecot, sink,  # noqa: F401
+                     tls_dovecot)
 
 NOW = later(START, 1)
 
@@ -250,6 +251,41 @@ def test_tls_is_never_dropped_silently(tmp_path, dovecot, security):
     with pytest.raises(PbemError, match="IMAP 127.0.0.1"):
         imap.poll(referee, NOW)
     assert "Login: user=<tester>" not in dovecot.log()
+
+
+def tls_settings(server, security: str, **extra) -> dict:
+    """[imap] settings that reach a TLS Dovecot on the port for `security`."""
+    port = server.tls_port if security == "ssl" else server.port
+    return server.settings(security=security, port=port, **extra)
+
+
+@pytest.mark.parametrize("security", ["ssl", "starttls"])
+def test_a_server_certified_by_a_private_authority_is_trusted_through_ca_file(
+        tmp_path, tls_dovecot, authority, security):
+    referee = mail_referee(tmp_path, imap=tls_settings(tls_dovecot, security,
+                                                        ca_file=str(authority.ca_file)))
+    tls_dovecot.append(order(1))
+    assert imap.poll(referee, NOW) == 1
+    assert stored(referee) == ["<m1@players.example>"]
+    assert tls_dovecot.messages("Processed") and not tls_dovecot.messages()
+
+
+@pytest.mark.parametrize("security", ["ssl", "starttls"])
+def test_a_certificate_from_an_unknown_authority_is_refused(tmp_path, tls_dovecot, security):
+    referee = mail_referee(tmp_path, imap=tls_settings(tls_dovecot, security))
+    tls_dovecot.append(order(1))
+    logins = tls_dovecot.log().count("Login: user=<tester>")  # the append's own
+    with pytest.raises(PbemError, match="certificate verify failed.*check the \\[imap\\]"):
+        imap.poll(referee, NOW)
+    assert stored(referee) == []
+    assert tls_dovecot.log().count("Login: user=<tester>") == logins
+    assert "unknown ca" in tls_dovecot.log()
+
+
+def test_a_missing_ca_file_is_a_settings_error(tmp_path, tls_dovecot):
+    referee = mail_referee(tmp_path, imap=tls_settings(tls_dovecot, "ssl", ca_file="nowhere.pem"))
+    with pytest.raises(PbemError, match="ca_file .*nowhere.pem"):
+        imap.poll(referee, NOW)
 
 
 def watcher(config):

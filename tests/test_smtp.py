@@ -13,7 +13,8 @@ from pbem.mail.parse import message_from_bytes
 from pbem.timeutil import later
 
 from conftest import START, seats
-from servers import auth_sink, free_port, mail_referee, sink  # noqa: F401
+from servers import (auth_sink, authority, free_port, mail_referee, sink,  # noqa: F401
+                     tls_sink)
 
 SEATS = ("ann", "bob", "cat", "dan")
 # the sink takes AUTH without TLS on purpose: it only listens on 127.0.0.1
@@ -72,6 +73,22 @@ def test_starttls_is_the_default_and_is_never_skipped(tmp_path, sink):
         outbox.flush(referee, START)
     assert {r["status"] for r in rows(referee)} == {"pending"}
     assert sink.deliveries == []
+
+
+def test_a_server_certified_by_a_private_authority_is_trusted_through_ca_file(
+        tmp_path, tls_sink, authority):
+    referee = game_referee(tmp_path, **tls_sink.settings(security="starttls",
+                                                         ca_file=str(authority.ca_file)))
+    assert outbox.flush(referee, START) == (4, 0)  # the sink takes mail only over TLS
+    assert delivered_ids(tls_sink) == [r["message_id"] for r in rows(referee)]
+
+
+def test_a_certificate_from_an_unknown_authority_keeps_every_mail_queued(tmp_path, tls_sink):
+    referee = game_referee(tmp_path, **tls_sink.settings(security="starttls"))
+    with pytest.raises(PbemError, match="certificate verify failed"):
+        outbox.flush(referee, START)
+    assert [(r["status"], r["attempts"]) for r in rows(referee)] == [("pending", 0)] * 4
+    assert tls_sink.deliveries == []
 
 
 def test_a_temporary_failure_is_retried_after_a_backoff(tmp_path, sink):

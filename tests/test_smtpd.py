@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
+from pbem.config import ConfigError
 from pbem.mail import smtpd
 
 from conftest import START, seats
 from mails import plain
-from servers import free_port, mail_referee, wait_for_port
-
+from servers import authority, free_port, mail_referee, wait_for_port  # noqa: F401
 
 
 def crlf(raw: bytes) -> bytes:
@@ -150,3 +150,30 @@ def test_the_smtpd_command_serves_until_sigterm(tmp_path, referee):
     assert process.returncode == 0, err.decode()
     assert "pbem smtpd stopped" in out.decode()
     assert [r["message_id"] for r in inbox(referee)] == ["<order.1@players.example>"]
+
+
+def test_with_a_certificate_starttls_is_offered_and_can_be_required(tmp_path, authority):
+    referee = mail_referee(tmp_path, smtpd={"tls_cert": str(authority.cert_file),
+                                            "tls_key": str(authority.key_file),
+                                            "require_tls": True})
+    with smtpd.running(referee.config, f"127.0.0.1:{free_port()}", clock=lambda: START) as server:
+        with client(server) as smtp:
+            with pytest.raises(smtplib.SMTPSenderRefused, match="STARTTLS"):
+                smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER)
+        assert inbox(referee) == []
+        with client(server) as smtp:
+            smtp.starttls(context=authority.client_context())
+            assert smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER) == {}
+    assert [r["message_id"] for r in inbox(referee)] == ["<order.1@players.example>"]
+
+
+@pytest.mark.parametrize("settings, problem", [
+    ({"tls_cert": "cert.pem"}, "set both or neither"),
+    ({"require_tls": True}, "require_tls needs tls_cert and tls_key"),
+    ({"tls_cert": "none.pem", "tls_key": "none.key"}, "none.pem"),
+])
+def test_broken_tls_settings_are_refused_before_listening(tmp_path, settings, problem):
+    referee = mail_referee(tmp_path, smtpd=settings)
+    with pytest.raises(ConfigError, match=problem):
+        with smtpd.running(referee.config, f"127.0.0.1:{free_port()}"):
+            pass

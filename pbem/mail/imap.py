@@ -118,9 +118,9 @@ class Poller:
                          "(check the [imap] settings)")
 
     def connect(self) -> IMAPClient:
-        """A logged-in connection, over TLS unless the settings say security = "none"."""
+        """A logged-in connection, over verified TLS unless the settings say security = "none"."""
         security = self.part["security"]
-        context = ssl.create_default_context()
+        context = self.config.client_tls("imap")
         client = IMAPClient(self.part["host"], self.port, ssl=security == "ssl",
                             ssl_context=context, timeout=self.part["timeout"])
         try:

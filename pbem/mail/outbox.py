@@ -87,7 +87,7 @@ class SmtpSender:
     def open(self) -> smtplib.SMTP:
         """A new connection: Unreachable if the server is not there, PbemError if refused."""
         part, security, where = self.part, self.part["security"], self.where
-        context = ssl.create_default_context()
+        context = self.config.client_tls("smtp")
         conn = None
         try:
             if security == "ssl":

@@ -3,7 +3,9 @@
 Only pbem's own addresses are accepted: the configured ``address`` and its
 plus-addresses (``local+anything@domain``); any other recipient gets 550. A
 message is stored in the inbox (source "smtpd") before the server answers 250,
-so a 250 means the mail is safe on disk. When it cannot be stored (the
+so a 250 means the mail is safe on disk.
+With ``smtpd.tls_cert`` and ``smtpd.tls_key`` it offers STARTTLS, and with
+``smtpd.require_tls`` it takes mail only over TLS. When it cannot be stored (the
 database is locked past ``smtpd.store_timeout``, the disk is full) the answer
 is 450 and the sending server tries again later. Messages over
 ``smtpd.max_bytes`` get 552 (aiosmtpd's own size limit, announced in EHLO).
@@ -114,7 +116,9 @@ def running(config, listen: str, clock=system_now):
     handler = Handler(config, clock)
     domain = config["address"].rpartition("@")[2] or "localhost"
     server = Controller(handler, hostname=host, port=port, server_hostname=domain,
-                        data_size_limit=config["smtpd"]["max_bytes"], ident="pbem smtpd")
+                        data_size_limit=config["smtpd"]["max_bytes"], ident="pbem smtpd",
+                        tls_context=config.server_tls(),
+                        require_starttls=config["smtpd"]["require_tls"])
     handler.open()
     try:
         server.start()

@@ -16,7 +16,7 @@ from .adjudicator import engine
 from .errors import PbemError
 from .identity import claim, subject_tag, token_matches
 from .mail.parse import Incoming, read
-from .store import Store
+from .store import Store, raw_digest
 from .timeutil import iso, parse_time
 
 COMMANDS = {
@@ -42,7 +42,8 @@ def store_raw(store: Store, raw: bytes, source: str, now: str, **where) -> int:
     head = read(raw, headers_only=True)
     return store.insert("inbox", {
         "message_id": head.message_id or None, "source": source, "received_at": now,
-        "raw": raw, "size": len(raw), "sender": head.sender or None, "status": "new", **where,
+        "raw": raw, "size": len(raw), "digest": raw_digest(raw), "sender": head.sender or None,
+        "status": "new", **where,
     })
 
 

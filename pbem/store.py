@@ -158,7 +158,20 @@ def _m002_refusals(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN last_refusal TEXT")
 
 
-MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals)]
+def _m003_inbox_digest(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE inbox ADD COLUMN digest TEXT")
+    for row in db.execute("SELECT id, raw FROM inbox").fetchall():
+        db.execute("UPDATE inbox SET digest = ? WHERE id = ?", [raw_digest(row[1]), row[0]])
+    db.execute("CREATE INDEX inbox_digest ON inbox(folder, digest)")
+
+
+MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
+              ("003_inbox_digest", _m003_inbox_digest)]
+
+
+def raw_digest(raw: bytes) -> str:
+    """The SHA-256 of a raw mail, which tells a message without a Message-ID apart."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 class Store:

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 
 from pbem.adjudicator.contract import public
-from pbem.store import GENESIS, Store, chain_hash
+from pbem.store import GENESIS, Store, chain_hash, raw_digest
 
 
 def game_row(store, game_id="g1"):
@@ -22,7 +22,21 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     assert {"games", "seats", "inbox", "submissions", "events", "snapshots", "outbox"} <= names
     plain = sqlite3.connect(path)
     assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
-        ("001_initial",), ("002_refusals",)]
+        ("001_initial",), ("002_refusals",), ("003_inbox_digest",)]
+
+
+def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):
+    path = tmp_path / "pbem.db"
+    store = Store(path)
+    with store.transaction():
+        store.insert("inbox", {"source": "maildir", "received_at": "2026-12-01T00:00:00Z",
+                               "raw": b"Subject: old\n\nhold\n", "size": 18})
+    plain = sqlite3.connect(path)   # back to the file as 002 left it
+    plain.executescript("DROP INDEX inbox_digest; ALTER TABLE inbox DROP COLUMN digest; "
+                        "DELETE FROM _migrations WHERE name = '003_inbox_digest';")
+    plain.close()
+    assert Store(path).one("SELECT digest FROM inbox")["digest"] == \
+        raw_digest(b"Subject: old\n\nhold\n")
 
 
 def test_events_are_chained_and_cannot_be_changed(tmp_path):

@@ -9,8 +9,8 @@ folder's last UID; only then is it moved. So:
 - a message still in the folder at or below the last UID was stored by a run
   that stopped before moving it: move it, without storing it again;
 - a UIDVALIDITY change (the server renumbered the folder) starts the folder
-  over at UID 0; a message already stored under the same Message-ID is moved
-  without being stored again.
+  over at UID 0; a message already stored under the same Message-ID (or, when
+  it has none, with the same bytes) is moved without being stored again.
 
 The folder's state is kept under ``user@host/folder`` in the ``imap_folders``
 table (and in the ``folder`` column of the inbox), so pointing pbem at another
@@ -35,6 +35,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 from .. import inbound
 from ..config import ConfigError
 from ..errors import PbemError
+from ..store import raw_digest
 from ..timeutil import system_now
 from .parse import read
 
@@ -160,8 +161,8 @@ class Poller:
         if row is not None and row["uidvalidity"] == validity:
             return row["last_uid"]
         if row is not None:
-            log.warning("IMAP %s: UIDVALIDITY changed from %s to %s; resyncing by Message-ID",
-                        self.key, row["uidvalidity"], validity)
+            log.warning("IMAP %s: UIDVALIDITY changed from %s to %s; resyncing by Message-ID "
+                        "and content", self.key, row["uidvalidity"], validity)
         with self.store.transaction():
             self.remember(validity, 0)
         return 0
@@ -176,18 +177,22 @@ class Poller:
             self.remember(validity, uid)
 
     def known(self, validity: int, uid: int, raw: bytes) -> bool:
-        """Is this message stored already, under this UID or under its Message-ID?
+        """Is this message stored already, under this UID, its Message-ID or its bytes?
 
         The Message-ID check is what makes a resync after a UIDVALIDITY change
         (even one interrupted halfway) store nothing twice; a message without
-        a Message-ID can only be recognised by its UID.
+        a Message-ID is recognised by the digest of its bytes, which the
+        delivering server's Received header makes unique to one delivery.
         """
         if self.store.one("SELECT id FROM inbox WHERE folder = ? AND uidvalidity = ? AND uid = ?",
                           [self.key, validity, uid]):
             return True
         message_id = read(raw, headers_only=True).message_id
-        return bool(message_id) and self.store.one(
-            "SELECT id FROM inbox WHERE message_id = ?", [message_id]) is not None
+        if message_id:
+            return self.store.one("SELECT id FROM inbox WHERE message_id = ?",
+                                  [message_id]) is not None
+        return self.store.one("SELECT id FROM inbox WHERE folder = ? AND digest = ?",
+                              [self.key, raw_digest(raw)]) is not None
 
     def remember(self, validity: int, uid: int) -> None:
         """Record the folder's UIDVALIDITY and last UID (inside the caller's transaction)."""

@@ -20,7 +20,7 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError
 from .config import ConfigError
 from .errors import PbemError
-from .identity import new_token, valid_game_id
+from .identity import new_token, valid_address, valid_game_id
 from .store import Store, row_event
 from .timeutil import iso, parse_time, valid_timezone
 
@@ -302,7 +302,7 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if "@" not in seat.email or " " in seat.email.strip():
+        if not valid_address(seat.email):
             raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")

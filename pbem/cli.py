@@ -471,23 +471,34 @@ def demo(ruleset, seed, folder, turns):
 @click.option("--new-token", is_flag=True,
               help="Give the seat a new secret code and mail it its new reply address; "
                    "the old code stops working at once.")
+@click.option("--email", metavar="ADDRESS",
+              help="Move the seat to a player's new mail address: it is mailed the seat's "
+                   "reply address, and the old address is told.")
 @now_option
 @common
-def seat(referee, game_id, seat_name, new_token, now):
-    """Show a seat of a game, or give it a new secret code (--new-token).
+def seat(referee, game_id, seat_name, new_token, email, now):
+    """Show a seat of a game, give it a new secret code, or move it to a new address.
 
     Example: pbem seat rome ann --new-token
+
+    Example: pbem seat rome ann --email ann@new-provider.example
     """
-    from .seats import rotate_token
+    from .seats import move_seat, rotate_token
     referee.game_row(game_id)
     row = referee.store.seat(game_id, seat_name)
     if row is None:
         raise click.ClickException(f"game {game_id} has no seat called {seat_name!r}")
+    if not (email or new_token):
+        click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, timezone "
+                   f"{row['tz'] or 'UTC'}" + (", mail to it bounces" if row["bouncing"] else ""))
+        return
+    if email:  # before a new token, so the new code goes to the new address only
+        old = row["email"]
+        row = move_seat(referee, game_id, seat_name, email, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} moved from {old} to {row['email']}; "
+                   "mails to both addresses are queued (pbem tick sends them).")
     if new_token:
         row = rotate_token(referee, game_id, seat_name, when(now))
         click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "
                    f"works. A mail with the new reply address is queued for {row['email']} "
                    "(pbem tick sends it).")
-        return
-    click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, timezone "
-               f"{row['tz'] or 'UTC'}" + (", mail to it bounces" if row["bouncing"] else ""))

@@ -26,6 +26,12 @@ def valid_game_id(game_id: str) -> bool:
     return bool(GAME_ID.match(game_id))
 
 
+def valid_address(address: str) -> bool:
+    """Does this look like a mail address a seat can have (local@domain, no spaces)?"""
+    local, at, domain = address.strip().rpartition("@")
+    return bool(at and local and domain) and not any(c.isspace() for c in address.strip())
+
+
 def subject_tag(game_id: str, token: str) -> str:
     """The tag a seat's mails carry in their subject."""
     return f"[pbem {game_id} #{token}]"

@@ -4,11 +4,15 @@ A seat's token is the secret its mails must carry. When it may have leaked
 (a forwarded mail, a shared mailbox), the referee gives the seat a new one:
 the old token stops working at once, since every mail is checked against the
 current token, and the seat is mailed its new reply address.
+
+A player who changes mail address keeps the seat: the referee moves it to the
+new address, which is mailed the seat's reply address and what it is asked,
+and the old address is told, so a player who did not ask for it can say so.
 """
 
 from . import letters
 from .errors import PbemError
-from .identity import new_token, reply_address
+from .identity import new_token, reply_address, valid_address
 from .timeutil import iso, parse_time
 
 
@@ -25,4 +29,32 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
         address = reply_address(referee.config["address"], game_id, seat["token"])
         table.send(seat, "token", "your seat has a new code", "token", now,
                    reply_address=address)
+    return seat
+
+
+def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> dict:
+    """Send a seat's mail to a new address and tell the old one; return the seat row."""
+    now = iso(parse_time(now))
+    email = email.strip().lower()
+    if not valid_address(email):
+        raise PbemError(f"{email!r} is not a mail address")
+    store = referee.store
+    with store.transaction():
+        table = referee.table(game_id)
+        old = store.seat(game_id, seat_name)
+        if old is None:
+            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        if old["email"] == email:
+            raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
+        store.update("seats", {"game": game_id, "name": seat_name},
+                     {"email": email, "bouncing": 0, "last_refusal": None})
+        seat = store.seat(game_id, seat_name)
+        address = reply_address(referee.config["address"], game_id, seat["token"])
+        table.send(seat, "address", "your seat's mail comes here now", "address", now,
+                   reply_address=address)
+        letters.notice(referee, old["email"], f"game {game_id}: your seat moved", [
+            f"The referee moved seat {seat_name} of game {game_id} to another mail address. "
+            "Mail from this address no longer counts for it.",
+            "If you did not ask for this, write to the referee at once: "
+            f"{referee.config['referee']}."], now, game=game_id)
     return seat

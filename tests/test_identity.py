@@ -4,11 +4,13 @@ from email import message_from_bytes, policy
 import json
 
 from click.testing import CliRunner
+import pytest
 
 from pbem import inbound
 from pbem.cli import main
+from pbem.errors import PbemError
 from pbem.identity import claim, reply_address, subject_tag, token_matches
-from pbem.seats import rotate_token
+from pbem.seats import move_seat, rotate_token
 
 from test_inbound import NOW, ORDER, deliver, order_mail, token
 
@@ -82,6 +84,62 @@ def test_the_seat_command_rotates_a_token_and_shows_no_token(auguste_game, tmp_p
                                         "--config", config])
     assert missing.exit_code != 0 and "no seat called 'zed'" in missing.output
     assert token(auguste_game, "ann") == new
+
+
+def test_a_seat_moved_to_a_new_address_takes_orders_from_there_only(auguste_game):
+    code = token(auguste_game, "ann")
+    sent = auguste_game.store.one("SELECT MAX(id) AS id FROM outbox")["id"]
+    seat = move_seat(auguste_game, "rome", "ann", " Ann@New.Example ", NOW)
+    assert seat["email"] == "ann@new.example" and seat["token"] == code
+
+    welcome, notice = auguste_game.store.all("SELECT * FROM outbox WHERE id > ? ORDER BY id",
+                                             [sent])
+    assert (welcome["to_addr"], welcome["kind"]) == ("ann@new.example", "address")
+    text = everything_in(welcome["raw"])
+    assert f"Reply address: pbem+rome.{code}@referee.example" in text
+    assert "You command: red" in text and "Orders for turn 1." in text
+    assert (notice["to_addr"], notice["kind"]) == ("ann@players.example", "notice")
+    told = everything_in(notice["raw"])
+    assert "seat ann of game rome to another mail address" in told
+    assert code not in told and "ann@new.example" not in told
+
+    stale = deliver(auguste_game, order_mail(auguste_game), now=LATER)
+    assert (stale["status"], stale["reason"]) == ("rejected", "sender is not a seat")
+    fresh = deliver(auguste_game, order_mail(auguste_game, sender="Ann <ann@new.example>",
+                                             number=2), now=LATER)
+    assert (fresh["status"], fresh["reason"], fresh["seat"]) == ("done", "orders recorded", "ann")
+
+
+@pytest.mark.parametrize("address, problem", [
+    ("ann at new.example", "is not a mail address"),
+    ("ann@players.example", "already uses ann@players.example"),
+])
+def test_a_seat_is_not_moved_to_a_bad_address(auguste_game, address, problem):
+    sent = auguste_game.store.one("SELECT MAX(id) AS id FROM outbox")["id"]
+    with pytest.raises(PbemError, match=problem):
+        move_seat(auguste_game, "rome", "ann", address, NOW)
+    assert auguste_game.store.seat("rome", "ann")["email"] == "ann@players.example"
+    assert auguste_game.store.one("SELECT MAX(id) AS id FROM outbox")["id"] == sent
+
+
+def test_the_seat_command_moves_a_seat_and_can_give_it_a_new_code(auguste_game, tmp_path):
+    config = str(tmp_path / "pbem.toml")
+    old = token(auguste_game, "ann")
+    done = CliRunner().invoke(main, ["seat", "rome", "ann", "--email", "ann@new.example",
+                                     "--new-token", "--config", config, "--now", NOW])
+    assert done.exit_code == 0, done.output
+    assert "moved from ann@players.example to ann@new.example" in done.output
+    new = token(auguste_game, "ann")
+    mails = auguste_game.store.all("SELECT to_addr, kind, raw FROM outbox ORDER BY id DESC "
+                                   "LIMIT 3")
+    assert [(m["to_addr"], m["kind"]) for m in reversed(mails)] == [
+        ("ann@new.example", "address"), ("ann@players.example", "notice"),
+        ("ann@new.example", "token")]
+    assert all(new not in m["raw"].decode() for m in mails if m["to_addr"] != "ann@new.example")
+    assert new != old and new not in done.output
+
+    shown = CliRunner().invoke(main, ["seat", "rome", "ann", "--config", config])
+    assert shown.output == "seat ann of game rome: ann@new.example, timezone UTC\n"
 
 
 def everything_in(raw: bytes) -> str:

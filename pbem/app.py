@@ -22,7 +22,7 @@ from .config import ConfigError
 from .errors import PbemError
 from .identity import new_token, valid_address, valid_game_id
 from .store import Store, row_event
-from .timeutil import iso, parse_time, valid_timezone
+from .timeutil import iso, later, parse_time, valid_timezone
 
 MAX_PHASES_PER_TICK = 50
 
@@ -226,6 +226,26 @@ class Referee:
                     count += 1
             self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})
         return count
+
+    def extend(self, game_id: str, hours: float, now: str) -> str:
+        """Give the open turn `hours` more, tell every seat asked; return the new deadline."""
+        now = iso(parse_time(now))
+        if hours <= 0:
+            raise PbemError("give a number of hours above 0")
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            if eng["over"] or not eng["deadline"]:
+                raise PbemError(f"game {game_id} has no open turn to give more time to")
+            deadline = later(eng["deadline"], hours)
+            if deadline <= now:
+                raise PbemError(f"the deadline {eng['deadline']} plus {hours:g} h is still past; "
+                                "give more hours")
+            table = self.record(table, [engine.deadline_moved(table.state, deadline)], now)
+            for seat in self.store.seats(game_id):
+                if seat["name"] in eng["requests"]:
+                    letters.more_time(table, seat, now)
+        return deadline
 
     def tick(self, now: str, send: bool = True) -> TickReport:
         """Read the inbox, resolve what is due, send reminders, then send the outbox.

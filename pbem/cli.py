@@ -355,6 +355,22 @@ def submit(referee, game_id, seat, file, now):
         click.echo(f"  {line}")
 
 
+@main.command()
+@click.argument("game_id")
+@click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
+              help="How many hours to add to the open turn's deadline.")
+@now_option
+@common
+def extend(referee, game_id, hours, now):
+    """Give the open turn more time; every seat it waits for is told the new deadline.
+
+    Example: pbem extend rome --hours 48
+    """
+    deadline = referee.extend(game_id, hours, when(now))
+    click.echo(f"game {game_id}: the deadline is now {deadline}; the seats asked are told "
+               "(pbem tick sends the mails).")
+
+
 def audience(seat, as_referee):
     """The viewer a command shows things to: a seat, the referee, or the public."""
     if seat and as_referee:

@@ -206,6 +206,12 @@ def reminder(table: Table, seat: dict, now: str) -> None:
                notes=["I have no orders from you for this turn yet."], understood=[], errors=[])
 
 
+def more_time(table: Table, seat: dict, now: str) -> None:
+    """The referee moved the open turn's deadline (the mail gives the new one)."""
+    table.send(seat, "deadline", "more time for this turn", "ack", now,
+               notes=["The referee gave this turn more time."], understood=[], errors=[])
+
+
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
            game=None, kind="notice") -> None:
     """A short mail outside any seat's thread (rejections, referee notices)."""

@@ -153,6 +153,34 @@ def test_slow_doubles_a_chrono_turn_once_per_seat(referee):
     assert referee.table("fast").state["engine"]["deadline"] == later(START, 12)
 
 
+def test_the_referee_gives_more_time_and_the_seats_asked_are_told(auguste_game):
+    inbound.submit(auguste_game, "rome", "ann", "pass", START)
+    deadline = auguste_game.extend("rome", 24, later(START, 30))
+    assert deadline == engine(auguste_game)["deadline"] == later(START, 72)
+    assert engine(auguste_game)["slow_used"] == {}
+    told = mails(auguste_game, "deadline")
+    assert sorted(str(m["To"]) for m in told) == [f"{s}@players.example" for s in
+                                                   ("ann", "bob", "cat", "dan")]
+    assert "Deadline: Fri 4 Dec 2026 12:00 (UTC)" in text_of(told[0])
+
+    auguste_game.tick(later(START, 48))
+    assert engine(auguste_game)["phase"] == 1
+    auguste_game.tick(later(START, 72))
+    assert engine(auguste_game)["phase"] == 2
+    assert replay(auguste_game.store, "rome", verify=True).ok
+
+
+def test_more_time_is_refused_when_it_cannot_help(auguste_game):
+    with pytest.raises(PbemError, match="above 0"):
+        auguste_game.extend("rome", 0, START)
+    with pytest.raises(PbemError, match="still past"):
+        auguste_game.extend("rome", 1, later(START, 50))
+    with pytest.raises(PbemError, match="no game"):
+        auguste_game.extend("nowhere", 1, START)
+    assert engine(auguste_game)["deadline"] == later(START, 48)
+    assert mails(auguste_game, "deadline") == []
+
+
 def test_slow_is_refused_outside_chrono(auguste_game):
     answer = inbound.submit(auguste_game, "rome", "ann", "slow", START)
     assert "not possible" in answer["notes"][0]

@@ -85,6 +85,18 @@ def test_errors_are_plain_words_and_change_nothing(run):
     assert len(json.loads(run("list", "--json"))) == 1
 
 
+def test_extend_moves_the_deadline_and_refuses_what_cannot_help(run):
+    run("init")
+    run(*NEW)
+    out = run("extend", "rome", "--hours", "36", "--now", "2026-12-02T12:00Z")
+    assert "the deadline is now 2026-12-05T00:00:00Z" in out
+    assert json.loads(run("list", "--json"))[0]["deadline"] == "2026-12-05T00:00:00Z"
+    assert "x>0" in run("extend", "rome", "--hours", "-2", code=2)
+    assert "still past" in run("extend", "rome", "--hours", "1", "--now", "2026-12-09T00:00Z",
+                               code=1)
+    assert json.loads(run("list", "--json"))[0]["deadline"] == "2026-12-05T00:00:00Z"
+
+
 def test_db_option_points_at_another_file(run, tmp_path):
     run(*NEW, "--db", "other.db")
     assert (tmp_path / "other.db").exists()

@@ -61,7 +61,8 @@ def apply(game, state: dict, event: Event) -> dict:
     elif event.type == "deadline_extended":
         engine["deadline"] = p["deadline"]
         engine["remind_at"] = p["remind_at"]
-        engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
+        if p["seat"] is not None:  # None: the referee gave the time, no seat's SLOW
+            engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
     elif event.type == "game_over":
         engine.update(over=True, result=p["result"], requests={}, deadline=None, remind_at=None)
     return state
@@ -189,7 +190,12 @@ def extension(state: dict, seat: str) -> Event | None:
     if engine["slow_used"].get(seat, 0) >= engine["timing"]["slow"]:
         return None
     length = (parse_time(engine["deadline"]) - parse_time(engine["opened"])).total_seconds()
-    deadline = later(engine["deadline"], length / 3600)
+    return deadline_moved(state, later(engine["deadline"], length / 3600), seat)
+
+
+def deadline_moved(state: dict, deadline: str, seat: str | None = None) -> Event:
+    """The open turn's deadline set to `deadline`, at a seat's SLOW or (seat None) by the referee."""
+    engine = state["engine"]
     remind = later(deadline, -engine["timing"]["reminder_hours"])
     return public("deadline_extended", phase=engine["phase"], seat=seat, deadline=deadline,
                   remind_at=remind)

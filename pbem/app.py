@@ -247,6 +247,19 @@ class Referee:
                     letters.more_time(table, seat, now)
         return deadline
 
+    def stop(self, game_id: str, reason: str, now: str) -> None:
+        """End a game before its rules do (nobody wins); mail every seat the end and the seed."""
+        now = iso(parse_time(now))
+        if not reason.strip():
+            raise PbemError("say why the game ends (--reason), for the players' last mail")
+        with self.store.transaction():
+            table = self.table(game_id)
+            if table.state["engine"]["over"]:
+                raise PbemError(f"game {game_id} is over already")
+            table = self.record(table, [engine.stopped(" ".join(reason.split()),
+                                                       table.game_row["seed"])], now)
+            letters.reports(table, self.store.seats(game_id), now)
+
     def tick(self, now: str, send: bool = True) -> TickReport:
         """Read the inbox, resolve what is due, send reminders, then send the outbox.
 

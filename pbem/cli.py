@@ -371,6 +371,22 @@ def extend(referee, game_id, hours, now):
                "(pbem tick sends the mails).")
 
 
+@main.command()
+@click.argument("game_id")
+@click.option("--reason", required=True,
+              help="Why the game ends, in a few words; every player's last mail says it.")
+@now_option
+@common
+def end(referee, game_id, reason, now):
+    """End a game before its rules do: nobody wins, every seat gets its last mail and the seed.
+
+    Example: pbem end rome --reason "two players left the club"
+    """
+    referee.stop(game_id, reason, when(now))
+    click.echo(f"game {game_id} is over; every seat's last mail is queued "
+               "(pbem tick sends them).")
+
+
 def audience(seat, as_referee):
     """The viewer a command shows things to: a seat, the referee, or the public."""
     if seat and as_referee:

@@ -107,3 +107,5 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
         wanted = {"result": game.outcome(state["game"]), "seed": seed}
         if canonical(row["payload"]) != canonical(wanted):
             verdict.problems.append(f"seq {seq}: the result is not what the rules give")
+    elif row["type"] == "game_stopped" and row["payload"]["seed"] != seed:
+        verdict.problems.append(f"seq {seq}: the seed revealed is not the game's")

@@ -181,6 +181,34 @@ def test_more_time_is_refused_when_it_cannot_help(auguste_game):
     assert mails(auguste_game, "deadline") == []
 
 
+def test_the_referee_ends_a_game_and_every_seat_gets_the_seed(auguste_game):
+    inbound.submit(auguste_game, "rome", "ann", "pass", START)
+    auguste_game.stop("rome", "two players  left\nthe club", later(START, 1))
+    eng = engine(auguste_game)
+    assert eng["over"] and eng["requests"] == {} and eng["deadline"] is None
+    assert eng["result"] == {"winners": [],
+                             "reason": "stopped by the referee: two players left the club"}
+    last = mails(auguste_game, "over")
+    assert sorted(str(m["To"]) for m in last) == [f"{s}@players.example" for s in
+                                                   ("ann", "bob", "cat", "dan")]
+    assert "no winner (stopped by the referee: two players left the club)" in text_of(last[0])
+    assert "fixed-seed" in text_of(last[0])
+    assert auguste_game.tick(later(START, 48)).phases == {}
+    assert replay(auguste_game.store, "rome", verify=True).ok
+    with pytest.raises(PbemError, match="over already"):
+        auguste_game.stop("rome", "again", later(START, 2))
+
+
+def test_a_stop_that_reveals_another_seed_fails_the_replay(auguste_game):
+    auguste_game.stop("rome", "tested", START)
+    auguste_game.store.db.execute("DROP TRIGGER events_no_update")
+    auguste_game.store.db.execute(
+        "UPDATE events SET payload = json_set(payload, '$.seed', 'forged') "
+        "WHERE type = 'game_stopped'")
+    problems = replay(auguste_game.store, "rome", verify=True).problems
+    assert any("the seed revealed is not the game's" in p for p in problems)
+
+
 def test_slow_is_refused_outside_chrono(auguste_game):
     answer = inbound.submit(auguste_game, "rome", "ann", "slow", START)
     assert "not possible" in answer["notes"][0]

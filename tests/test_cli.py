@@ -97,6 +97,19 @@ def test_extend_moves_the_deadline_and_refuses_what_cannot_help(run):
     assert json.loads(run("list", "--json"))[0]["deadline"] == "2026-12-05T00:00:00Z"
 
 
+def test_end_stops_a_game_with_no_winner(run):
+    run("init")
+    run(*NEW)
+    assert "--reason" in run("end", "rome", code=2)
+    assert "game rome is over" in run("end", "rome", "--reason", "the club closed",
+                                      "--now", "2026-12-02T12:00Z")
+    [listed] = json.loads(run("list", "--json"))
+    assert (listed["status"], listed["result"]) == (
+        "over", {"winners": [], "reason": "stopped by the referee: the club closed"})
+    assert "over already" in run("end", "rome", "--reason", "again", code=1)
+    assert "verified" in run("replay", "rome", "--verify")
+
+
 def test_db_option_points_at_another_file(run, tmp_path):
     run(*NEW, "--db", "other.db")
     assert (tmp_path / "other.db").exists()

@@ -17,7 +17,7 @@ from .rng import PhaseRng, seed_digest
 from ..timeutil import later, parse_time
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
-                 "deadline_extended", "game_over")
+                 "deadline_extended", "game_over", "game_stopped")
 
 DEFAULT_TIMING = {"turn_hours": 48.0, "reminder_hours": 12.0, "slow": 0}
 
@@ -65,6 +65,9 @@ def apply(game, state: dict, event: Event) -> dict:
             engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
     elif event.type == "game_over":
         engine.update(over=True, result=p["result"], requests={}, deadline=None, remind_at=None)
+    elif event.type == "game_stopped":
+        engine.update(over=True, result={"winners": [], "reason": p["reason"]}, requests={},
+                      deadline=None, remind_at=None)
     return state
 
 
@@ -180,6 +183,11 @@ def after_resolution(game, state: dict, now: str, seed: str) -> Event:
     if result is not None:
         return public("game_over", result=result, seed=seed)
     return open_phase(game, state, now)
+
+
+def stopped(reason: str, seed: str) -> Event:
+    """The referee ends a game before the rules do: nobody wins, the seed is revealed."""
+    return public("game_stopped", reason=f"stopped by the referee: {reason}", seed=seed)
 
 
 def extension(state: dict, seat: str) -> Event | None:

@@ -247,7 +247,7 @@ class Referee:
                     letters.more_time(table, seat, now)
         return deadline
 
-    def stop(self, game_id: str, reason: str, now: str) -> None:
+    def end(self, game_id: str, reason: str, now: str) -> None:
         """End a game before its rules do (nobody wins); mail every seat the end and the seed."""
         now = iso(parse_time(now))
         if not reason.strip():

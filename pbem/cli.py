@@ -382,7 +382,7 @@ def end(referee, game_id, reason, now):
 
     Example: pbem end rome --reason "two players left the club"
     """
-    referee.stop(game_id, reason, when(now))
+    referee.end(game_id, reason, when(now))
     click.echo(f"game {game_id} is over; every seat's last mail is queued "
                "(pbem tick sends them).")
 

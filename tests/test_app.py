@@ -183,7 +183,7 @@ def test_more_time_is_refused_when_it_cannot_help(auguste_game):
 
 def test_the_referee_ends_a_game_and_every_seat_gets_the_seed(auguste_game):
     inbound.submit(auguste_game, "rome", "ann", "pass", START)
-    auguste_game.stop("rome", "two players  left\nthe club", later(START, 1))
+    auguste_game.end("rome", "two players  left\nthe club", later(START, 1))
     eng = engine(auguste_game)
     assert eng["over"] and eng["requests"] == {} and eng["deadline"] is None
     assert eng["result"] == {"winners": [],
@@ -196,11 +196,11 @@ def test_the_referee_ends_a_game_and_every_seat_gets_the_seed(auguste_game):
     assert auguste_game.tick(later(START, 48)).phases == {}
     assert replay(auguste_game.store, "rome", verify=True).ok
     with pytest.raises(PbemError, match="over already"):
-        auguste_game.stop("rome", "again", later(START, 2))
+        auguste_game.end("rome", "again", later(START, 2))
 
 
 def test_a_stop_that_reveals_another_seed_fails_the_replay(auguste_game):
-    auguste_game.stop("rome", "tested", START)
+    auguste_game.end("rome", "tested", START)
     auguste_game.store.db.execute("DROP TRIGGER events_no_update")
     auguste_game.store.db.execute(
         "UPDATE events SET payload = json_set(payload, '$.seed', 'forged') "

@@ -3,12 +3,13 @@
 Only pbem's own addresses are accepted: the configured ``address`` and its
 plus-addresses (``local+anything@domain``); any other recipient gets 550. A
 message is stored in the inbox (source "smtpd") before the server answers 250,
-so a 250 means the mail is safe on disk.
-With ``smtpd.tls_cert`` and ``smtpd.tls_key`` it offers STARTTLS, and with
-``smtpd.require_tls`` it takes mail only over TLS. When it cannot be stored (the
+so a 250 means the mail is safe on disk. When it cannot be stored (the
 database is locked past ``smtpd.store_timeout``, the disk is full) the answer
 is 450 and the sending server tries again later. Messages over
 ``smtpd.max_bytes`` get 552 (aiosmtpd's own size limit, announced in EHLO).
+
+With ``smtpd.tls_cert`` and ``smtpd.tls_key`` the server offers STARTTLS;
+with ``smtpd.require_tls`` too, it takes mail only over TLS.
 
 As the final delivery agent, pbem adds ``Return-Path`` (the envelope sender,
 ``<>`` for bounces) and one ``Delivered-To`` per accepted recipient on top of

@@ -65,6 +65,8 @@ class Table:
                      "title": self.game.TITLE},
             "seat": {"name": seat["name"], "tz": seat["tz"]},
             "tag": subject_tag(self.game_row["id"], seat["token"]),
+            "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
+                                           seat["token"]),
             "marker": REPLY_MARKER,
             "slow": engine["timing"]["slow"] > 0,
             "request": request,
@@ -96,8 +98,7 @@ class Table:
               to=seat["email"], subject=subject,
               text=render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context),
               html=render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context),
-              now=now, reply_to=reply_address(self.referee.config["address"],
-                                              self.game_row["id"], seat["token"]),
+              now=now, reply_to=context["reply_address"],
               in_reply_to=in_reply_to, references=refs,
               msg_id=seat["thread_id"] if first else None)
 

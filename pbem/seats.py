@@ -12,7 +12,7 @@ and the old address is told, so a player who did not ask for it can say so.
 
 from . import letters
 from .errors import PbemError
-from .identity import new_token, reply_address, valid_address
+from .identity import new_token, valid_address
 from .timeutil import iso, parse_time
 
 
@@ -26,9 +26,7 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
             raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
         store.update("seats", {"game": game_id, "name": seat_name}, {"token": new_token()})
         seat = store.seat(game_id, seat_name)
-        address = reply_address(referee.config["address"], game_id, seat["token"])
-        table.send(seat, "token", "your seat has a new code", "token", now,
-                   reply_address=address)
+        table.send(seat, "token", "your seat has a new code", "token", now)
     return seat
 
 
@@ -49,9 +47,7 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
         store.update("seats", {"game": game_id, "name": seat_name},
                      {"email": email, "bouncing": 0, "last_refusal": None})
         seat = store.seat(game_id, seat_name)
-        address = reply_address(referee.config["address"], game_id, seat["token"])
-        table.send(seat, "address", "your seat's mail comes here now", "address", now,
-                   reply_address=address)
+        table.send(seat, "address", "your seat's mail comes here now", "address", now)
         letters.notice(referee, old["email"], f"game {game_id}: your seat moved", [
             f"The referee moved seat {seat_name} of game {game_id} to another mail address. "
             "Mail from this address no longer counts for it.",

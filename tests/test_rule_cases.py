@@ -20,6 +20,7 @@ the resulting state with the case's ``[expect]`` table.
     events = ["collided"]               # event types that must have happened
     no_events = ["pincered"]            # event types that must not have happened
     counts = {century_scored = 1}       # how many times these events happened
+    told = ["ann was silent"]           # pieces of the public log every seat reads
 """
 
 import importlib.util
@@ -29,7 +30,7 @@ import tomllib
 import pytest
 
 from pbem import inbound
-from pbem.adjudicator.contract import REFEREE
+from pbem.adjudicator.contract import REFEREE, Event
 from pbem.timeutil import later
 
 from conftest import START, make_referee, seats
@@ -79,6 +80,14 @@ def event_problems(expect: dict, events: list) -> list[str]:
     return problems
 
 
+def told_problems(expect: dict, game, public: list) -> list[str]:
+    """Pieces of text the public log must tell every seat."""
+    told = "\n".join(game.narrate(Event(e["type"], e["payload"], e["visible_to"])) or ""
+                     for e in public)
+    return [f"the public log never says {piece!r}:\n{told}"
+            for piece in expect.get("told", []) if piece not in told]
+
+
 def play_phase(referee, orders: dict, now: str) -> tuple[dict, str]:
     """Submit each seat's orders, then tick past the deadline; return the answers."""
     answers = {}
@@ -103,7 +112,9 @@ def run_case(case: dict, game: str, folder) -> list[str]:
     events = list(referee.events("case", REFEREE))
     problems = checker(game)(state, case["expect"])
     return problems + answer_problems(case["expect"], answers) + \
-        event_problems(case["expect"], events)
+        event_problems(case["expect"], events) + \
+        told_problems(case["expect"], referee.table("case").game,
+                      list(referee.events("case", None)))
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -348,8 +348,9 @@ def describe_orders(state, seat, orders) -> list[str]:
     if orders.get("default"):
         return ["no orders: pbem plays the default turn (a random legal card and pawn, "
                 "influence, no tile)"]
-    if orders.get("confirm"):
-        return ["CONFIRM: your kept orders stand:"] + describe_steps(state, seat,
+    if orders.get("confirm") or orders.get("silent"):
+        said = "CONFIRM" if orders.get("confirm") else "no answer"
+        return [f"{said}: your kept orders stand:"] + describe_steps(state, seat,
                                                                      state["turn"]["kept"])
     return describe_steps(state, seat, orders.get("steps", []))
 

@@ -371,12 +371,12 @@ def pending(state) -> dict:
 
 
 def default_orders(state, seat) -> dict:
-    """A silent seat: bids nothing; confirms kept orders; otherwise the default turn."""
+    """A silent seat: bids nothing; its silence lets kept orders stand; otherwise the default turn."""
     stage = state["turn"]["stage"]
     if stage == "bid":
         return {"bid": []}
     if stage == "confirm":
-        return {"confirm": True}
+        return {"silent": True}
     return {"default": True}
 
 

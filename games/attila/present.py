@@ -237,7 +237,7 @@ def narrate(event) -> str | None:
     if t == "drew":
         return f"you drew {cards_text(p['cards'])}"
     if t == "discarded":
-        return f"you discarded {cards_text(p['cards'])} (EXCHANGE)"
+        return f"you discarded {cards_text(p['cards'])} ({p['why']})"
     if t == "turn_began":
         return f"turn {p['number']}: {p['seat']} plays"
     if t == "tile_used":
@@ -269,8 +269,8 @@ def narrate(event) -> str | None:
     if t == "century_scored":
         return scoring_text(p)
     if t == "play_lost":
-        return (f"{p['seat']} cannot place a pawn with any card in hand, shows and discards "
-                f"{cards_text(p['cards'])}: the play is lost")
+        return (f"{p['seat']} cannot place a pawn with any card in hand, discards all "
+                f"{p['count']} face down: the play is lost")
     if t == "orders_void":
         return f"{p['seat']}'s orders are no longer legal: pbem plays the default turn"
     if t == "orders_void_reason":

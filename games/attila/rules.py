@@ -164,8 +164,6 @@ def _century_scored(state, p):
 
 
 def _play_lost(state, p):
-    _take_from_hand(state, p["seat"], p["cards"])
-    state["discards"] += list(p["cards"])
     state["turn"]["played"] += 1
 
 

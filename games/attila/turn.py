@@ -168,15 +168,17 @@ def default_play(run) -> list[str]:
 
 
 def lose_play(run) -> None:
-    """No card in hand can be placed: the hand is shown and discarded, the play is lost."""
-    run.emit(public("play_lost", seat=run.seat, cards=list(run.state["hands"][run.seat])))
+    """No card in hand can be placed: the hand is discarded face down, the play is lost."""
+    hand = list(run.state["hands"][run.seat])
+    run.emit(public("play_lost", seat=run.seat, count=len(hand)))
+    run.emit(private([run.seat], "discarded", seat=run.seat, cards=hand, why="the play is lost"))
 
 
 def exchange(run, cards) -> None:
     """EXCHANGE: discard the cards, draw as many."""
     seat = run.seat
     run.emit(public("tile_used", seat=seat, tile="exchange", count=len(cards)))
-    run.emit(private([seat], "discarded", seat=seat, cards=list(cards)))
+    run.emit(private([seat], "discarded", seat=seat, cards=list(cards), why="EXCHANGE"))
     draw(run, seat, len(cards))
 
 

@@ -15,26 +15,73 @@ bids, as pbem says them back ("your bid for the conflict in ...").
 Anything the seat legitimately knows in the same words (its own hand or bid,
 a draw of its own) is not a secret to it. A seat's view must be the public
 view plus a part about that seat alone.
+
+Whatever words a leak would take, two checks do not depend on them:
+
+- every view and request is the same when the secrets change: the other
+  seats' hands, the draw pile and the discards dealt anew, another seat's
+  kept orders dropped (``shuffled_secrets``);
+- an event that is not public is shown to one seat alone, the one it is
+  about; a public event names cards only when the rules reveal them (a card
+  played, the bids of a conflict once resolved).
 """
 
+import copy
 import email
 import html
 import json
+import random
 import re
 
 import pytest
 
-from pbem.adjudicator.contract import REFEREE
+from pbem.adjudicator.contract import REFEREE, Event
 from pbem.games import attila
 from pbem.games.attila import present
+from pbem.games.attila.material import in_order
 from pbem.games.attila.present import hand_text
 from pbem.store import row_event
 
-from conftest import make_referee
+from conftest import START, make_referee, seats
 from test_attila_games import play_game
 
 
 OWNERS_ONLY = {"dealt", "drew", "discarded", "orders_kept", "orders_void_reason"}
+REVEALING = {"pawn_placed": {"card"}, "conflict_resolved": {"bids"}}
+CARD_KEYS = {"card", "cards", "bids", "hand", "hands", "deck"}
+
+
+def shuffled_secrets(game, seat, rng) -> dict:
+    """The game as it could be for all this seat knows: the other hands, pile and discards
+    dealt anew from the same cards, in the same numbers; another seat's kept orders gone."""
+    state = copy.deepcopy(game)
+    others = [s for s in state["seats"] if s != seat]
+    unseen = [c for s in others for c in state["hands"][s]] + state["deck"] + state["discards"]
+    rng.shuffle(unseen)
+    for s in others:
+        size = len(state["hands"][s])
+        state["hands"][s], unseen = in_order(unseen[:size]), unseen[size:]
+    size = len(state["deck"])
+    state["deck"], state["discards"] = unseen[:size], unseen[size:]
+    if state["turn"]["seat"] != seat:
+        state["turn"]["kept"] = []
+    return state
+
+
+def check_event(event, seats) -> None:
+    """A hidden event is for its own seat alone; a public one names cards only to reveal them."""
+    if event.visible_to == REFEREE:
+        return
+    if event.visible_to != "all":
+        assert list(event.visible_to) == [event.payload["seat"]], \
+            f"{event.type} shown to {event.visible_to}: {event.payload}"
+        return
+    named = CARD_KEYS & set(event.payload) - REVEALING.get(event.type, set())
+    assert not named, f"the public {event.type} names {sorted(named)}: {event.payload}"
+    if event.type == "setup":
+        start = event.payload["state"]
+        assert not start["deck"] and not any(start["hands"][s] for s in seats), \
+            "the public setup holds cards"
 
 
 def hand_line(cards) -> str:
@@ -81,6 +128,7 @@ class LeakWatch:
         for row in self.referee.store.event_rows(self.game_id, after=self.last_event):
             event = row_event(row)
             self.last_event = row["seq"]
+            check_event(event, seats)
             for seat in seats:
                 if event.visible(seat) and event.type in OWNERS_ONLY:
                     assert event.payload["seat"] == seat, f"{seat} may see {event.to_dict()}"
@@ -126,13 +174,24 @@ class LeakWatch:
     def check_views_and_logs(self, states, bids) -> None:
         """Every seat's view, and the log lines it may read, now."""
         new_lines = self.read_log()
-        hands = self.referee.table(self.game_id).state["game"]["hands"]
+        game = self.referee.table(self.game_id).state["game"]
         public = self.referee.view(self.game_id, None)
+        self.check_blind(game, None)
         for seat, lines in new_lines.items():
             secrets = self.secrets(seat, states, bids)
-            self.check_view(seat, hands[seat], public, secrets)
+            self.check_view(seat, game["hands"][seat], public, secrets)
+            self.check_blind(game, seat)
             assert_no_secret(lines, secrets, f"the log of {seat}")
             self.checked["log lines"] += len(lines)
+
+    def check_blind(self, game, seat) -> None:
+        """The seat's view and request stay the same when what it may not know changes."""
+        rng = random.Random(f"{self.last_event}:{seat}")
+        other = shuffled_secrets(game, seat, rng)
+        assert attila.view(other, seat) == attila.view(game, seat), \
+            f"the view of {seat or 'the public'} changes with the other seats' secrets"
+        assert attila.pending(other).get(seat) == attila.pending(game).get(seat), \
+            f"what {seat} is asked changes with the other seats' secrets"
 
     def check_view(self, seat, hand, public, secrets) -> None:
         """The seat's view is the public view plus its own hand, bid options and kept orders."""
@@ -149,7 +208,8 @@ class LeakWatch:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players,number", [(2, 0), (3, 0), (4, 0), (5, 0), (5, 1)])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("number", [0, 1, 2])
 def test_no_seat_sees_another_seats_hand_or_an_unrevealed_bid(tmp_path, players, number):
     referee = make_referee(tmp_path)
     watch = LeakWatch(referee, "leak")
@@ -190,7 +250,46 @@ def test_the_watch_catches_a_hand_a_hidden_draw_and_a_bid_shown_to_another_seat(
     assert caught == ["hand", "draw", "bid"]
 
 
-def test_the_watch_stops_a_game_that_shows_a_seat_the_next_seats_hand(tmp_path, monkeypatch):
+def test_the_watch_stops_a_view_that_holds_every_hand_in_any_words(tmp_path, monkeypatch):
+    real = attila.view
+
+    def leaky(state, seat=None):
+        return {**real(state, seat), "cards in play": {s: {c: h.count(c) for c in h}
+                                                       for s, h in state["hands"].items()}}
+
+    monkeypatch.setattr(attila, "view", leaky)
+    referee = make_referee(tmp_path)
+    with pytest.raises(AssertionError, match="the view of the public changes"):
+        play_game(referee, "leak", 3, seed="leak-3-0", watch=LeakWatch(referee, "leak"))
+
+
+def test_the_watch_stops_a_public_event_that_names_a_hand(tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("attila", "leak", seats("ann", "bob", "cat"), START, {}, seed="leak")
+    watch = LeakWatch(referee, "leak")
+    hand = referee.table("leak").state["game"]["hands"]["bob"]
+    with pytest.raises(AssertionError, match="the public play_lost names \\['cards'\\]"):
+        check_event(Event("play_lost", {"seat": "bob", "count": 6, "cards": hand}),
+                    ["ann", "bob", "cat"])
+    with pytest.raises(AssertionError, match="drew shown to"):
+        check_event(Event("drew", {"seat": "bob", "cards": hand}, ["ann", "bob"]),
+                    ["ann", "bob", "cat"])
+    watch.check_views_and_logs([referee.table("leak").state], {})
+
+
+class MailWatch(LeakWatch):
+    """A watch on mails alone, to show that its mail check stands on its own."""
+
+    def check_views_and_logs(self, states, bids) -> None:
+        """Skips the view and log checks: only mails are checked."""
+
+
+@pytest.mark.parametrize("watch_class,caught", [
+    (LeakWatch, "the view of ann changes with the other seats' secrets"),
+    (MailWatch, "shows what it must not: \\['Your hand"),
+])
+def test_the_watch_stops_a_game_that_shows_a_seat_the_next_seats_hand(
+        tmp_path, monkeypatch, watch_class, caught):
     real = present.own_view
 
     def leaky(state, seat):
@@ -201,5 +300,5 @@ def test_the_watch_stops_a_game_that_shows_a_seat_the_next_seats_hand(tmp_path, 
 
     monkeypatch.setattr(present, "own_view", leaky)
     referee = make_referee(tmp_path)
-    with pytest.raises(AssertionError, match="shows what it must not: \\['Your hand"):
-        play_game(referee, "leak", 3, seed="leak-3-0", watch=LeakWatch(referee, "leak"))
+    with pytest.raises(AssertionError, match=caught):
+        play_game(referee, "leak", 3, seed="leak-3-0", watch=watch_class(referee, "leak"))

@@ -13,6 +13,7 @@ import pbem.games
 
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
+from .adjudicator.engine import TIMING_OPTIONS
 from .app import Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
@@ -128,13 +129,18 @@ def games_command(as_json):
 
     Example: pbem games
     """
-    rows = [{"name": name, "title": pbem.games.load(name).TITLE,
-             "summary": pbem.games.load(name).SUMMARY} for name in pbem.games.names()]
+    rows = []
+    for name in pbem.games.names():
+        game = pbem.games.load(name)
+        rows.append({"name": name, "title": game.TITLE, "summary": game.SUMMARY,
+                     "options": {**game.OPTIONS, **TIMING_OPTIONS}})
     if as_json:
         emit_json(rows)
         return
     for row in rows:
         click.echo(f"{row['name']:10} {row['title']}: {row['summary']}")
+        for key, text in row["options"].items():
+            click.echo(f"{'':12}--option {key}: {text}")
 
 
 @main.command("list")
@@ -178,6 +184,8 @@ def parse_pairs(values, what: str) -> dict:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{value!r}: write {what}")
+        if key.strip() in out:
+            raise click.BadParameter(f"{key.strip()} is given twice")
         out[key.strip()] = rest.strip()
     return out
 

@@ -85,6 +85,32 @@ def test_errors_are_plain_words_and_change_nothing(run):
     assert len(json.loads(run("list", "--json"))) == 1
 
 
+@pytest.mark.parametrize("given,refusal", [
+    (["--option", "turn_hours=0"], "turn_hours must be a number of hours, more than 0: '0'"),
+    (["--option", "turn_hours=abc"], "turn_hours must be a number of hours, more than 0"),
+    (["--option", "reminder_hours=-1"], "reminder_hours must be a number of hours, 0 or more"),
+    (["--option", "slow=1.5"], "slow must be a whole number, 0 or more: '1.5'"),
+    (["--option", "max_turns=-3"], "max_turns must be a whole number, 0 or more"),
+    (["--option", "seer_hours=nan"], "seer_hours must be a number of hours, more than 0"),
+    (["--option", "trump=yes"], "Auguste has no option trump; its options are assign, board,"),
+    (["--option", "trumps=maybe"], "trumps must be yes or no: 'maybe'"),
+    (["--option", "handicap=red:16"], "handicap red:16: the red legion has only 16 legionaries"),
+    (["--option", "board=fast", "--option", "board=default"], "board is given twice"),
+    (["--seat", "ann=other@x.example"], "ann is given twice"),
+])
+def test_a_new_game_with_a_senseless_setting_is_refused(run, given, refusal):
+    run("init")
+    out = run(*NEW, *given, code=1 if "--option" in given and "twice" not in refusal else 2)
+    assert refusal in out
+    assert json.loads(run("list", "--json")) == []
+
+
+def test_options_are_listed_with_each_game(run):
+    [auguste] = [g for g in json.loads(run("games", "--json")) if g["name"] == "auguste"]
+    assert set(auguste["options"]) >= {"trumps", "handicap", "turn_hours", "slow"}
+    assert "bid_hours: hours a conflict's sealed bids stay open" in run("games")
+
+
 def test_extend_moves_the_deadline_and_refuses_what_cannot_help(run):
     run("init")
     run(*NEW)

@@ -1,8 +1,7 @@
 """Attila (Hans im Glück, K.-H. Schmiel): peoples invade the Roman provinces.
 
 Rules as pbem plays them: docs/rules/attila.md. 2 to 5 players. Options
-(``--option k=v``): board (a board in games/attila/boards/, default "default"),
-bid_hours (how long a conflict's sealed bids stay open, default 24).
+(``--option k=v``): OPTIONS below.
 """
 
 from .bot import bot_orders
@@ -15,6 +14,10 @@ from .turn import resolve
 TITLE = "Attila"
 SUMMARY = "peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)"
 DEMO_SEATS = ["ann", "bob", "cat"]
+OPTIONS = {
+    "board": "a board of games/attila/boards/ (default: default, the rules page's map)",
+    "bid_hours": "hours a conflict's sealed bids stay open (default 24)",
+}
 BRIEF_UPDATES = True  # seats waiting for someone else's turn get a short update, no board
 
 
@@ -28,6 +31,6 @@ def timing(options: dict) -> dict:
     return {}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "BRIEF_UPDATES", "demo_options", "setup", "apply", "pending",
-           "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
+           "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
            "narrate", "board_text", "svg_context", "timing", "bot_orders"]

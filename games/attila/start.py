@@ -1,6 +1,7 @@
 """Setting up a game of Attila: the normal deal, or a given position (docs/positions.md)."""
 
 from pbem.adjudicator.contract import SetupError, private, public, secret
+from pbem.adjudicator.options import number_option
 
 from . import board as boards
 from .material import (ACTION_TILES, CARDS_PER_PEOPLE, HAND_SIZE, MAX_INFLUENCE,
@@ -52,13 +53,7 @@ def board_for(spec):
 
 def bid_hours(options) -> float:
     """The bid_hours option: how long a conflict's sealed bids stay open."""
-    try:
-        hours = float(options.get("bid_hours", DEFAULT_BID_HOURS))
-    except (TypeError, ValueError):
-        raise SetupError("bid_hours must be a number of hours, e.g. bid_hours=24") from None
-    if hours <= 0:
-        raise SetupError("bid_hours must be more than 0")
-    return hours
+    return number_option(options, "bid_hours", DEFAULT_BID_HOURS, positive=True)
 
 
 def blank_state(spec, seats, hours) -> dict:

@@ -1,19 +1,29 @@
 """Auguste, by Vincent Vigon: legions on a hex board race the laurel crown home.
 
 Rules as pbem plays them: docs/rules/auguste.md. Options (``--option k=v``):
-preset (4-2, 6-2, 6-3, 3-3, 5-5, 2-2-1), assign (red=ann,...), board (default,
-fast), handicap (red:3,...), trumps (yes), chrono (yes), max_turns (N),
-seer_hours (N).
+OPTIONS below.
 """
+
+from pbem.adjudicator.options import yes_no_option
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
 from .present import board_text, narrate, svg_context, view
-from .rules import apply, default_orders, flag, outcome, pending, resolve, setup
+from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = "Auguste"
 SUMMARY = "legions race the laurel crown to their camp on a hex board (2-6 players)"
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
+OPTIONS = {
+    "preset": "legions and teams: 4-2, 6-2, 6-3, 3-3, 5-5 or 2-2-1 (default by player count)",
+    "assign": "who commands which legion, e.g. red=ann,green=ann,blue=bob",
+    "board": "default (radius 8) or fast",
+    "handicap": "legionaries removed at setup, e.g. red:3,blue:1",
+    "trumps": "yes: the trumps variant (SEER, WALL, RIDER, VOLCANO)",
+    "chrono": "yes: 6-hour turns, and each seat may once say SLOW",
+    "max_turns": "end the game after this many turns (0: no limit)",
+    "seer_hours": "hours the SEER's second phase stays open (default 12)",
+}
 
 
 def demo_options(turns: int) -> dict:
@@ -23,11 +33,11 @@ def demo_options(turns: int) -> dict:
 
 def timing(options: dict) -> dict:
     """Chrono turns are short, and each seat may once slow one down."""
-    if flag(options, "chrono"):
+    if yes_no_option(options, "chrono"):
         return {"turn_hours": 6.0, "reminder_hours": 2.0, "slow": 1}
     return {}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "demo_options", "setup", "apply", "pending", "parse", "resolve",
-           "default_orders", "view", "outcome", "describe_orders", "narrate", "board_text",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
+           "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders", "narrate", "board_text",
            "svg_context", "timing", "bot_orders"]

@@ -1,9 +1,10 @@
 """Starting an Auguste game from a given position (docs/positions.md)."""
 
 from pbem.adjudicator.contract import SetupError
+from pbem.adjudicator.options import yes_no_option
 
 from . import board as boards
-from .rules import TEAM_CARDS, flag, new_state
+from .rules import TEAM_CARDS, new_state
 from .teams import COLOURS, assign_seats
 
 
@@ -61,7 +62,7 @@ def position_cards(position, options, seats, legions) -> dict | None:
     given = position.get("cards")
     if not given:
         return None
-    if not flag(options, "trumps"):
+    if not yes_no_option(options, "trumps"):
         raise SetupError("a position with [cards] needs trumps = true")
     teams = {legion["team"] for legion in legions.values()}
     cards = {"seer": sorted(given.get("seer", []))}

@@ -10,6 +10,7 @@ import copy
 
 from pbem.adjudicator import hexgrid
 from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+from pbem.adjudicator.options import number_option, yes_no_option
 
 from . import board as boards
 from .teams import COLOURS, PRESETS, legions_for, preset_for
@@ -19,11 +20,6 @@ LONE_LIMIT = 17
 
 
 # ---------------------------------------------------------------- setup
-
-def flag(options: dict, key: str) -> bool:
-    """A yes/no option given as text or as a boolean."""
-    return str(options.get(key, "")).strip().lower() in ("1", "true", "yes", "on")
-
 
 def setup(options, seats, rng, position=None):
     """The single setup event holding the starting position."""
@@ -45,6 +41,9 @@ def setup(options, seats, rng, position=None):
         corner = board.cells[board.corner_cell(legions[colour]["corner"])]
         own = sorted((c for c, u in units.items() if u["legion"] == colour),
                      key=lambda c: (hexgrid.distance(board.cells[c], corner), c))
+        if count >= len(own):
+            raise SetupError(f"handicap {colour}:{count}: the {colour} legion has only "
+                             f"{len(own)} legionaries; leave it one at least")
         for cell in own[:count]:
             del units[cell]
     return [public("setup", state=new_state(board_name, legions, units, board.shields,
@@ -70,7 +69,7 @@ def handicaps(options: dict, legions: dict):
 def new_state(board, legions, units, shields, laurel, options, seats, lone=None,
               walls=(), cards=None, turn=1) -> dict:
     """A fresh state dict from its parts."""
-    trumps = flag(options, "trumps")
+    trumps = yes_no_option(options, "trumps")
     teams = sorted({legion["team"] for legion in legions.values()})
     if cards is None:
         cards = {"seer": list(seats) if trumps else [],
@@ -87,8 +86,8 @@ def new_state(board, legions, units, shields, laurel, options, seats, lone=None,
         "walls": sorted(walls),
         "trumps": trumps,
         "cards": cards,
-        "max_turns": int(options.get("max_turns", 0) or 0),
-        "seer_hours": float(options.get("seer_hours", 12) or 12),
+        "max_turns": number_option(options, "max_turns", 0, whole=True),
+        "seer_hours": number_option(options, "seer_hours", 12, positive=True),
         "held": {},
         "seers": [],
         "out": [],

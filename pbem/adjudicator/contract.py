@@ -5,6 +5,8 @@ None of them does I/O, reads the clock or uses global randomness; the random
 stream arrives as an argument.
 
     TITLE                               human name of the game
+    OPTIONS = {name: help}              the game's own --option keys (the engine adds
+                                        turn_hours, reminder_hours, slow)
     setup(options, seats, rng, position=None) -> list[Event]
     apply(state, event) -> state        the reducer (may update state in place)
     pending(state) -> {seat: Request}   who must answer now, and what

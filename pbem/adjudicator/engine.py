@@ -12,7 +12,8 @@ import copy
 import hashlib
 import json
 
-from .contract import Event, Request, canonical, public, secret
+from .contract import Event, Request, SetupError, canonical, public, secret
+from .options import number_option
 from .rng import PhaseRng, seed_digest
 from ..timeutil import later, parse_time
 
@@ -20,6 +21,11 @@ ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
                  "deadline_extended", "game_over", "game_stopped")
 
 DEFAULT_TIMING = {"turn_hours": 48.0, "reminder_hours": 12.0, "slow": 0}
+TIMING_OPTIONS = {
+    "turn_hours": "hours a turn stays open (default 48)",
+    "reminder_hours": "hours before the deadline that silent seats are reminded (default 12)",
+    "slow": "how many times each seat may say SLOW to give a turn more time (default 0)",
+}
 
 
 def new_state() -> dict:
@@ -105,12 +111,24 @@ def timing_for(game, options: dict) -> dict:
     timing.update(game.timing(options))
     for key in DEFAULT_TIMING:
         if key in options:
-            timing[key] = type(DEFAULT_TIMING[key])(options[key])
+            timing[key] = number_option(options, key, DEFAULT_TIMING[key],
+                                        whole=isinstance(DEFAULT_TIMING[key], int),
+                                        positive=key == "turn_hours")
     return timing
+
+
+def check_options(game, options: dict) -> None:
+    """SetupError when an option is neither the engine's nor the game's."""
+    known = sorted(set(TIMING_OPTIONS) | set(game.OPTIONS))
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise SetupError(f"{game.TITLE} has no option {', '.join(unknown)}; "
+                         f"its options are {', '.join(known)}")
 
 
 def creation_events(game, game_id, ruleset, options, seats, seed, position=None) -> list[Event]:
     """The game_created event and the game's own setup events."""
+    check_options(game, options)
     game_options = {k: v for k, v in options.items() if k not in DEFAULT_TIMING}
     created = public(
         "game_created",

@@ -88,8 +88,12 @@ def main():
 @main.command()
 @click.option("--dir", "folder", type=click.Path(file_okay=False), default=".",
               show_default=True, help="Folder to set up.")
-def init(folder):
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="SQLite database file (default: pbem.db in --dir); a new pbem.toml names it.")
+def init(folder, db):
     """Create pbem.toml, the database and the local mail folders in a folder.
+
+    An existing pbem.toml is kept as it is.
 
     Example: pbem init --dir ~/referee
     """
@@ -97,10 +101,22 @@ def init(folder):
     root.mkdir(parents=True, exist_ok=True)
     settings = root / "pbem.toml"
     if not settings.exists():
-        settings.write_text(SAMPLE_CONFIG, encoding="utf-8")
+        named = json.dumps(str(Path(db).resolve())) if db else '"pbem.db"'
+        settings.write_text(SAMPLE_CONFIG.replace('db = "pbem.db"', f"db = {named}", 1),
+                            encoding="utf-8")
         click.echo(f"wrote {settings}")
-    config = load(str(settings))
-    Store(config.path("db"))
+    elif db:
+        click.echo(f"{settings} is kept as it is: pass --db {db} to every command, "
+                   "or set db in it")
+    try:
+        config = load(str(settings), overrides={"db": str(Path(db).resolve())} if db else None)
+    except ConfigError as problem:
+        raise click.ClickException(str(problem)) from None
+    config.path("db").parent.mkdir(parents=True, exist_ok=True)
+    try:
+        Store(config.path("db"))
+    except PbemError as problem:
+        raise click.ClickException(str(problem)) from None
     for key in ("inbox", "outbox"):
         maildir.folder(config.path("mail", key))
     click.echo(f"database {config.path('db')}; mail in {config.path('mail', 'inbox')}, "
@@ -342,11 +358,19 @@ def smtpd(referee, listen):
     click.echo("pbem smtpd stopped")
 
 
+def typed_text(data: bytes) -> str:
+    """A file the referee typed: UTF-8 (with or without a byte-order mark), else Latin-1."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
 @main.command()
 @click.argument("game_id")
 @click.option("--seat", required=True, help="The seat whose orders these are.")
-@click.option("--file", "file", type=click.File("r", encoding="utf-8"), required=True,
-              help="A file with the orders ('-' for standard input).")
+@click.option("--file", "file", type=click.File("rb"), required=True,
+              help="A file with the orders, UTF-8 or Latin-1 ('-' for standard input).")
 @now_option
 @common
 def submit(referee, game_id, seat, file, now):
@@ -354,7 +378,7 @@ def submit(referee, game_id, seat, file, now):
 
     Example: echo "red: move BAK DOR" | pbem submit rome --seat ann --file -
     """
-    answer = inbound.submit(referee, game_id, seat, file.read(), when(now))
+    answer = inbound.submit(referee, game_id, seat, typed_text(file.read()), when(now))
     for line in answer["notes"]:
         click.echo(line)
     for line in answer["understood"]:
@@ -427,7 +451,10 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
         page = render.render(table.ruleset, "page.html.j2", game=game_id, title=table.game.TITLE,
                              svg=render.board_html(table.ruleset, table.game, shown),
                              board=table.game.board_text(shown))
-        Path(html_file).write_text(page, encoding="utf-8")
+        try:
+            Path(html_file).write_text(page, encoding="utf-8")
+        except OSError as problem:
+            raise click.ClickException(f"cannot write {html_file}: {problem.strerror}") from None
         click.echo(f"wrote {html_file}")
         return
     click.echo(table.game.board_text(shown))
@@ -463,7 +490,7 @@ def log(referee, game_id, seat, as_referee, as_json):
 
 @main.command()
 @click.argument("game_id")
-@click.option("--to", "upto", type=int, help="Stop after this event number.")
+@click.option("--to", "upto", type=click.IntRange(min=1), help="Stop after this event number.")
 @click.option("--verify", is_flag=True,
               help="Re-run the rules on the recorded orders and compare every byte.")
 @common
@@ -472,10 +499,15 @@ def replay(referee, game_id, upto, verify):
 
     Example: pbem replay rome --verify
     """
-    referee.game_row(game_id)
+    last = referee.game_row(game_id)["last_seq"]
+    if upto and upto > last:
+        raise click.BadParameter(f"the log of {game_id} ends at event {last}", param_hint="--to")
     verdict = replay_game(referee.store, game_id, upto, verify)
     game = referee.table(game_id).game
-    click.echo(game.board_text(game.view(verdict.state["game"], None)))
+    if verdict.state["game"]:
+        click.echo(game.board_text(game.view(verdict.state["game"], None)))
+    else:
+        click.echo("no board yet: the game is set up by a later event")
     click.echo(f"\n{verdict.events} events, {verdict.phases} phases; state {verdict.state_hash}")
     if verify:
         for problem in verdict.problems:
@@ -491,14 +523,19 @@ def replay(referee, game_id, upto, verify):
 @click.option("--dir", "folder", default="pbem-demo", show_default=True,
               type=click.Path(file_okay=False), help="Where the db and the mails go.")
 @click.option("--turns", default=60, show_default=True, help="Stop after this many turns.")
-def demo(ruleset, seed, folder, turns):
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="A new SQLite file for the demo game (default: demo.db in --dir).")
+def demo(ruleset, seed, folder, turns, db):
     """Play a whole game with bot players mailing orders through local Maildir folders.
+
+    --dir is emptied first when it holds an earlier demo; any other folder
+    with files in it is refused.
 
     Example: pbem demo --seed 7
     """
     from .demo import play
     try:
-        summary = play(ruleset, seed, Path(folder), turns)
+        summary = play(ruleset, seed, Path(folder), turns, Path(db) if db else None)
     except PbemError as problem:
         raise click.ClickException(str(problem)) from None
     for line in summary:

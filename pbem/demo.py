@@ -9,6 +9,7 @@ too. Everything is seeded: the same seed plays the same game.
 
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
+import json
 from pathlib import Path
 import shutil
 
@@ -29,14 +30,32 @@ GAME_ID = "demo"
 SILENCE = 20  # one bot answer in this many is never sent
 
 
-def write_config(folder: Path) -> Path:
-    """A pbem.toml for the demo folder."""
+DEMO_NAME = "pbem demo referee"
+
+
+def write_config(folder: Path, db: Path | None) -> Path:
+    """A pbem.toml for the demo folder (its database in it, unless db is given)."""
     path = folder / "pbem.toml"
     path.write_text(
-        'db = "demo.db"\naddress = "pbem@demo.example"\nname = "pbem demo referee"\n'
-        'referee = "referee@demo.example"\n\n[mail]\ninbox = "mail/inbox"\n'
-        'outbox = "mail/outbox"\n', encoding="utf-8")
+        f'db = {json.dumps(str(db) if db else "demo.db")}\naddress = "pbem@demo.example"\n'
+        f'name = "{DEMO_NAME}"\nreferee = "referee@demo.example"\n\n[mail]\n'
+        'inbox = "mail/inbox"\noutbox = "mail/outbox"\n', encoding="utf-8")
     return path
+
+
+def fresh_folder(folder: Path, db: Path | None) -> None:
+    """Empty the demo folder of an earlier demo; refuse a folder or database that holds
+    anything else."""
+    if db and db.exists():
+        raise PbemError(f"{db} exists; the demo writes a new database (choose another --db)")
+    if folder.exists():
+        settings = folder / "pbem.toml"
+        earlier = settings.is_file() and DEMO_NAME in settings.read_text(encoding="utf-8")
+        if any(folder.iterdir()) and not earlier:
+            raise PbemError(f"{folder} holds files of its own; the demo needs an empty folder "
+                            "or one of an earlier demo (choose another --dir)")
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
 
 
 class Postman:
@@ -74,17 +93,19 @@ def bot_reply(last, seat: SeatSpec, text: str, now: str, number: int) -> bytes:
     return reply.as_bytes()
 
 
-def play(ruleset: str, seed: str, folder: Path, turns: int) -> list[str]:
-    """Play one demo game to its end (or the turn cap); return a summary."""
+def play(ruleset: str, seed: str, folder: Path, turns: int, db: Path | None = None) -> list[str]:
+    """Play one demo game to its end (or the turn cap); return a summary.
+
+    The database is folder/demo.db unless db names a new file elsewhere.
+    """
     try:
         game = pbem.games.load(ruleset)
     except KeyError:
         raise PbemError(f"unknown game {ruleset!r}; available: "
                         f"{', '.join(pbem.games.names())}") from None
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    config = load(str(write_config(folder)))
+    db = db.resolve() if db else None
+    fresh_folder(folder, db)
+    config = load(str(write_config(folder, db)))
     referee = Referee(Store(config.path("db")), config)
     seats = [SeatSpec(name, f"{name}@players.example") for name in game.DEMO_SEATS]
     referee.new_game(ruleset, GAME_ID, seats, START, game.demo_options(turns), seed)

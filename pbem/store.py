@@ -18,6 +18,7 @@ import sqlite3
 import sqlite_utils
 
 from .adjudicator.contract import Event, canonical
+from .errors import PbemError
 
 GENESIS = "0" * 64
 
@@ -178,8 +179,11 @@ class Store:
     """A pbem database file."""
 
     def __init__(self, path):
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
-        conn.execute("PRAGMA journal_mode=WAL")
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as problem:
+            raise PbemError(f"cannot open the database {path}: {problem}") from None
         conn.execute("PRAGMA foreign_keys=ON")
         self.db = sqlite_utils.Database(conn)
         self.path = str(path)

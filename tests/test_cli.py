@@ -143,6 +143,39 @@ def test_db_option_points_at_another_file(run, tmp_path):
     assert json.loads(run("list", "--json")) == []
 
 
+def test_init_and_demo_put_the_database_where_db_says(run, tmp_path):
+    club = tmp_path / "games" / "club.db"
+    assert f"database {club}" in run("init", "--db", "games/club.db")
+    assert f'db = "{club}"' in (tmp_path / "pbem.toml").read_text()
+    assert json.loads(run("list", "--json")) == [] and club.exists()
+    out = run("demo", "--dir", "d", "--db", "demo-elsewhere.db", "--turns", "2")
+    assert "Replay: verified" in out
+    assert (tmp_path / "demo-elsewhere.db").exists() and not (tmp_path / "d" / "demo.db").exists()
+    assert "choose another --db" in run("demo", "--dir", "d", "--db", "demo-elsewhere.db", code=1)
+
+
+def test_demo_never_empties_a_folder_it_did_not_make(run, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "keep.txt").write_text("mine")
+    assert "holds files of its own" in run("demo", "--dir", "notes", "--turns", "2", code=1)
+    assert (tmp_path / "notes" / "keep.txt").read_text() == "mine"
+
+
+def test_bad_paths_and_numbers_get_plain_answers(run, tmp_path):
+    (tmp_path / "notes.txt").write_text("not a database")
+    assert "cannot open the database" in run("list", "--db", "notes.txt", code=1)
+    run("init")
+    run(*NEW)
+    assert "cannot write" in run("show", "rome", "--html", "no/such/folder/x.html", code=1)
+    assert "x>=1" in run("replay", "rome", "--to", "0", code=2)
+    assert "the log of rome ends at event" in run("replay", "rome", "--to", "999", code=2)
+    assert "no board yet" in run("replay", "rome", "--to", "1")
+    (tmp_path / "orders.txt").write_bytes("red: move CAMPAGNE-\xc9 BAK\n".encode("latin-1"))
+    out = run("submit", "rome", "--seat", "ann", "--file", "orders.txt",
+              "--now", "2026-12-01T13:00Z")
+    assert "line 1: there is no cell called CAMPAGNE-E on this board" in out
+
+
 def test_demo_plays_to_the_end_and_verifies(run, tmp_path):
     out = run("demo", "--seed", "7", "--dir", "d", "--turns", "15")
     assert "Replay: verified, byte for byte" in out

@@ -369,7 +369,7 @@ def pending(state) -> dict:
 
 
 def default_orders(state, seat) -> dict:
-    """A silent seat: bids nothing; its silence lets kept orders stand; otherwise the default turn."""
+    """A silent seat: bids nothing; lets its kept orders stand; otherwise the default turn."""
     stage = state["turn"]["stage"]
     if stage == "bid":
         return {"bid": []}

@@ -39,5 +39,5 @@ def timing(options: dict) -> dict:
 
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
-           "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders", "narrate", "board_text",
-           "svg_context", "timing", "bot_orders"]
+           "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
+           "narrate", "board_text", "svg_context", "timing", "bot_orders"]

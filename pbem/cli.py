@@ -17,6 +17,7 @@ from .adjudicator.engine import TIMING_OPTIONS
 from .app import Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
+from .identity import without_tokens
 from .mail import maildir
 from .replay import replay as replay_game
 from .store import Store
@@ -301,9 +302,11 @@ def tick(referee, no_send, now):
 @click.option("--retry", "retry_ids", type=int, multiple=True,
               help="Queue a failed mail again, by its id (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Show the seats' secret codes in the subjects (blanked out otherwise).")
 @now_option
 @common
-def outbox_command(referee, every, retry_ids, as_json, now):
+def outbox_command(referee, every, retry_ids, as_json, as_referee, now):
     """Show the mails not sent yet (failed ones first), or queue failed ones again.
 
     Example: pbem outbox --retry 12
@@ -313,7 +316,10 @@ def outbox_command(referee, every, retry_ids, as_json, now):
         count = outbox.retry(referee.store, retry_ids, when(now))
         click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
         return
-    listing(outbox.waiting(referee.store, every), as_json, "nothing waiting in the outbox",
+    rows = outbox.waiting(referee.store, every)
+    if not as_referee:
+        rows = [{**row, "subject": without_tokens(row["subject"])} for row in rows]
+    listing(rows, as_json, "nothing waiting in the outbox",
             lambda row: [f"{row['id']:6} {row['status']:8} {row['attempts']:2} attempt(s)  "
                          f"{row['to_addr']}  {row['subject']}"]
             + ([f"       {row['last_error']}"] if row["last_error"] else []))

@@ -37,6 +37,11 @@ def subject_tag(game_id: str, token: str) -> str:
     return f"[pbem {game_id} #{token}]"
 
 
+def without_tokens(subject: str) -> str:
+    """A subject with every seat's token blanked out of its tag, for listings."""
+    return TAG.sub(lambda m: subject_tag(m.group(1), "…"), subject or "")
+
+
 def reply_address(address: str, game_id: str, token: str) -> str:
     """The plus-address a seat replies to: local+game.token@domain."""
     local, _, domain = address.partition("@")

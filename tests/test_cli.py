@@ -1,6 +1,7 @@
 """The command line, driven as a referee types it, on a real database in a temp folder."""
 
 import json
+import re
 
 from click.testing import CliRunner
 import pytest
@@ -109,6 +110,16 @@ def test_options_are_listed_with_each_game(run):
     [auguste] = [g for g in json.loads(run("games", "--json")) if g["name"] == "auguste"]
     assert set(auguste["options"]) >= {"trumps", "handicap", "turn_hours", "slow"}
     assert "bid_hours: hours a conflict's sealed bids stay open" in run("games")
+
+
+def test_outbox_shows_the_seats_codes_only_to_the_referee(run):
+    run("init")
+    run(*NEW)
+    listed = json.loads(run("outbox", "--json"))
+    assert [m["subject"] for m in listed] == ["[pbem rome #…] the game begins"] * 2
+    assert "#…]" in run("outbox", "--all")
+    codes = [m["subject"] for m in json.loads(run("outbox", "--json", "--referee"))]
+    assert len(codes) == 2 and all(re.match(r"\[pbem rome #[a-z2-9]{10}\] ", c) for c in codes)
 
 
 def test_extend_moves_the_deadline_and_refuses_what_cannot_help(run):

@@ -98,10 +98,11 @@ def test_errors_are_plain_words_and_change_nothing(run):
     (["--option", "handicap=red:16"], "handicap red:16: the red legion has only 16 legionaries"),
     (["--option", "board=fast", "--option", "board=default"], "board is given twice"),
     (["--seat", "ann=other@x.example"], "ann is given twice"),
+    (["--preset", "3-3"], "3 legions in 3 teams: give 3 seats, or --option assign="),
 ])
 def test_a_new_game_with_a_senseless_setting_is_refused(run, given, refusal):
     run("init")
-    out = run(*NEW, *given, code=1 if "--option" in given and "twice" not in refusal else 2)
+    out = run(*NEW, *given, code=2 if "twice" in refusal else 1)
     assert refusal in out
     assert json.loads(run("list", "--json")) == []
 

@@ -173,7 +173,10 @@ def build_order(verb, args) -> dict:
     elif args and args[-1] in ("VOLCANO", "VOLCAN"):
         args, volcano = args[:-1], True
     shapes = {"move": 2, "laurel": 1, "pass": 0, "wall": 2, "rider": 3}
-    if len(args) != shapes[verb]:
+    if len(args) > shapes[verb]:
+        extra = " ".join(args[shapes[verb]:])
+        raise ValueError(f"{extra!r} is more than the order takes: {usage(verb)}")
+    if len(args) < shapes[verb]:
         raise ValueError(usage(verb))
     if volcano and verb != "move":
         raise ValueError("VOLCANO goes with a MOVE, e.g. red: move BAK DOR volcano")
@@ -308,6 +311,8 @@ def check_wall(state, cells) -> str | None:
     for cell in cells:
         if cell in goals:
             return f"{cell} is a goal cell; a wall may never stand on one"
+        if cell in state["walls"]:
+            return f"a wall stands on {cell} already"
         if cell in state["units"] or cell == state["laurel"] or blocked(state, cell):
             return f"{cell} is not empty"
         if cell in state["shields"]:

@@ -71,9 +71,10 @@ def assign_seats(legions: dict, seats: list[str], assign: str | None = None) -> 
                 if legions[colour]["team"] == team:
                     legions[colour]["seat"] = seat
     elif free:
+        counts = sorted({len(legions), len(teams)})
         raise SetupError(
-            f"{len(legions)} legions in {len(teams)} teams: give {len(legions)} or "
-            f"{len(teams)} seats, or --option assign=red=ann,orange=bob,...")
+            f"{len(legions)} legions in {len(teams)} teams: give "
+            f"{' or '.join(map(str, counts))} seats, or --option assign=red=ann,orange=bob,...")
     strangers = sorted({legion["seat"] for legion in legions.values()} - set(seats))
     if strangers:
         raise SetupError(f"{', '.join(strangers)} is not a seat of this game")

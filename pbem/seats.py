@@ -22,12 +22,24 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        if store.seat(game_id, seat_name) is None:
+        old = store.seat(game_id, seat_name)
+        if old is None:
             raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
         store.update("seats", {"game": game_id, "name": seat_name}, {"token": new_token()})
         seat = store.seat(game_id, seat_name)
+        recode_waiting_mail(store, game_id, seat_name, old["token"], seat["token"])
         table.send(seat, "token", "your seat has a new code", "token", now)
     return seat
+
+
+def recode_waiting_mail(store, game_id: str, seat_name: str, old: str, new: str) -> None:
+    """Mails to the seat not sent yet carry the new code, so a reply to them still counts."""
+    rows = store.all("SELECT id, subject, raw FROM outbox WHERE game = ? AND seat = ? "
+                     "AND status != 'sent'", [game_id, seat_name])
+    for row in rows:
+        store.update("outbox", {"id": row["id"]}, {
+            "subject": row["subject"].replace(old, new),
+            "raw": row["raw"].replace(old.encode(), new.encode())})
 
 
 def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> dict:

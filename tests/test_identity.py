@@ -64,6 +64,23 @@ def test_a_new_token_replaces_the_old_one_at_once(auguste_game):
     assert (fresh["status"], fresh["reason"]) == ("done", "orders recorded")
 
 
+def test_mail_still_waiting_to_go_out_carries_the_new_code(auguste_game):
+    store = auguste_game.store
+    old = token(auguste_game, "ann")
+    waiting = store.all("SELECT id FROM outbox WHERE seat = 'ann' AND status = 'pending'")
+    assert waiting, "the welcome to ann should still be waiting"
+    rotate_token(auguste_game, "rome", "ann", NOW)
+    new = token(auguste_game, "ann")
+    for mail in store.all("SELECT * FROM outbox WHERE seat = 'ann'"):
+        msg = message_from_bytes(mail["raw"], policy=policy.default)
+        assert msg["Reply-To"] == f"pbem+rome.{new}@referee.example"
+        assert mail["subject"].startswith(f"[pbem rome #{new}]")
+        assert str(msg["Subject"]) == mail["subject"]
+        assert old not in mail["raw"].decode()
+        text = msg.get_body(preferencelist=("plain",)).get_content()
+        assert f"[pbem rome #{new}]" in text
+
+
 def test_the_seat_command_rotates_a_token_and_shows_no_token(auguste_game, tmp_path):
     config = str(tmp_path / "pbem.toml")
     old = token(auguste_game, "ann")

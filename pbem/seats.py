@@ -22,13 +22,19 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        old = store.seat(game_id, seat_name)
-        if old is None:
-            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        old = existing_seat(store, game_id, seat_name)
         store.update("seats", {"game": game_id, "name": seat_name}, {"token": new_token()})
         seat = store.seat(game_id, seat_name)
         recode_waiting_mail(store, game_id, seat_name, old["token"], seat["token"])
         table.send(seat, "token", "your seat has a new code", "token", now)
+    return seat
+
+
+def existing_seat(store, game_id: str, seat_name: str) -> dict:
+    """The seat's row; PbemError when the game has no such seat."""
+    seat = store.seat(game_id, seat_name)
+    if seat is None:
+        raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
     return seat
 
 
@@ -51,9 +57,7 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        old = store.seat(game_id, seat_name)
-        if old is None:
-            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        old = existing_seat(store, game_id, seat_name)
         if old["email"] == email:
             raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
         store.update("seats", {"game": game_id, "name": seat_name},

@@ -18,6 +18,7 @@ import pbem.games
 from . import letters
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError
+from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
 from .identity import new_token, valid_address, valid_game_id
@@ -142,6 +143,7 @@ class Referee:
             blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
             table = self.record(blank, events, now)
             letters.welcome(table, self.store.seats(game_id), now)
+            letters.ask_referee(table, now)
         return game_id
 
     # ------------------------------------------------------------ phases
@@ -156,10 +158,17 @@ class Referee:
         return [row["id"] for row in rows]
 
     def ready(self, table: letters.Table) -> bool:
-        """Has every pending seat sent error-free orders (or READY), and nobody WAIT?"""
+        """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
+
+        A ruling asked of the referee is ready once the referee has given it.
+        """
         phase = table.state["engine"]["phase"]
         seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
         for name in table.state["engine"]["requests"]:
+            if name == REFEREE:
+                if self.current_submission(table.game_row["id"], REFEREE, phase) is None:
+                    return False
+                continue
             seat = seats[name]
             if seat["wait_phase"] == phase:
                 return False
@@ -185,7 +194,8 @@ class Referee:
                 eng = table.state["engine"]
                 if eng["over"] or not eng["requests"]:
                     break
-                if not (eng["deadline"] <= now or self.ready(table)):
+                due = eng["deadline"] is not None and eng["deadline"] <= now
+                if not (due or self.ready(table)):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
                 self.resolve_phase(table, now)
@@ -207,7 +217,63 @@ class Referee:
                             now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
+        letters.ask_referee(table, now)
         return table
+
+    # ------------------------------------------------------------ rulings
+
+    def rulings(self, game_id: str) -> list[dict]:
+        """The rulings the open phase waits for: the referee's, and any judge seat's."""
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        return [{"id": ruling_id(eng["phase"], asked), "asked": asked, "since": eng["opened"],
+                 "prompt": request["prompt"], "choices": request.get("choices") or {},
+                 "concerns": request.get("concerns")}
+                for asked, request in sorted(eng["requests"].items())
+                if request["kind"] == "ruling"]
+
+    def rule(self, game_id: str, which: str, text: str, values: dict, now: str) -> dict:
+        """Settle an open ruling with the referee's reasoning and values; resolve the phase.
+
+        The referee may settle a judge seat's ruling in its place. Returns the
+        ruling as listed by :meth:`rulings`.
+        """
+        now = iso(parse_time(now))
+        if not text.strip():
+            raise PbemError("say why (--text): the seats concerned read your reasoning")
+        with self.store.transaction():
+            open_ones = {r["id"]: r for r in self.rulings(game_id)}
+            if which not in open_ones:
+                raise PbemError(f"game {game_id} has no open ruling {which!r}; open: "
+                                f"{', '.join(open_ones) or 'none'} (see pbem ruling {game_id})")
+            ruling = open_ones[which]
+            values = {k: (v.lower() if ruling["choices"].get(k) else v)
+                      for k, v in values.items()}
+            problems = [p for p in (value_problem(ruling["choices"], k, v)
+                                    for k, v in sorted(values.items())) if p]
+            problems += [f"set {key} (--set {key}=...)"
+                         for key in missing(ruling["choices"], values)]
+            if problems:
+                raise PbemError("; ".join(problems))
+            orders = {"set": values, "text": " ".join(text.split()), "by": REFEREE}
+            self.store_orders(game_id, ruling["asked"], self.table(game_id), orders, now)
+        self.step(game_id, now)
+        return ruling
+
+    def store_orders(self, game_id: str, seat: str, table, orders, now: str,
+                     text: str = "", errors=()) -> None:
+        """Make these the seat's current orders for the open phase (inside a transaction)."""
+        phase = table.state["engine"]["phase"]
+        self.store.db.execute(
+            "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
+            "AND phase = ? AND status = 'current'", [game_id, seat, phase])
+        self.store.insert("submissions", {
+            "game": game_id, "seat": seat, "phase": phase, "text": text,
+            "orders": json.dumps(orders, sort_keys=True),
+            "errors": json.dumps([e.to_dict() for e in errors]),
+            "status": "current", "received_at": now,
+        })
+        self.store.update("games", {"id": game_id}, {"dirty": 1})
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""
@@ -307,6 +373,11 @@ class Referee:
             if event.visible(seat):
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
                        "payload": row["payload"], "visible_to": row["visible_to"]}
+
+
+def ruling_id(phase: int, asked: str) -> str:
+    """How the referee names an open ruling: the phase, and the judge seat if not the referee."""
+    return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
 @contextmanager

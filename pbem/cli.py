@@ -215,12 +215,13 @@ def parse_pairs(values, what: str) -> dict:
 @click.option("--tz", "zones", multiple=True, help="A seat's timezone: NAME=Europe/Paris.")
 @click.option("--preset", help="The game's preset (Auguste: 4-2, 6-2, 6-3, 3-3, 5-5, 2-2-1).")
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@click.option("--judge", help="The seat that is also the game's judge (Seigneurs' barbarian).")
 @click.option("--seed", help="The secret seed (default: a fresh random one).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML, see docs/positions.md).")
 @now_option
 @common
-def new(referee, ruleset, game_id, seats, zones, preset, options, seed, position, now):
+def new(referee, ruleset, game_id, seats, zones, preset, options, judge, seed, position, now):
     """Create a game and mail every seat its welcome.
 
     Example: pbem new auguste --id rome --seat ann=ann@example.org --seat bob=bob@example.org
@@ -233,6 +234,8 @@ def new(referee, ruleset, game_id, seats, zones, preset, options, seed, position
     opts = parse_pairs(options, "KEY=VALUE")
     if preset:
         opts["preset"] = preset
+    if judge:
+        opts["judge"] = judge
     data = None
     if position:
         try:
@@ -423,6 +426,43 @@ def end(referee, game_id, reason, now):
     referee.end(game_id, reason, when(now))
     click.echo(f"game {game_id} is over; every seat's last mail is queued "
                "(pbem tick sends them).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("ruling_id", required=False)
+@click.option("--set", "values", multiple=True, metavar="KEY=VALUE",
+              help="A value the ruling sets, e.g. winner=ann (repeatable).")
+@click.option("--text", default="", help="Your reasons, in a sentence: the seats concerned read it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the open rulings as JSON.")
+@now_option
+@common
+def ruling(referee, game_id, ruling_id, values, text, as_json, now):
+    """List what a game waits for the referee to decide, or settle it.
+
+    Without RULING_ID: the open rulings (disputes, judgements the rules leave
+    to a person), each with its id, question and the values it sets. With it:
+    the ruling is recorded as an event with your reasons, the seats concerned
+    are told, and the game goes on. A judge seat's open ruling may be settled
+    in its place the same way.
+
+    Example: pbem ruling camp1
+
+    Example: pbem ruling camp1 14 --set winner=ann --text "bob's report came after the photo"
+    """
+    if not ruling_id:
+        if values or text:
+            raise click.UsageError("name the ruling to settle: pbem ruling GAME ID --set ...")
+        rows = referee.rulings(game_id)
+        listing(rows, as_json, f"game {game_id} waits for no ruling", lambda row: [
+            f"{row['id']:>6}  {row['asked']}: {row['prompt']}",
+            "        sets: " + ("; ".join(
+                f"{key} ({'|'.join(words) if words else 'any value'})"
+                for key, words in sorted(row["choices"].items())) or "nothing, reasons only")])
+        return
+    ruled = referee.rule(game_id, ruling_id, text, parse_pairs(values, "KEY=VALUE"), when(now))
+    click.echo(f"ruling {ruled['id']} of game {game_id} recorded; the seats concerned are told "
+               "(pbem tick sends the mails).")
 
 
 def audience(seat, as_referee):

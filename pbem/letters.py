@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from . import render
+from .adjudicator import engine as rules_engine
+from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
 from .identity import reply_address, subject_tag
 from .mail.compose import compose, message_id
@@ -57,8 +59,12 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
-        board = {"board": self.board, "svg": self.svg} if with_board else \
-            {"board": None, "svg": None}
+        board = {"board": None, "svg": None}
+        if with_board and getattr(self.game, "SEAT_BOARDS", False):
+            board = {"board": self.game.board_text(seat_view),
+                     "svg": render.board_html(self.ruleset, self.game, seat_view)}
+        elif with_board:
+            board = {"board": self.board, "svg": self.svg}
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
@@ -70,10 +76,21 @@ class Table:
             "marker": REPLY_MARKER,
             "slow": engine["timing"]["slow"] > 0,
             "request": request,
+            "proxies": self.proxies(seat["name"]),
             "waiting": sorted(engine["requests"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
             "yours": yours,
         }
+
+    def proxies(self, name: str) -> list[dict]:
+        """The requests of the seats whose orders this seat gives (a vassal's), with deadline."""
+        ruler = getattr(self.game, "controller", None)
+        engine = self.state["engine"]
+        if ruler is None:
+            return []
+        return [{"seat": other, **request, "deadline": engine["deadline"]}
+                for other, request in sorted(engine["requests"].items())
+                if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
 
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
              reply_to_mail=None, **extra) -> None:
@@ -127,7 +144,7 @@ def happenings(table: Table, seat: dict) -> list[str]:
     for row in store.event_rows(table.game_row["id"], after=seat["reported_seq"]):
         event = row_event(row)
         if event.visible(seat["name"]):
-            line = table.game.narrate(event)
+            line = rules_engine.narrate(event) or table.game.narrate(event)
             if line:
                 lines.append(line)
     return lines
@@ -151,10 +168,16 @@ def welcome(table: Table, seats: list[dict], now: str) -> None:
 
 
 def reports(table: Table, seats: list[dict], now: str) -> None:
-    """After a phase: each seat's account of what happened, the board, what comes next."""
+    """After a phase: each seat's account of what happened, the board, what comes next.
+
+    A seat that can see nothing new and is asked nothing gets no mail (under
+    fog of war, most phases are other seats' business).
+    """
     over = table.state["engine"]["over"]
     for seat in seats:
         happened = happenings(table, seat)
+        if not (over or happened or asked(table, seat["name"])):
+            continue
         if over:
             result = table.state["engine"]["result"]
             table.send(seat, "over", "the game is over", "over", now, happened=happened,
@@ -166,12 +189,39 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
         mark_reported(table, seat)
 
 
+def asked(table: Table, name: str) -> bool:
+    """Is this seat asked something now, for itself or for a seat whose orders it gives?"""
+    return name in table.state["engine"]["requests"] or bool(table.proxies(name))
+
+
 def headline_for(table: Table, seat: dict) -> str:
     """A report's subject: what is asked of this seat, if anything."""
     request = table.state["engine"]["requests"].get(seat["name"])
     if request:
         return request["prompt"] or "your turn"
+    proxies = table.proxies(seat["name"])
+    if proxies:
+        return f"orders for {proxies[0]['seat']}: {proxies[0]['prompt'] or 'their turn'}"
     return "update"
+
+
+def ask_referee(table: Table, now: str) -> None:
+    """Tell the referee that the open phase waits for its ruling (once, when it opens)."""
+    request = table.state["engine"]["requests"].get(REFEREE)
+    if not request:
+        return
+    game_id = table.game_row["id"]
+    phase = table.state["engine"]["phase"]
+    choices = request.get("choices") or {}
+    sets = " ".join(f"--set {key}=" + ("|".join(words) if words else "VALUE")
+                    for key, words in sorted(choices.items()))
+    notice(table.referee, table.referee.config["referee"],
+           f"game {game_id} waits for your ruling", [
+               f"{table.game.TITLE} game {game_id}, phase {phase}: {request['prompt']}",
+               "The game waits until you rule. Settle it with:",
+               f"pbem ruling {game_id} {phase} {sets} --text \"your reasons\"",
+               "The seats concerned read your reasons; pbem ruling " + game_id +
+               " lists what is open."], now, game=game_id, kind="ruling")
 
 
 def result_text(result: dict) -> str:

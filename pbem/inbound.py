@@ -17,7 +17,7 @@ from .adjudicator import engine
 from .errors import PbemError
 from .identity import claim, subject_tag, token_matches
 from .mail.parse import Incoming, read
-from .reading import read_text, sender_names
+from .reading import read_text, sections, sender_names
 from .store import Store, raw_digest
 from .timeutil import iso, parse_time
 
@@ -249,13 +249,16 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
 
     Commands and orders are independent: a command never touches the orders on
     file, and a mail replaces them only when at least one of its lines is an
-    order the game accepts.
+    order the game accepts. A seat that gives the orders of others (a vassal's
+    overlord) may head a part of its mail "for SEAT:"; without it, its orders
+    go to the one seat it controls that is asked, when it is not asked itself.
     """
     names = sender_names(seat["name"], incoming.sender_name if incoming else "")
     reading = read_text(text, names)
     answer = Answer(ignored=[line for _, line in reading.ignored])
     if reading.has_orders:
-        take_orders(referee, table, seat, reading.orders_text, now, answer)
+        for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
+            take_orders(referee, table, seat["name"], target, part, now, answer)
     elif not reading.commands:
         answer.notes.append("I found no orders in your mail. Write them as the first lines of "
                             "your reply, one per line; send HELP for the syntax.")
@@ -277,40 +280,59 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                                answer.errors)}
 
 
-def take_orders(referee, table, seat: dict, orders_text: str, now: str, answer: Answer) -> None:
-    """Read a seat's order lines; record them when at least one of them can be used."""
-    store, game_id = referee.store, table.game_row["id"]
+def controller(table, seat: str) -> str:
+    """The seat whose mails give this seat's orders (itself, unless the game says otherwise)."""
+    ruler = getattr(table.game, "controller", None)
+    return (ruler(table.state["game"], seat) if ruler else None) or seat
+
+
+def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
+    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
+    ruler = controller(table, sender)
+    if ruler != sender:
+        answer.notes.append(f"Your orders are given by {ruler} now, so these were not "
+                            "recorded. You still get your own reports.")
+        return []
+    seats = [s for s in table.state["engine"]["seats"] if s != sender]
+    controlled = [s for s in seats if controller(table, s) == sender]
+    asked = table.state["engine"]["requests"]
+    parts = []
+    for target, part in sections(text, controlled):
+        if target is None:
+            waiting = [s for s in controlled if s in asked]
+            target = waiting[0] if sender not in asked and len(waiting) == 1 else sender
+        parts.append((target, part))
+    return parts
+
+
+def take_orders(referee, table, sender: str, target: str, orders_text: str, now: str,
+                answer: Answer) -> None:
+    """Read order lines for a seat; record them when at least one of them can be used."""
     eng = table.state["engine"]
-    phase = eng["phase"]
-    if seat["name"] not in eng["requests"]:
+    lead = "" if target == sender else f"For {target}: "
+    if target not in eng["requests"]:
         waiting = ", ".join(sorted(eng["requests"])) or "nobody"
-        answer.notes.append(f"Nothing is asked of you now (waiting for {waiting}), so these "
-                            "orders were not recorded.")
+        whom = "you" if target == sender else target
+        answer.notes.append(f"{lead}Nothing is asked of {whom} now (waiting for {waiting}), "
+                            "so these orders were not recorded.")
         return
-    orders, errors = table.game.parse(table.state["game"], seat["name"], orders_text)
-    answer.errors = list(errors)
+    orders, errors = table.game.parse(table.state["game"], target, orders_text)
+    answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
-        kept = orders_on_file(referee, table, seat)
-        answer.notes.append(
+        kept = orders_on_file(referee, table, target)
+        answer.notes.append(lead + (
             "None of your lines could be used, so your orders on file are unchanged."
             if kept else "None of your lines could be used, so I still have no orders from "
-            "you for this turn.")
-        answer.on_file = kept or []
+            "you for this turn."))
+        answer.on_file += [lead + line for line in kept or []]
         return
-    answer.understood = table.game.describe_orders(table.state["game"], seat["name"], orders)
-    store.db.execute(
-        "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
-        "AND phase = ? AND status = 'current'", [game_id, seat["name"], phase])
-    store.insert("submissions", {
-        "game": game_id, "seat": seat["name"], "phase": phase, "text": orders_text,
-        "orders": json.dumps(orders, sort_keys=True),
-        "errors": json.dumps([e.to_dict() for e in errors]),
-        "status": "current", "received_at": now,
-    })
-    store.update("games", {"id": game_id}, {"dirty": 1})
+    answer.understood += [lead + line for line in
+                          table.game.describe_orders(table.state["game"], target, orders)]
+    referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
     answer.recorded = True
-    answer.notes.insert(0, "Orders received; they replace any you sent before for this turn."
-                        if not errors else "Orders received, with errors (see below).")
+    answer.notes.insert(0, lead + ("Orders received; they replace any you sent before for "
+                                   "this turn." if not errors else
+                                   "Orders received, with errors (see below)."))
 
 
 def usable_lines(text: str, errors) -> int:
@@ -322,14 +344,12 @@ def usable_lines(text: str, errors) -> int:
                if line.strip() and number not in refused)
 
 
-def orders_on_file(referee, table, seat: dict) -> list[str] | None:
+def orders_on_file(referee, table, seat: str) -> list[str] | None:
     """The seat's orders for the open phase, in words; None when it has sent none."""
-    sub = referee.current_submission(table.game_row["id"], seat["name"],
-                                     table.state["engine"]["phase"])
+    sub = referee.current_submission(table.game_row["id"], seat, table.state["engine"]["phase"])
     if sub is None:
         return None
-    return table.game.describe_orders(table.state["game"], seat["name"],
-                                      json.loads(sub["orders"]))
+    return table.game.describe_orders(table.state["game"], seat, json.loads(sub["orders"]))
 
 
 def run_commands(referee, table, seat: dict, commands: list[str], now: str, answer: Answer):
@@ -346,7 +366,7 @@ def run_commands(referee, table, seat: dict, commands: list[str], now: str, answ
         store.update("games", {"id": game_id}, {"dirty": 1})
         answer.notes.append("READY noted: your orders for this turn are final.")
         if not answer.recorded:
-            answer.on_file = orders_on_file(referee, table, seat) or []
+            answer.on_file = orders_on_file(referee, table, seat["name"]) or []
     if "slow" in commands:
         event = engine.extension(table.state, seat["name"])
         if event is None:

@@ -148,3 +148,29 @@ def read_text(text: str, names: set[str] = frozenset()) -> Reading:
     reading.ignored.sort()
     reading.orders_text = "\n".join(kept)
     return reading
+
+
+SECTION = re.compile(r"^\s*(for|pour)\s+([\w-]+)\s*:\s*$", re.IGNORECASE)
+
+
+def sections(text: str, seats) -> list[tuple]:
+    """Split order text at "for SEAT:" / "pour SEAT :" lines naming one of `seats`.
+
+    Returns [(seat or None, text)], None for the lines before any such header;
+    each part keeps every line number (other parts' lines are blanked).
+    """
+    lines = text.split("\n")
+    owner, owners = None, []
+    for line in lines:
+        match = SECTION.match(line)
+        if match and match.group(2).lower() in seats:
+            owner = match.group(2).lower()
+            owners.append("header")
+        else:
+            owners.append(owner)
+    parts = []
+    for who in dict.fromkeys(o for o in owners if o != "header"):
+        part = "\n".join(line if o == who else "" for line, o in zip(lines, owners))
+        if part.strip():
+            parts.append((who, part))
+    return parts

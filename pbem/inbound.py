@@ -8,6 +8,7 @@ rate limit, or too large), duplicate, bounce, or failed (a bug; the referee is
 told).
 """
 
+from dataclasses import dataclass, field
 from datetime import timedelta
 import json
 
@@ -16,16 +17,10 @@ from .adjudicator import engine
 from .errors import PbemError
 from .identity import claim, subject_tag, token_matches
 from .mail.parse import Incoming, read
+from .reading import read_text, sender_names
 from .store import Store, raw_digest
 from .timeutil import iso, parse_time
 
-COMMANDS = {
-    "help": "help", "aide": "help", "?": "help",
-    "status": "status", "etat": "status", "état": "status",
-    "wait": "wait", "attends": "wait", "attendre": "wait",
-    "ready": "ready", "pret": "ready", "prêt": "ready",
-    "slow": "slow", "lent": "slow",
-}
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
 RELEASED = "released by the referee"
@@ -237,87 +232,139 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
     return "rejected", reason, found.game, seat["name"]
 
 
-def split_commands(text: str) -> tuple[list[str], str]:
-    """(commands, order text): command lines are blanked so line numbers stay right."""
-    commands, lines = [], []
-    for line in text.splitlines():
-        word = line.strip().strip(".!").lower()
-        if word in COMMANDS:
-            commands.append(COMMANDS[word])
-            lines.append("")
-        else:
-            lines.append(line)
-    return commands, "\n".join(lines)
+@dataclass
+class Answer:
+    """What pbem says back to a seat's mail."""
+
+    notes: list = field(default_factory=list)
+    understood: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    on_file: list = field(default_factory=list)
+    recorded: bool = False
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
-    """Act on a seat's text (orders and commands) and answer it; return what was understood."""
+    """Act on a seat's text (commands and orders) and answer it; return what was understood.
+
+    Commands and orders are independent: a command never touches the orders on
+    file, and a mail replaces them only when at least one of its lines is an
+    order the game accepts.
+    """
+    names = sender_names(seat["name"], incoming.sender_name if incoming else "")
+    reading = read_text(text, names)
+    answer = Answer(ignored=[line for _, line in reading.ignored])
+    if reading.has_orders:
+        take_orders(referee, table, seat, reading.orders_text, now, answer)
+    elif not reading.commands:
+        answer.notes.append("I found no orders in your mail. Write them as the first lines of "
+                            "your reply, one per line; send HELP for the syntax.")
+    table = run_commands(referee, table, seat, reading.names, now, answer)
+    if "help" in reading.names:
+        letters.help_mail(table, seat, incoming, now)
+    if "status" in reading.names:
+        letters.status(table, seat, incoming, now)
+    if answer.notes or answer.understood or answer.errors:
+        headline = ("orders received, with errors" if answer.errors else "orders received") \
+            if answer.recorded else "noted"
+        letters.answer(table, seat, incoming, headline, now, notes=answer.notes,
+                       understood=answer.understood, errors=answer.errors,
+                       ignored=answer.ignored, on_file=answer.on_file)
+    return {"notes": answer.notes, "understood": answer.understood,
+            "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
+            "on_file": answer.on_file,
+            "outcome": outcome(answer.recorded, reading.has_orders, reading.names,
+                               answer.errors)}
+
+
+def take_orders(referee, table, seat: dict, orders_text: str, now: str, answer: Answer) -> None:
+    """Read a seat's order lines; record them when at least one of them can be used."""
     store, game_id = referee.store, table.game_row["id"]
-    commands, orders_text = split_commands(text)
     eng = table.state["engine"]
     phase = eng["phase"]
-    notes, understood, errors = [], [], []
-    recorded = False
+    if seat["name"] not in eng["requests"]:
+        waiting = ", ".join(sorted(eng["requests"])) or "nobody"
+        answer.notes.append(f"Nothing is asked of you now (waiting for {waiting}), so these "
+                            "orders were not recorded.")
+        return
+    orders, errors = table.game.parse(table.state["game"], seat["name"], orders_text)
+    answer.errors = list(errors)
+    if not usable_lines(orders_text, errors):
+        kept = orders_on_file(referee, table, seat)
+        answer.notes.append(
+            "None of your lines could be used, so your orders on file are unchanged."
+            if kept else "None of your lines could be used, so I still have no orders from "
+            "you for this turn.")
+        answer.on_file = kept or []
+        return
+    answer.understood = table.game.describe_orders(table.state["game"], seat["name"], orders)
+    store.db.execute(
+        "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
+        "AND phase = ? AND status = 'current'", [game_id, seat["name"], phase])
+    store.insert("submissions", {
+        "game": game_id, "seat": seat["name"], "phase": phase, "text": orders_text,
+        "orders": json.dumps(orders, sort_keys=True),
+        "errors": json.dumps([e.to_dict() for e in errors]),
+        "status": "current", "received_at": now,
+    })
+    store.update("games", {"id": game_id}, {"dirty": 1})
+    answer.recorded = True
+    answer.notes.insert(0, "Orders received; they replace any you sent before for this turn."
+                        if not errors else "Orders received, with errors (see below).")
+
+
+def usable_lines(text: str, errors) -> int:
+    """How many written lines the game accepted (none when an error concerns the whole mail)."""
+    if any(not e.text for e in errors):
+        return 0
+    refused = {e.line for e in errors}
+    return sum(1 for number, line in enumerate(text.splitlines(), start=1)
+               if line.strip() and number not in refused)
+
+
+def orders_on_file(referee, table, seat: dict) -> list[str] | None:
+    """The seat's orders for the open phase, in words; None when it has sent none."""
+    sub = referee.current_submission(table.game_row["id"], seat["name"],
+                                     table.state["engine"]["phase"])
+    if sub is None:
+        return None
+    return table.game.describe_orders(table.state["game"], seat["name"],
+                                      json.loads(sub["orders"]))
+
+
+def run_commands(referee, table, seat: dict, commands: list[str], now: str, answer: Answer):
+    """WAIT, READY and SLOW; return the table (SLOW records an event)."""
+    store, game_id = referee.store, table.game_row["id"]
+    phase = table.state["engine"]["phase"]
     if "wait" in commands:
         store.update("seats", {"game": game_id, "name": seat["name"]}, {"wait_phase": phase})
-        notes.append("WAIT noted: this turn will not be resolved before its deadline "
-                     "unless you send READY.")
+        answer.notes.append("WAIT noted: this turn will not be resolved before its deadline "
+                            "unless you send READY.")
     if "ready" in commands:
         store.update("seats", {"game": game_id, "name": seat["name"]},
                      {"ready_phase": phase, "wait_phase": 0})
         store.update("games", {"id": game_id}, {"dirty": 1})
-        notes.append("READY noted: your orders for this turn are final.")
+        answer.notes.append("READY noted: your orders for this turn are final.")
+        if not answer.recorded:
+            answer.on_file = orders_on_file(referee, table, seat) or []
     if "slow" in commands:
         event = engine.extension(table.state, seat["name"])
         if event is None:
-            notes.append("SLOW is not possible now (not a chrono game, already used, or "
-                         "nothing asked of you).")
+            answer.notes.append("SLOW is not possible now (not a chrono game, already used, "
+                                "or nothing asked of you).")
         else:
             table = referee.record(table, [event], now)
-            notes.append("SLOW: this turn's deadline is now "
-                         f"{event.payload['deadline']} (UTC).")
-    has_orders = any(line.strip() for line in orders_text.splitlines())
-    if has_orders:
-        if seat["name"] not in eng["requests"]:
-            waiting = ", ".join(sorted(eng["requests"])) or "nobody"
-            notes.append(f"Nothing is asked of you now (waiting for {waiting}), so these "
-                         "orders were not recorded.")
-        else:
-            orders, errors = table.game.parse(table.state["game"], seat["name"], orders_text)
-            understood = table.game.describe_orders(table.state["game"], seat["name"], orders)
-            store.db.execute(
-                "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
-                "AND phase = ? AND status = 'current'", [game_id, seat["name"], phase])
-            store.insert("submissions", {
-                "game": game_id, "seat": seat["name"], "phase": phase, "text": orders_text,
-                "orders": json.dumps(orders, sort_keys=True),
-                "errors": json.dumps([e.to_dict() for e in errors]),
-                "status": "current", "received_at": now,
-            })
-            store.update("games", {"id": game_id}, {"dirty": 1})
-            recorded = True
-            notes.insert(0, "Orders received; they replace any you sent before for this turn."
-                         if not errors else "Orders received, with errors (see below).")
-    elif not commands:
-        notes.append("I found no orders in your mail. Write them as the first lines of "
-                      "your reply, one per line; send HELP for the syntax.")
-    if "help" in commands:
-        letters.help_mail(table, seat, incoming, now)
-    if "status" in commands:
-        letters.status(table, seat, incoming, now)
-    if notes or understood or errors:
-        headline = ("orders received, with errors" if errors else "orders received") \
-            if recorded else "noted"
-        letters.answer(table, seat, incoming, headline, now, notes=notes,
-                       understood=understood, errors=errors)
-    return {"notes": notes, "understood": understood, "errors": [str(e) for e in errors],
-            "outcome": outcome(recorded, has_orders, commands, errors)}
+            answer.notes.append("SLOW: this turn's deadline is now "
+                                f"{event.payload['deadline']} (UTC).")
+    return table
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
     """What a seat's mail did, in a few words for the inbox log."""
     if recorded:
         said = f"orders recorded with {len(errors)} error(s)" if errors else "orders recorded"
+    elif has_orders and errors:
+        said = f"orders not recorded: no line could be used ({len(errors)} error(s))"
     elif has_orders:
         said = "orders not recorded: nothing asked of this seat"
     else:

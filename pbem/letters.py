@@ -189,10 +189,15 @@ def result_text(result: dict) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
-           understood=(), errors=()) -> None:
-    """A reply to a seat's mail: the orders as understood and every error with its line."""
+           understood=(), errors=(), ignored=(), on_file=()) -> None:
+    """A reply to a seat's mail: the orders as understood and every error with its line.
+
+    `ignored` are the courtesy lines set aside; `on_file` the orders kept when
+    this mail did not replace them.
+    """
     table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
-               understood=list(understood), errors=[str(e) for e in errors])
+               understood=list(understood), errors=[str(e) for e in errors],
+               ignored=list(ignored), on_file=list(on_file))
 
 
 def status(table: Table, seat: dict, incoming, now: str) -> None:

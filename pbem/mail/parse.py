@@ -106,6 +106,7 @@ class Incoming:
     bounced: list = field(default_factory=list)
     text: str = ""
     return_path: str | None = None
+    sender_name: str = ""
 
 
 def message_from_bytes(raw: bytes, headers_only: bool = False):
@@ -133,6 +134,7 @@ def read(raw: bytes, headers_only: bool = False) -> Incoming:
         recipients=recipients,
         references=(header(msg, "References") + " " + header(msg, "In-Reply-To")).split(),
         return_path=one_line(header(msg, "Return-Path")) if "Return-Path" in msg else None,
+        sender_name=name_of(header(msg, "From")),
     )
     if not headers_only:
         incoming.bounced = bounced_recipients(msg)
@@ -172,6 +174,14 @@ def address_of(value: str) -> str:
     except (ValueError, IndexError, TypeError):
         return ""
     return addr if addr.count("@") == 1 and not any(c.isspace() for c in addr) else ""
+
+
+def name_of(value: str) -> str:
+    """The display name of a From header ("Marie Dupont"); empty when there is none."""
+    try:
+        return one_line(parseaddr(value)[0])
+    except (ValueError, IndexError, TypeError):
+        return ""
 
 
 def automatic(msg, incoming: Incoming) -> str | None:

@@ -6,7 +6,7 @@ from email import policy
 from click.testing import CliRunner
 import pytest
 
-from pbem import i18n
+from pbem import i18n, inbound
 from pbem.app import SeatSpec
 from pbem.cli import main
 from pbem.i18n import _, speaking
@@ -112,3 +112,16 @@ def test_a_tick_that_writes_no_mail_reads_no_catalogue(referee):
         _("Reply address:")
         _("Subject tag:")
     assert i18n.catalogue.cache_info().misses == 1
+
+
+def test_a_french_seat_gets_its_answers_framed_in_french(referee):
+    referee.new_game("auguste", "rome", [SeatSpec("ann", "ann@x.example", lang="fr"),
+                                         SeatSpec("bob", "bob@x.example")], START, seed="s")
+    inbound.submit(referee, "rome", "ann", "red: pass\nblue: move NOWHERE X\n", START)
+    row = referee.store.one("SELECT raw FROM outbox WHERE kind = 'ack'")
+    text, html = parts(email.message_from_bytes(row["raw"], policy=policy.default))
+    assert f"Vos ordres tels que je les ai compris{NB}:" in text
+    assert f"1 ligne n'a pas pu être acceptée{NB}:\n  line 2:" in text
+    assert "Ces légions ou actions comptent comme sans ordre." in text
+    assert '<html lang="fr">' in html and "<h3>1 ligne n'a pas pu être acceptée</h3>" in html
+    assert all(len(line) <= 78 for line in text.splitlines())

@@ -21,11 +21,17 @@ from .adjudicator.contract import REFEREE, SetupError
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
+from .i18n import LANGUAGES, normal_language
 from .identity import new_token, valid_address, valid_game_id
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
 
 MAX_PHASES_PER_TICK = 50
+# Options of a new game that are about its seats, not its rules: kept out of the
+# game's log, stored on the seats.
+SEAT_OPTIONS = {
+    "lang": "the language of every seat without its own --lang: en or fr (default en)",
+}
 
 
 @dataclass
@@ -35,6 +41,7 @@ class SeatSpec:
     name: str
     email: str
     tz: str | None = None
+    lang: str | None = None
 
 
 @dataclass
@@ -120,12 +127,14 @@ class Referee:
             raise PbemError(f"unknown game {ruleset!r}; available: "
                             f"{', '.join(pbem.games.names())}") from None
         check_new_game(game_id, seats)
+        options = dict(options or {})
+        default_lang = game_language(options.pop("lang", "en"))
         if self.store.game(game_id):
             raise PbemError(f"there is already a game called {game_id!r}")
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
         try:
-            events = engine.creation_events(game, game_id, ruleset, dict(options or {}),
+            events = engine.creation_events(game, game_id, ruleset, options,
                                             [s.name for s in seats], seed, position)
             state = engine.fold(game, events)
             events.append(engine.open_phase(game, state, now))
@@ -138,6 +147,7 @@ class Referee:
                 self.store.insert("seats", {
                     "game": game_id, "name": seat.name, "position": position_index,
                     "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                    "lang": normal_language(seat.lang) if seat.lang else default_lang,
                     "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
                 })
             blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
@@ -410,3 +420,14 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
             raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
+        if seat.lang and not normal_language(seat.lang):
+            raise PbemError(f"seat {seat.name}: unknown language {seat.lang!r} "
+                            f"(pbem writes {' or '.join(LANGUAGES)})")
+
+
+def game_language(text: str) -> str:
+    """The game-wide language option (--option lang=fr) as en or fr; PbemError otherwise."""
+    lang = normal_language(str(text))
+    if lang is None:
+        raise PbemError(f"lang must be {' or '.join(LANGUAGES)}: {text!r}")
+    return lang

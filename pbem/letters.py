@@ -2,13 +2,16 @@
 
 Every function here runs inside the caller's transaction, so a mail is queued
 exactly when the change it reports is recorded. The public board of a batch
-is rendered once and shared by every recipient.
+is rendered once per language and shared by every recipient.
+
+A mail to a seat is written in the seat's language (``speaking(seat["lang"])``);
+notices to anyone else are in English.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-from . import render
+from . import i18n, render
 from .adjudicator import engine as rules_engine
 from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
@@ -29,6 +32,7 @@ class Table:
     game_row: dict
     game: object
     state: dict
+    boards: dict = field(default_factory=dict, repr=False)
 
     @property
     def ruleset(self) -> str:
@@ -40,15 +44,17 @@ class Table:
         """The public view, computed once for the batch."""
         return self.game.view(self.state["game"], None)
 
-    @cached_property
-    def board(self) -> str:
-        """The public board as text, rendered once for the batch."""
-        return self.game.board_text(self.public)
+    def public_board(self) -> dict:
+        """The public board as text and as its HTML block (the SVG map).
 
-    @cached_property
-    def svg(self):
-        """The public board's HTML block (its SVG map), rendered once for the batch."""
-        return render.board_html(self.ruleset, self.game, self.public)
+        Rendered once per language for the batch.
+        """
+        lang = i18n.current()
+        if lang not in self.boards:
+            self.boards[lang] = {
+                "board": self.game.board_text(self.public),
+                "svg": render.board_html(self.ruleset, self.game, self.public)}
+        return self.boards[lang]
 
     def context(self, seat: dict, with_board: bool = False) -> dict:
         """What every game mail to a seat needs (the board only when asked: it is costly)."""
@@ -64,12 +70,12 @@ class Table:
             board = {"board": self.game.board_text(seat_view),
                      "svg": render.board_html(self.ruleset, self.game, seat_view)}
         elif with_board:
-            board = {"board": self.board, "svg": self.svg}
+            board = self.public_board()
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
                      "title": self.game.TITLE},
-            "seat": {"name": seat["name"], "tz": seat["tz"]},
+            "seat": {"name": seat["name"], "tz": seat["tz"], "lang": seat["lang"]},
             "tag": subject_tag(self.game_row["id"], seat["token"]),
             "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
                                            seat["token"]),
@@ -94,30 +100,30 @@ class Table:
 
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
              reply_to_mail=None, **extra) -> None:
-        """Render a mail from a template pair and queue it for a seat.
+        """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
         section (STATUS always sends the board).
         """
-        brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
-            and seat["name"] not in self.state["engine"]["requests"]
-        context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
-                   "headline": headline, **extra}
-        subject = f"{context['tag']} {headline}"
-        first = kind == "welcome"
-        refs = [] if first else [seat["thread_id"]]
-        in_reply_to = None
-        if reply_to_mail is not None:
-            in_reply_to = reply_to_mail.message_id or None
-            refs += reply_to_mail.references + [in_reply_to]
-        queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
-              to=seat["email"], subject=subject,
-              text=render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context),
-              html=render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context),
-              now=now, reply_to=context["reply_address"],
-              in_reply_to=in_reply_to, references=refs,
-              msg_id=seat["thread_id"] if first else None)
+        with i18n.speaking(seat["lang"]):
+            brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
+                and seat["name"] not in self.state["engine"]["requests"]
+            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
+                       "headline": headline, **extra}
+            subject = f"{context['tag']} {headline}"
+            first = kind == "welcome"
+            refs = [] if first else [seat["thread_id"]]
+            in_reply_to = None
+            if reply_to_mail is not None:
+                in_reply_to = reply_to_mail.message_id or None
+                refs += reply_to_mail.references + [in_reply_to]
+            text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
+            html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
+            queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
+                  to=seat["email"], subject=subject, text=text, html=html, now=now,
+                  reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
+                  msg_id=seat["thread_id"] if first else None)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
@@ -271,11 +277,12 @@ def more_time(table: Table, seat: dict, now: str) -> None:
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
            game=None, kind="notice") -> None:
     """A short mail outside any seat's thread (rejections, referee notices)."""
-    context = {"headline": headline, "notes": list(notes), "address": referee.config["address"]}
-    in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
-    refs = (incoming.references + [in_reply_to]) if in_reply_to else []
-    queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
-          text=render.render("", "notice.txt.j2", **context),
-          html=render.render("", "notice.html.j2", **context), now=now,
-          in_reply_to=in_reply_to, references=refs)
-
+    with i18n.speaking("en"):
+        context = {"headline": headline, "notes": list(notes),
+                   "address": referee.config["address"]}
+        in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
+        refs = (incoming.references + [in_reply_to]) if in_reply_to else []
+        queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
+              text=render.render("", "notice.txt.j2", **context),
+              html=render.render("", "notice.html.j2", **context), now=now,
+              in_reply_to=in_reply_to, references=refs)

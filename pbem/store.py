@@ -166,8 +166,12 @@ def _m003_inbox_digest(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX inbox_digest ON inbox(folder, digest)")
 
 
+def _m020_seat_language(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'")
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
-              ("003_inbox_digest", _m003_inbox_digest)]
+              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language)]
 
 
 def raw_digest(raw: bytes) -> str:

@@ -16,6 +16,7 @@ time in a seat's zone and language, ``number`` a number in the language, and
 
 from functools import lru_cache
 from importlib.resources import files
+from pathlib import Path
 import textwrap
 
 import jinja2
@@ -36,7 +37,8 @@ def _autoescape(name: str | None) -> bool:
 def environment() -> jinja2.Environment:
     """The one Jinja environment pbem renders with."""
     game_loaders = {
-        name: jinja2.FileSystemLoader(str(files("pbem.games") / name / "templates"))
+        name: jinja2.FileSystemLoader(str(Path(pbem.games.load(name).__file__).parent
+                                          / "templates"))
         for name in pbem.games.names()
     }
     env = jinja2.Environment(

@@ -262,11 +262,9 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     elif not reading.commands:
         answer.notes.append("I found no orders in your mail. Write them as the first lines of "
                             "your reply, one per line; send HELP for the syntax.")
-    table = run_commands(referee, table, seat, reading.names, now, answer)
-    if "help" in reading.names:
-        letters.help_mail(table, seat, incoming, now)
-    if "status" in reading.names:
-        letters.status(table, seat, incoming, now)
+    mail = Mail(referee, table, seat, now, answer, incoming)
+    run_commands(mail, reading.commands)
+    table = mail.table
     if answer.notes or answer.understood or answer.errors:
         headline = ("orders received, with errors" if answer.errors else "orders received") \
             if answer.recorded else "noted"
@@ -352,31 +350,71 @@ def orders_on_file(referee, table, seat: str) -> list[str] | None:
     return table.game.describe_orders(table.state["game"], seat, json.loads(sub["orders"]))
 
 
-def run_commands(referee, table, seat: dict, commands: list[str], now: str, answer: Answer):
-    """WAIT, READY and SLOW; return the table (SLOW records an event)."""
-    store, game_id = referee.store, table.game_row["id"]
-    phase = table.state["engine"]["phase"]
-    if "wait" in commands:
-        store.update("seats", {"game": game_id, "name": seat["name"]}, {"wait_phase": phase})
-        answer.notes.append("WAIT noted: this turn will not be resolved before its deadline "
-                            "unless you send READY.")
-    if "ready" in commands:
-        store.update("seats", {"game": game_id, "name": seat["name"]},
-                     {"ready_phase": phase, "wait_phase": 0})
-        store.update("games", {"id": game_id}, {"dirty": 1})
-        answer.notes.append("READY noted: your orders for this turn are final.")
-        if not answer.recorded:
-            answer.on_file = orders_on_file(referee, table, seat["name"]) or []
-    if "slow" in commands:
-        event = engine.extension(table.state, seat["name"])
-        if event is None:
-            answer.notes.append("SLOW is not possible now (not a chrono game, already used, "
-                                "or nothing asked of you).")
-        else:
-            table = referee.record(table, [event], now)
-            answer.notes.append("SLOW: this turn's deadline is now "
-                                f"{event.payload['deadline']} (UTC).")
-    return table
+@dataclass
+class Mail:
+    """A seat's mail being acted on: where, from whom, when, and the answer so far."""
+
+    referee: object
+    table: object
+    seat: dict
+    now: str
+    answer: Answer
+    incoming: object = None
+
+
+def run_commands(mail: Mail, commands: list) -> None:
+    """Act on each command of a mail, in the order written (each at most once)."""
+    done = set()
+    for command in commands:
+        if command.name not in done:
+            done.add(command.name)
+            COMMAND_HANDLERS[command.name](mail, command)
+
+
+def wait_command(mail: Mail, command) -> None:
+    """WAIT: no early resolution of this phase."""
+    mail.referee.store.update("seats", {"game": mail.table.game_row["id"],
+                                        "name": mail.seat["name"]},
+                              {"wait_phase": mail.table.state["engine"]["phase"]})
+    mail.answer.notes.append("WAIT noted: this turn will not be resolved before its deadline "
+                             "unless you send READY.")
+
+
+def ready_command(mail: Mail, command) -> None:
+    """READY: the orders on file (or none) are final."""
+    store, game_id = mail.referee.store, mail.table.game_row["id"]
+    store.update("seats", {"game": game_id, "name": mail.seat["name"]},
+                 {"ready_phase": mail.table.state["engine"]["phase"], "wait_phase": 0})
+    store.update("games", {"id": game_id}, {"dirty": 1})
+    mail.answer.notes.append("READY noted: your orders for this turn are final.")
+    if not mail.answer.recorded:
+        mail.answer.on_file = orders_on_file(mail.referee, mail.table, mail.seat["name"]) or []
+
+
+def slow_command(mail: Mail, command) -> None:
+    """SLOW: more time for this turn, in chrono games, once per seat."""
+    event = engine.extension(mail.table.state, mail.seat["name"])
+    if event is None:
+        mail.answer.notes.append("SLOW is not possible now (not a chrono game, already used, "
+                                 "or nothing asked of you).")
+        return
+    mail.table = mail.referee.record(mail.table, [event], mail.now)
+    mail.answer.notes.append("SLOW: this turn's deadline is now "
+                             f"{event.payload['deadline']} (UTC).")
+
+
+def help_command(mail: Mail, command) -> None:
+    """HELP: the order syntax and the mail commands."""
+    letters.help_mail(mail.table, mail.seat, mail.incoming, mail.now)
+
+
+def status_command(mail: Mail, command) -> None:
+    """STATUS: the seat's view, again."""
+    letters.status(mail.table, mail.seat, mail.incoming, mail.now)
+
+
+COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
+                    "help": help_command, "status": status_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:

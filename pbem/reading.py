@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 import re
 import unicodedata
 
-# Mail commands, in English and French, by the word that starts the line.
+# Mail commands by the word that starts the line: (command, language of the word).
 COMMANDS = {
-    "help": "help", "aide": "help", "?": "help",
-    "status": "status", "etat": "status",
-    "wait": "wait", "attends": "wait", "attendre": "wait",
-    "ready": "ready", "pret": "ready",
-    "slow": "slow", "lent": "slow",
+    "help": ("help", "en"), "aide": ("help", "fr"), "?": ("help", None),
+    "status": ("status", "en"), "etat": ("status", "fr"),
+    "wait": ("wait", "en"), "attends": ("wait", "fr"), "attendre": ("wait", "fr"),
+    "ready": ("ready", "en"), "pret": ("ready", "fr"),
+    "slow": ("slow", "en"), "lent": ("slow", "fr"),
 }
+# What follows a command's word: nothing ("none": the word alone on its line),
+# words on the same line ("words"), or the rest of the mail ("rest": a message).
+ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none"}
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
              "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",
@@ -55,11 +58,16 @@ PHONE = re.compile(r"^(tel|tél|phone|mobile|portable|mob)?\s*[:.]?\s*\+?[\d][\d
 
 @dataclass
 class Command:
-    """One mail command: its name, the words after it, and its line."""
+    """One mail command: its name, the words after it, its line, the language of its word.
+
+    A command that takes the rest of the mail (a message) has it as `text`.
+    """
 
     name: str
     args: list = field(default_factory=list)
     line: int = 0
+    lang: str | None = None
+    text: str = ""
 
 
 @dataclass
@@ -90,11 +98,16 @@ def plain(text: str) -> str:
 
 
 def command_of(line: str, number: int) -> Command | None:
-    """The command a line gives ("READY", "Prêt !", "help"), or None."""
+    """The command a line gives ("READY", "Prêt !", "LANGUE fr"), or None."""
     words = plain(line).split()
-    if len(words) == 1 and words[0] in COMMANDS:
-        return Command(COMMANDS[words[0]], [], number)
-    return None
+    if not words or words[0] not in COMMANDS:
+        return None
+    name, lang = COMMANDS[words[0]]
+    takes = ARGUMENTS[name]
+    if takes == "none" and len(words) > 1:
+        return None
+    args = line.split()[1:] if takes != "none" else []
+    return Command(name, args, number, lang)
 
 
 def courteous(line: str, names: set[str]) -> bool:
@@ -134,9 +147,14 @@ def read_text(text: str, names: set[str] = frozenset()) -> Reading:
     kept = list(lines)
     for number, line in enumerate(lines, start=1):
         command = command_of(line, number)
-        if command:
-            reading.commands.append(command)
-            kept[number - 1] = ""
+        if command is None:
+            continue
+        reading.commands.append(command)
+        kept[number - 1] = ""
+        if ARGUMENTS[command.name] == "rest":
+            command.text = "\n".join(lines[number:]).strip("\n")
+            kept[number:] = [""] * (len(lines) - number)
+            break
     for edge in (range(len(kept)), range(len(kept) - 1, -1, -1)):
         for index in edge:
             if not kept[index].strip():

@@ -166,3 +166,15 @@ def test_a_line_that_is_not_courtesy_is_left_for_the_game():
     for line in ("play goths pannonia", "red: move GUR HAC", "bid none", "Marie moves north",
                  "thanks to my goths I win"):
         assert read_text(line, sender_names("ann", "Marie")).orders_text == line
+
+
+def test_every_command_word_has_its_arguments_and_a_handler():
+    from pbem.inbound import COMMAND_HANDLERS
+    from pbem.reading import ARGUMENTS, COMMANDS
+    names = {name for name, _ in COMMANDS.values()}
+    assert names == set(ARGUMENTS) == set(COMMAND_HANDLERS)
+
+
+def test_a_command_with_words_after_it_is_not_a_command_unless_it_takes_them():
+    reading = read_text("ready to attack\nready")
+    assert reading.names == ["ready"] and reading.orders_text == "ready to attack\n"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import copy
 import fcntl
 import json
+import math
 import secrets
 
 import pbem.games
@@ -18,6 +19,7 @@ import pbem.games
 from . import letters
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError
+from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
@@ -306,8 +308,7 @@ class Referee:
     def extend(self, game_id: str, hours: float, now: str) -> str:
         """Give the open turn `hours` more, tell every seat asked; return the new deadline."""
         now = iso(parse_time(now))
-        if hours <= 0:
-            raise PbemError("give a number of hours above 0")
+        check_hours(hours)
         with self.store.transaction():
             table = self.table(game_id)
             eng = table.state["engine"]
@@ -423,6 +424,13 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
         if seat.lang and not normal_language(seat.lang):
             raise PbemError(f"seat {seat.name}: unknown language {seat.lang!r} "
                             f"(pbem writes {' or '.join(LANGUAGES)})")
+
+
+def check_hours(hours: float) -> None:
+    """PbemError unless `hours` is a number of hours a deadline may move by."""
+    if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
+        raise PbemError(f"give a number of hours above 0 and at most {MAX_HOURS} (a year), "
+                        f"not {hours:g}")
 
 
 def game_language(text: str) -> str:

@@ -3,7 +3,9 @@
 import functools
 import json
 import logging
+import math
 from pathlib import Path
+import sqlite3
 import sys
 import tomllib
 
@@ -14,6 +16,7 @@ import pbem.games
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator.engine import TIMING_OPTIONS
+from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
@@ -34,11 +37,54 @@ def common(command):
     def wrapper(*args, config_path=None, db=None, **kwargs):
         try:
             config = load(config_path, overrides={"db": db} if db else None)
-            referee = Referee(Store(config.path("db")), config)
+            referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
             raise click.ClickException(str(problem)) from None
     return wrapper
+
+
+def existing_database(path: Path) -> Path:
+    """The database file; PbemError when there is none (a missing cd, a mistyped --db)."""
+    if not path.exists():
+        raise PbemError(f"no pbem database at {path}: run pbem init in the club's folder "
+                        "first, or give --db (or --config) for an existing one")
+    return path
+
+
+def os_problem(problem: OSError) -> str:
+    """An operating system error in one line: what went wrong, and on which file."""
+    where = " -> ".join(str(name) for name in (problem.filename, problem.filename2) if name)
+    what = problem.strerror or str(problem)
+    return f"{what}: {where}" if where else what
+
+
+class Commands(click.Group):
+    """pbem's commands: an OS or database error ends a command with one line, never a trace."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as problem:
+            raise click.ClickException(os_problem(problem)) from None
+        except sqlite3.Error as problem:
+            raise click.ClickException(f"the database refused: {problem}") from None
+
+
+class Hours(click.ParamType):
+    """A number of hours above 0, finite, at most a year."""
+
+    name = "hours"
+
+    def convert(self, value, param, ctx):
+        try:
+            hours = float(value)
+        except (TypeError, ValueError):
+            hours = math.nan
+        if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
+            self.fail(f"{value!r}: give a number of hours above 0 and at most {MAX_HOURS} "
+                      "(a year)", param, ctx)
+        return hours
 
 
 def now_option(command):
@@ -74,7 +120,7 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
             click.echo(line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main():
     """pbem: a play-by-email referee for board games.
@@ -313,6 +359,14 @@ def tick(referee, no_send, now):
         sys.exit(1)
 
 
+def known_ids(store, table: str, ids) -> None:
+    """PbemError naming the ids that are not in the table (before anything is changed)."""
+    unknown = [str(i) for i in ids if store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i])
+               is None]
+    if unknown:
+        raise PbemError(f"the {table} has no mail {', '.join(unknown)} (see pbem {table} --all)")
+
+
 @main.command("outbox")
 @click.option("--all", "every", is_flag=True, help="Show the mails already sent too.")
 @click.option("--retry", "retry_ids", type=int, multiple=True,
@@ -329,6 +383,7 @@ def outbox_command(referee, every, retry_ids, as_json, as_referee, now):
     """
     from .mail import outbox
     if retry_ids:
+        known_ids(referee.store, "outbox", retry_ids)
         count = outbox.retry(referee.store, retry_ids, when(now))
         click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
         return
@@ -353,6 +408,7 @@ def inbox_command(referee, every, release_ids, as_json):
     Example: pbem inbox --release 42
     """
     if release_ids:
+        known_ids(referee.store, "inbox", release_ids)
         count = inbound.release(referee.store, release_ids)
         click.echo(f"{count} mail(s) released (pbem tick handles them)")
         return
@@ -411,7 +467,7 @@ def submit(referee, game_id, seat, file, now):
 
 @main.command()
 @click.argument("game_id")
-@click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
+@click.option("--hours", type=Hours(), required=True,
               help="How many hours to add to the open turn's deadline.")
 @now_option
 @common

@@ -172,7 +172,8 @@ class Referee:
     def ready(self, table: letters.Table) -> bool:
         """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
 
-        A ruling asked of the referee is ready once the referee has given it.
+        A ruling asked of the referee is ready once the referee has given it; a
+        seat that conceded never holds a turn up.
         """
         phase = table.state["engine"]["phase"]
         seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
@@ -180,6 +181,8 @@ class Referee:
             if name == REFEREE:
                 if self.current_submission(table.game_row["id"], REFEREE, phase) is None:
                     return False
+                continue
+            if name in table.state["engine"].get("conceded", []):
                 continue
             seat = seats[name]
             if seat["wait_phase"] == phase:
@@ -207,7 +210,7 @@ class Referee:
                 if eng["over"] or not eng["requests"]:
                     break
                 due = eng["deadline"] is not None and eng["deadline"] <= now
-                if not (due or self.ready(table)):
+                if eng.get("paused") or not (due or self.ready(table)):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
                 self.resolve_phase(table, now)
@@ -225,6 +228,11 @@ class Referee:
         seed = table.game_row["seed"]
         events = engine.close_phase(table.game, table.state, given, seed)
         table = self.record(table, events, now)
+        late = engine.lateness(table.state, events[0].payload)
+        if late is not None:
+            table = self.record(table, [late], now)
+            if late.payload["disorder"]:
+                letters.disorder_notice(table, late.payload["disorder"], now)
         table = self.record(table, [engine.after_resolution(table.game, table.state, now, seed)],
                             now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
@@ -299,6 +307,7 @@ class Referee:
                 return 0
             for seat in self.store.seats(game_id):
                 if seat["name"] in eng["requests"] and \
+                        seat["name"] not in eng.get("conceded", []) and \
                         self.current_submission(game_id, seat["name"], eng["phase"]) is None:
                     letters.reminder(table, seat, now)
                     count += 1
@@ -312,6 +321,9 @@ class Referee:
         with self.store.transaction():
             table = self.table(game_id)
             eng = table.state["engine"]
+            if eng.get("paused"):
+                raise PbemError(f"game {game_id} is paused: resume it first (pbem resume "
+                                f"{game_id}); it then has the time it had left")
             if eng["over"] or not eng["deadline"]:
                 raise PbemError(f"game {game_id} has no open turn to give more time to")
             deadline = later(eng["deadline"], hours)
@@ -336,6 +348,99 @@ class Referee:
             table = self.record(table, [engine.stopped(" ".join(reason.split()),
                                                        table.game_row["seed"])], now)
             letters.reports(table, self.store.seats(game_id), now)
+
+    def pause(self, game_id: str, reason: str, now: str) -> dict:
+        """Stop the clock of a game (deadlines and reminders) and tell every seat why.
+
+        Mail is still read while a game is paused; no turn is resolved. Returns
+        the engine's record of the pause (the reason, the seconds that were left).
+        """
+        now = iso(parse_time(now))
+        reason = " ".join(reason.split())
+        if not reason:
+            raise PbemError("say why the game is paused (--reason): every seat is told")
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            if eng["over"]:
+                raise PbemError(f"game {game_id} is over")
+            if eng.get("paused"):
+                raise PbemError(f"game {game_id} is paused already ({eng['paused']['reason']}); "
+                                f"pbem resume {game_id} starts it again")
+            table = self.record(table, [engine.paused(table.state, reason, now)], now)
+            letters.paused(table, self.store.seats(game_id), reason, now)
+        return table.state["engine"]["paused"]
+
+    def resume(self, game_id: str, now: str) -> str | None:
+        """Start a paused game's clock again with the time that was left; tell every seat.
+
+        Returns the open turn's new deadline (None for a phase that waits for a ruling).
+        """
+        now = iso(parse_time(now))
+        with self.store.transaction():
+            table = self.table(game_id)
+            if not table.state["engine"].get("paused"):
+                raise PbemError(f"game {game_id} is not paused")
+            table = self.record(table, [engine.resumed(table.state, now)], now)
+            self.store.update("games", {"id": game_id}, {"dirty": 1})
+            letters.resumed(table, self.store.seats(game_id), now)
+        return table.state["engine"]["deadline"]
+
+    def preview(self, game_id: str) -> dict:
+        """What the open phase would resolve to with the orders in now; nothing is recorded.
+
+        For the referee's eyes: the events (narrated, secrets included), the
+        seats that would get default orders, the public board after, and the
+        result if the game would end.
+        """
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        if eng["over"] or not eng["requests"]:
+            raise PbemError(f"game {game_id} has no open phase to preview")
+        given = {}
+        for seat in eng["requests"]:
+            sub = self.current_submission(game_id, seat, eng["phase"])
+            if sub is not None:
+                given[seat] = json.loads(sub["orders"])
+        events = engine.close_phase(table.game, table.state, given, table.game_row["seed"])
+        after = engine.fold(table.game, events, table.state)
+        lines = [line for line in (engine.narrate(e) or table.game.narrate(e) for e in events)
+                 if line]
+        return {"game": game_id, "phase": eng["phase"],
+                "defaulted": events[0].payload["defaulted"], "events": lines,
+                "board": table.game.board_text(table.game.view(after["game"], None)),
+                "result": table.game.outcome(after["game"])}
+
+    def orders_in(self, game_id: str, with_orders: bool = False) -> dict:
+        """Which seats the open phase asks have sent orders, when, and (with_orders) what."""
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        seats = {s["name"]: s for s in self.store.seats(game_id)}
+        rows = []
+        for name, request in sorted(eng["requests"].items()):
+            sub = self.current_submission(game_id, name, eng["phase"])
+            seat = seats.get(name, {})
+            row = {"seat": name, "kind": request["kind"], "sent": sub is not None,
+                   "at": sub["received_at"] if sub else None,
+                   "errors": len(json.loads(sub["errors"])) if sub else 0,
+                   "ready": seat.get("ready_phase") == eng["phase"],
+                   "wait": seat.get("wait_phase") == eng["phase"],
+                   "conceded": name in eng.get("conceded", [])}
+            if with_orders:
+                row["orders"] = self.described(table, name, sub)
+            rows.append(row)
+        return {"game": game_id, "phase": eng["phase"], "deadline": eng["deadline"],
+                "paused": (eng.get("paused") or {}).get("reason"), "seats": rows}
+
+    def described(self, table, seat: str, sub: dict | None) -> list[str]:
+        """A submission's orders in words (a ruling as what it sets and why)."""
+        if sub is None:
+            return []
+        orders = json.loads(sub["orders"])
+        if seat == REFEREE or table.state["engine"]["requests"][seat]["kind"] == "ruling":
+            values = ", ".join(f"{k}={v}" for k, v in sorted(orders.get("set", {}).items()))
+            return [f"ruling: {values or 'nothing set'} ({orders.get('text', '')})"]
+        return table.game.describe_orders(table.state["game"], seat, orders)
 
     def tick(self, now: str, send: bool = True) -> TickReport:
         """Read the inbox, resolve what is due, send reminders, then send the outbox.

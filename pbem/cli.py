@@ -4,6 +4,7 @@ import functools
 import json
 import logging
 import math
+import os
 from pathlib import Path
 import sqlite3
 import sys
@@ -21,6 +22,7 @@ from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
 from .identity import without_tokens
+from .letters import result_text
 from .mail import maildir
 from .replay import replay as replay_game
 from .store import Store
@@ -65,6 +67,9 @@ class Commands(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # `pbem log G | head`: the reader has gone; so do we
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         except OSError as problem:
             raise click.ClickException(os_problem(problem)) from None
         except sqlite3.Error as problem:
@@ -219,12 +224,16 @@ def list_command(referee, as_json):
         table = referee.table(game["id"])
         eng = table.state["engine"]
         seats = referee.store.seats(game["id"])
+        sent = [s["seat"] for s in referee.orders_in(game["id"])["seats"] if s["sent"]]
         rows.append({
             "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
             "phase": eng["phase"], "deadline": eng["deadline"],
             "waiting_for": sorted(eng["requests"]),
+            "orders_in": sent,
             "seats": [s["name"] for s in seats],
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
+            "disorder": eng.get("disorder", []),
+            "paused": (eng.get("paused") or {}).get("reason"),
             "result": eng["result"],
         })
     if as_json:
@@ -233,11 +242,25 @@ def list_command(referee, as_json):
     if not rows:
         click.echo("no games yet (pbem new --help)")
     for row in rows:
-        state = "over" if row["status"] == "over" else \
-            f"phase {row['phase']}, deadline {row['deadline']}, waiting for " \
-            f"{', '.join(row['waiting_for'])}"
-        bouncing = f"; mail to {', '.join(row['bouncing'])} bounces" if row["bouncing"] else ""
-        click.echo(f"{row['id']:12} {row['ruleset']:8} {state}{bouncing}")
+        click.echo(f"{row['id']:12} {row['ruleset']:8} {game_line(row)}")
+
+
+def game_line(row: dict) -> str:
+    """One game of pbem list, in words: its result, or its open phase and who it waits for."""
+    if row["status"] == "over":
+        return f"over: {result_text(row['result'])}"
+    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
+    line = f"phase {row['phase']}, " + (f"paused ({row['paused']})" if row["paused"] else
+                                         f"deadline {row['deadline']}")
+    line += f", waiting for {', '.join(missing)}" if missing else \
+        ", every order is in"
+    if row["orders_in"]:
+        line += f" (orders in: {', '.join(row['orders_in'])})"
+    if row["disorder"]:
+        line += f"; in civil disorder, to replace: {', '.join(row['disorder'])}"
+    if row["bouncing"]:
+        line += f"; mail to {', '.join(row['bouncing'])} bounces"
+    return line
 
 
 def parse_pairs(values, what: str) -> dict:
@@ -532,6 +555,102 @@ def ruling(referee, game_id, ruling_id, values, text, as_json, now):
     ruled = referee.rule(game_id, ruling_id, text, parse_pairs(values, "KEY=VALUE"), when(now))
     click.echo(f"ruling {ruled['id']} of game {game_id} recorded; the seats concerned are told "
                "(pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Show the orders themselves too (never shown to players).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def orders(referee, game_id, as_referee, as_json):
+    """Show which seats have sent orders for the open phase, and when.
+
+    With --referee, what each seat ordered (as the game understood it).
+
+    Example: pbem orders rome --referee
+    """
+    shown = referee.orders_in(game_id, with_orders=as_referee)
+    if as_json:
+        emit_json(shown)
+        return
+    when = f"paused ({shown['paused']})" if shown["paused"] else \
+        f"deadline {shown['deadline']}" if shown["deadline"] else "no deadline"
+    click.echo(f"game {game_id}, phase {shown['phase']}, {when}:")
+    if not shown["seats"]:
+        click.echo("  nothing is asked of anyone")
+    for row in shown["seats"]:
+        if row["sent"]:
+            said = f"orders in since {row['at']}" + \
+                (f", {row['errors']} line(s) with errors" if row["errors"] else "")
+        else:
+            said = "nothing yet"
+        marks = [word for word, on in (("READY", row["ready"]), ("WAIT", row["wait"]),
+                                       ("conceded", row["conceded"])) if on]
+        click.echo(f"  {row['seat']:12} {said}" + (f" ({', '.join(marks)})" if marks else ""))
+        for line in row.get("orders", []):
+            click.echo(f"  {'':12}   {line}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--reason", required=True, help="Why, in a few words: every seat is told.")
+@now_option
+@common
+def pause(referee, game_id, reason, now):
+    """Stop a game's clock: no deadline runs and no turn is resolved until pbem resume.
+
+    Mail is still read and answered. Every seat is told why.
+
+    Example: pbem pause rome --reason "the referee is away until Monday"
+    """
+    held = referee.pause(game_id, reason, when(now))
+    left = "no deadline was running" if held["left"] is None else \
+        f"the open turn had {held['left'] / 3600:.1f} h left"
+    click.echo(f"game {game_id} is paused ({left}); every seat is told "
+               "(pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@now_option
+@common
+def resume(referee, game_id, now):
+    """Start a paused game's clock again, with the time the open turn had left.
+
+    Example: pbem resume rome
+    """
+    deadline = referee.resume(game_id, when(now))
+    click.echo(f"game {game_id} resumes; " + (f"the deadline is now {deadline}" if deadline
+                                              else "the open phase waits for a ruling")
+               + "; every seat is told (pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def preview(referee, game_id, as_json):
+    """Show what the open phase would resolve to with the orders in now; nothing changes.
+
+    For the referee only: it shows every secret, and the dice the phase will roll.
+
+    Example: pbem preview rome
+    """
+    shown = referee.preview(game_id)
+    if as_json:
+        emit_json(shown)
+        return
+    defaulted = f"; default orders for {', '.join(shown['defaulted'])}" \
+        if shown["defaulted"] else ""
+    click.echo(f"game {game_id}: if phase {shown['phase']} were resolved now{defaulted}:")
+    for line in shown["events"] or ["(nothing the players would read)"]:
+        click.echo(f"- {line}")
+    click.echo("")
+    click.echo(shown["board"])
+    if shown["result"] is not None:
+        click.echo(f"\nThe game would end: {result_text(shown['result'])}")
+    click.echo("\nNothing was recorded: this is a preview.")
 
 
 def audience(seat, as_referee):

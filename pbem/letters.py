@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import i18n, render
+from .i18n import N_
 from .adjudicator import engine as rules_engine
 from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
@@ -144,12 +145,17 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
 
 def happenings(table: Table, seat: dict) -> list[str]:
-    """Narrated events this seat may see and has not been told about yet."""
+    """Narrated events this seat may see and has not been told about yet.
+
+    Events a rollback undid are left out, and press, which has mails of its own.
+    """
     lines = []
     store = table.referee.store
-    for row in store.event_rows(table.game_row["id"], after=seat["reported_seq"]):
+    rows = list(store.event_rows(table.game_row["id"], after=seat["reported_seq"]))
+    gone = rules_engine.undone(rows)
+    for row in rows:
         event = row_event(row)
-        if event.visible(seat["name"]):
+        if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
             line = rules_engine.narrate(event) or table.game.narrate(event)
             if line:
                 lines.append(line)
@@ -181,7 +187,8 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
     """
     over = table.state["engine"]["over"]
     for seat in seats:
-        happened = happenings(table, seat)
+        with i18n.speaking(seat["lang"]):
+            happened = happenings(table, seat)
         if not (over or happened or asked(table, seat["name"])):
             continue
         if over:
@@ -286,3 +293,78 @@ def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
               text=render.render("", "notice.txt.j2", **context),
               html=render.render("", "notice.html.j2", **context), now=now,
               in_reply_to=in_reply_to, references=refs)
+
+
+# ------------------------------------------------------------ news of the table
+#
+# Mails about the table rather than the board (pauses, lateness, absences,
+# press, replacements): each sentence is a msgid with its values, put into
+# the reader's language and time zone when the mail is written.
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A UTC time, written in the reader's zone and language."""
+
+    at: str
+
+
+def say(message: str, **values) -> tuple:
+    """A sentence to be written in the reader's language: a msgid (marked N_) and its values."""
+    return message, values
+
+
+def words(said: tuple, seat: dict) -> str:
+    """A sentence from `say`, in the current language, its times in the seat's zone."""
+    message, values = said
+    return i18n._(message).format(**{
+        key: i18n.format_date(value.at, seat["tz"]) if isinstance(value, Moment) else value
+        for key, value in values.items()})
+
+
+def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
+         lines=(), quoted: str = "", reply_to_mail=None, yours: bool = False) -> None:
+    """A mail to a seat about the table, in its language: a headline, sentences, a list.
+
+    `headline` and `notes` are sentences from `say`; `lines` are already written
+    (narrated events); `quoted` is a player's own text, shown as written.
+    """
+    with i18n.speaking(seat["lang"]):
+        extra = {} if yours else {"yours": ""}
+        table.send(seat, kind, words(headline, seat), "news", now, reply_to_mail=reply_to_mail,
+                   notes=[words(note, seat) for note in notes], lines=list(lines),
+                   quoted=quoted, **extra)
+
+
+def paused(table: Table, seats: list[dict], reason: str, now: str) -> None:
+    """Every seat: the referee stopped the clock."""
+    for seat in seats:
+        tell(table, seat, "paused", say(N_("the game is paused")), [
+            say(N_("The referee paused the game: {reason}."), reason=reason),
+            say(N_("No deadline runs until the referee resumes the game; you may still send "
+                   "orders, and a turn is resolved only after the game resumes.")),
+        ], now)
+
+
+def resumed(table: Table, seats: list[dict], now: str) -> None:
+    """Every seat: the clock runs again, with the time that was left."""
+    for seat in seats:
+        tell(table, seat, "resumed", say(N_("the game resumes")), [
+            say(N_("The referee resumed the game; the open turn has the time it had left "
+                   "when the game was paused.")),
+        ], now)
+
+
+def disorder_notice(table: Table, seats: list[str], now: str) -> None:
+    """The referee: seats have fallen into civil disorder and may be given to new players."""
+    game_id = table.game_row["id"]
+    turns = rules_engine.setting(table.state, "disorder_turns")
+    for name in seats:
+        notice(table.referee, table.referee.config["referee"],
+               f"game {game_id}: seat {name} is in civil disorder", [
+                   f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
+                   "it plays its default orders.",
+                   "Give it to a new player with: "
+                   f"pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
+                   "pbem list shows the seats in civil disorder."], now, game=game_id,
+               kind="disorder")

@@ -53,7 +53,8 @@ def test_a_game_from_the_command_line(run, tmp_path):
     listed = json.loads(run("list", "--json"))
     assert listed == [{"id": "rome", "ruleset": "auguste", "status": "running", "phase": 1,
                        "deadline": "2026-12-03T12:00:00Z", "waiting_for": ["ann", "bob"],
-                       "seats": ["ann", "bob"], "bouncing": [], "result": None}]
+                       "orders_in": [], "seats": ["ann", "bob"], "bouncing": [],
+                       "disorder": [], "paused": None, "result": None}]
     out = run("submit", "rome", "--seat", "ann", "--file", "-", "--now", "2026-12-01T13:00Z",
               stdin="red: move NOWHERE X\n")
     assert "line 1: there is no cell called NOWHERE on this board" in out

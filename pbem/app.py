@@ -16,7 +16,7 @@ import secrets
 
 import pbem.games
 
-from . import letters
+from . import letters, render
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError
 from .adjudicator.options import MAX_HOURS
@@ -482,13 +482,31 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts."""
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+
+        `undone` marks the events a rollback undid.
+        """
         self.game_row(game_id)
+        spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"]}
+                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "undone": engine.is_undone(spans, row)}
+
+    def seat_sheet(self, game_id: str, seat: str) -> dict:
+        """What a seat's mails show of the game now: its board, its own part, what it is asked."""
+        table = self.table(game_id)
+        if self.store.seat(game_id, seat) is None:
+            raise PbemError(f"game {game_id} has no seat called {seat!r}")
+        view = table.game.view(table.state["game"], seat)
+        own_board = getattr(table.game, "SEAT_BOARDS", False)
+        request = table.state["engine"]["requests"].get(seat)
+        return {"board": table.game.board_text(view if own_board else table.public),
+                "yours": render.render(table.ruleset, "yours.txt.j2", view=view,
+                                       seat=seat).strip(),
+                "asked": request["prompt"] if request else None}
 
 
 def ruling_id(phase: int, asked: str) -> str:

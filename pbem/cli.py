@@ -16,6 +16,7 @@ import pbem.games
 
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
+from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
@@ -671,6 +672,9 @@ def audience(seat, as_referee):
 def show(referee, game_id, seat, as_referee, as_json, html_file):
     """Show a game's board and state (public unless --seat or --referee).
 
+    With --seat, what that seat's mails show: its board and its own part (a
+    hand, its legions). With --referee, every seat's part too.
+
     Example: pbem show rome --seat ann
     """
     who = audience(seat, as_referee)
@@ -691,13 +695,28 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
             raise click.ClickException(f"cannot write {html_file}: {problem.strerror}") from None
         click.echo(f"wrote {html_file}")
         return
-    click.echo(table.game.board_text(shown))
-    phase = table.state["engine"]
-    if phase["over"]:
-        click.echo(f"\nGame over: {json.dumps(phase['result'], sort_keys=True)}")
+    if who not in (None, REFEREE):
+        sheet = referee.seat_sheet(game_id, who)
+        click.echo(sheet["board"])
+        click.echo(f"\nSeat {who}:" + (f"\n{sheet['yours']}" if sheet["yours"] else " nothing "
+                                                                              "of its own"))
+        if sheet["asked"]:
+            click.echo(f"Asked: {sheet['asked']}")
     else:
-        click.echo(f"\nPhase {phase['phase']}, deadline {phase['deadline']}, waiting for "
-                   f"{', '.join(sorted(phase['requests']))}")
+        click.echo(table.game.board_text(shown))
+    if who == REFEREE:
+        for row in referee.store.seats(game_id):
+            sheet = referee.seat_sheet(game_id, row["name"])
+            click.echo(f"\nSeat {row['name']} ({row['email']}):"
+                       + (f"\n{sheet['yours']}" if sheet["yours"] else ""))
+    eng = table.state["engine"]
+    if eng["over"]:
+        click.echo(f"\nGame over: {result_text(eng['result'])}.")
+    else:
+        when = f"paused ({eng['paused']['reason']})" if eng.get("paused") else \
+            f"deadline {eng['deadline']}"
+        click.echo(f"\nPhase {eng['phase']}, {when}, waiting for "
+                   f"{', '.join(sorted(eng['requests']))}")
 
 
 @main.command()
@@ -709,6 +728,9 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
 def log(referee, game_id, seat, as_referee, as_json):
     """Print a game's event log (public events unless --seat or --referee).
 
+    With --seat, every event that seat may see, its own secrets included;
+    events a rollback undid are marked (undone).
+
     Example: pbem log rome --json
     """
     who = audience(seat, as_referee)
@@ -718,8 +740,10 @@ def log(referee, game_id, seat, as_referee, as_json):
         return
     game = referee.table(game_id).game
     for row in rows:
-        line = game.narrate(Event(row["type"], row["payload"], row["visible_to"]))
-        click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {line or ''}")
+        event = Event(row["type"], row["payload"], row["visible_to"])
+        line = engine.narrate(event) or game.narrate(event) or ""
+        undone = "(undone) " if row["undone"] else ""
+        click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {undone}{line}".rstrip())
 
 
 @main.command()

@@ -241,6 +241,8 @@ def result_text(result: dict) -> str:
     """The result of a game in words."""
     winners = result.get("winners") or []
     reason = result.get("reason", "")
+    if result.get("draw"):
+        return f"a draw between {', '.join(result['draw'])}" + (f" ({reason})" if reason else "")
     if not winners:
         return f"no winner ({reason})" if reason else "no winner"
     return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")

@@ -277,13 +277,17 @@ class Store:
         self.update("games", {"id": game_id, "last_seq": game["last_seq"]},
                     {"last_seq": seq, "last_hash": prev})
 
-    def event_rows(self, game_id: str, after: int = 0, upto: int | None = None):
-        """Stream a game's event rows in order, with payloads decoded."""
+    def event_rows(self, game_id: str, after: int = 0, upto: int | None = None,
+                   of_type: str | None = None):
+        """Stream a game's event rows in order (only one type's, if given), payloads decoded."""
         sql = "SELECT * FROM events WHERE game = ? AND seq > ?"
         params = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
+        if of_type is not None:
+            sql += " AND type = ?"
+            params.append(of_type)
         for row in self.db.query(sql + " ORDER BY seq", params):
             row["payload"] = json.loads(row["payload"])
             row["visible_to"] = json.loads(row["visible_to"])

@@ -262,3 +262,44 @@ def test_replay_finds_a_lateness_the_orders_do_not_give(auguste_game):
     conn.commit()
     problems = replay(referee.store, "rome", verify=True).problems
     assert any(p.startswith(f"seq {seq}: the log has seats_late") for p in problems)
+
+
+# ------------------------------------------------------------------ a seat's own view
+
+
+def test_show_and_log_for_a_seat_give_its_secrets_and_no_other_seats(referee):
+    from test_attila_leaks import hand_line
+    from pbem.games.attila.present import cards_text
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="s")
+    hands = referee.table("huns").state["game"]["hands"]
+    shown = cli(referee, "show", "huns", "--seat", "ann")
+    assert hand_line(hands["ann"]) in shown
+    assert hand_line(hands["bob"]) not in shown and hand_line(hands["cat"]) not in shown
+    assert "Your hand" not in cli(referee, "show", "huns")
+    everything = cli(referee, "show", "huns", "--referee")
+    assert all(hand_line(hands[s]) in everything for s in ("ann", "bob", "cat"))
+    dealt = {e["payload"]["seat"]: e["payload"]["cards"]
+             for e in referee.events("huns", "referee") if e["type"] == "dealt"}
+    log = cli(referee, "log", "huns", "--seat", "ann")
+    assert f"you were dealt {cards_text(dealt['ann'])}" in log
+    assert f"you were dealt {cards_text(dealt['bob'])}" not in log
+    assert "dealt" not in cli(referee, "log", "huns")
+
+
+def test_a_finished_game_shows_its_result_in_words(auguste_game):
+    referee = auguste_game
+    referee.end("rome", "the club closed", later(START, 1))
+    assert "Game over: no winner (stopped by the referee: the club closed)." in \
+        cli(referee, "show", "rome")
+    assert "rome         auguste  over: no winner (stopped by the referee: the club closed)" in \
+        cli(referee, "list")
+
+
+def test_list_names_the_winners_of_a_finished_game(duel):  # noqa: F811
+    new_duel(duel)
+    inbound.submit(duel, "d", "ann", "RESULT WON", START)
+    inbound.submit(duel, "d", "bob", "RESULT LOST", START)
+    duel.tick(later(START, 1), send=False)
+    assert engine(duel, "d")["result"]["winners"] == ["ann"]
+    assert "d            duel     over: ann won" in cli(duel, "list")
+    assert "Game over: ann won" in cli(duel, "show", "d")

@@ -481,18 +481,22 @@ def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]
 
 
 def undone(rows) -> set[int]:
-    """The seqs of the events a rollback undid (events about the table are never undone).
-
-    `rows` are a game's event rows (seq, type, payload), in order.
-    """
+    """The seqs of the events a rollback among `rows` undid (a game's event rows, in order)."""
     rows = list(rows)
-    out = set()
-    for back in rows:
-        if back["type"] == "phase_rolled_back":
-            out.update(row["seq"] for row in rows
-                       if back["payload"]["to_seq"] < row["seq"] < back["seq"]
-                       and row["type"] not in TABLE_EVENTS)
-    return out
+    spans = undone_spans(rows)
+    return {row["seq"] for row in rows if is_undone(spans, row)}
+
+
+def undone_spans(rows) -> list[tuple[int, int]]:
+    """(returned to, rolled back at) for every phase_rolled_back row among `rows`."""
+    return [(row["payload"]["to_seq"], row["seq"]) for row in rows
+            if row["type"] == "phase_rolled_back"]
+
+
+def is_undone(spans, row) -> bool:
+    """Did a rollback undo this event row? Events about the table are never undone."""
+    return row["type"] not in TABLE_EVENTS and any(start < row["seq"] < end
+                                                   for start, end in spans)
 
 
 def deadline_moved(state: dict, deadline: str, seat: str | None = None) -> Event:

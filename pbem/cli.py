@@ -709,6 +709,9 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
             sheet = referee.seat_sheet(game_id, row["name"])
             click.echo(f"\nSeat {row['name']} ({row['email']}):"
                        + (f"\n{sheet['yours']}" if sheet["yours"] else ""))
+        watching = referee.store.observers(game_id)
+        click.echo("\nObservers: " + (", ".join(f"{o['email']} (since {o['added_at']})"
+                                                for o in watching) or "none"))
     eng = table.state["engine"]
     if eng["over"]:
         click.echo(f"\nGame over: {result_text(eng['result'])}.")
@@ -798,6 +801,35 @@ def demo(ruleset, seed, folder, turns, db):
         raise click.ClickException(str(problem)) from None
     for line in summary:
         click.echo(line)
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("address")
+@click.option("--stop", is_flag=True, help="Stop this address's reports.")
+@click.option("--lang", metavar="LANGUAGE", help="The language of its mail: en or fr.")
+@click.option("--tz", metavar="ZONE", help="Show its times in this zone, e.g. Europe/Paris.")
+@now_option
+@common
+def observe(referee, game_id, address, stop, lang, tz, now):
+    """Let someone follow a game without a seat: every public report, nothing private.
+
+    An observer's mails carry no reply address and no code; nothing it writes
+    counts. pbem show GAME --referee lists a game's observers.
+
+    Example: pbem observe rome kibitzer@example.org --lang fr
+
+    Example: pbem observe rome kibitzer@example.org --stop
+    """
+    from .observers import observe as add, stop_observing
+    if stop:
+        stop_observing(referee, game_id, address, when(now))
+        click.echo(f"{address} no longer follows game {game_id}; it is told "
+                   "(pbem tick sends the mail).")
+        return
+    row = add(referee, game_id, address, when(now), lang, tz)
+    click.echo(f"{row['email']} follows game {game_id}; a first mail with the board is queued "
+               "(pbem tick sends it).")
 
 
 @main.command()

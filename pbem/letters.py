@@ -200,6 +200,7 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
             headline = headline_for(table, seat)
             table.send(seat, "report", headline, "report", now, happened=happened)
         mark_reported(table, seat)
+    observer_reports(table, now)
 
 
 def asked(table: Table, name: str) -> bool:
@@ -370,3 +371,59 @@ def disorder_notice(table: Table, seats: list[str], now: str) -> None:
                    f"pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
                    "pbem list shows the seats in civil disorder."], now, game=game_id,
                kind="disorder")
+
+
+# ------------------------------------------------------------ observers
+
+
+def public_happenings(table: Table, after: int) -> list[str]:
+    """Narrated public events after seq `after` (none a rollback undid), in the current
+    language."""
+    rows = list(table.referee.store.event_rows(table.game_row["id"], after=after))
+    gone = rules_engine.undone(rows)
+    lines = []
+    for row in rows:
+        event = row_event(row)
+        if row["seq"] not in gone and event.visible(None):
+            line = rules_engine.narrate(event) or table.game.narrate(event)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def observer_mail(table: Table, observer: dict, headline: str, now: str,
+                  notes=(), happened=None) -> None:
+    """A public report to an observer: what happened, the public board, no reply address.
+
+    `headline` and `notes` are msgids (marked N_), written in the observer's language.
+    """
+    engine = table.state["engine"]
+    with i18n.speaking(observer["lang"]):
+        if happened is None:
+            happened = public_happenings(table, observer["reported_seq"])
+        result = engine["result"]
+        context = {**table.public_board(), "happened": happened,
+                   "game": {"id": table.game_row["id"], "title": table.game.TITLE},
+                   "headline": i18n._(headline), "notes": [i18n._(n) for n in notes],
+                   "result_text": result_text(result) if engine["over"] else "",
+                   "paused": bool(engine.get("paused")), "deadline": engine["deadline"],
+                   "waiting": sorted(engine["requests"]), "tz": observer["tz"],
+                   "referee": table.referee.config["referee"]}
+        subject = f"[pbem {table.game_row['id']}] {context['headline']}"
+        queue(table.referee, game=table.game_row["id"], seat=None, kind="observer",
+              to=observer["email"], subject=subject,
+              text=render.render(table.ruleset, "observer.txt.j2", subject=subject, **context),
+              html=render.render(table.ruleset, "observer.html.j2", subject=subject, **context),
+              now=now)
+    table.referee.store.update("observers", {"game": table.game_row["id"],
+                                             "email": observer["email"]},
+                               {"reported_seq": table.referee.store.game(
+                                   table.game_row["id"])["last_seq"]})
+
+
+def observer_reports(table: Table, now: str) -> None:
+    """After a phase: every observer's public report (the last one with the result)."""
+    over = table.state["engine"]["over"]
+    for observer in table.referee.store.observers(table.game_row["id"]):
+        observer_mail(table, observer, N_("the game is over") if over else N_("turn report"),
+                      now)

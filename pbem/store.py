@@ -170,8 +170,25 @@ def _m020_seat_language(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'")
 
 
+def _m030_observers(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE observers (
+            game TEXT NOT NULL REFERENCES games(id),
+            email TEXT NOT NULL,
+            lang TEXT NOT NULL DEFAULT 'en',
+            tz TEXT,
+            added_at TEXT NOT NULL,
+            reported_seq INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game, email)
+        );
+        """
+    )
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
-              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language)]
+              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
+              ("030_observers", _m030_observers)]
 
 
 def raw_digest(raw: bytes) -> str:
@@ -257,6 +274,11 @@ class Store:
     def seat(self, game_id: str, name: str) -> dict | None:
         """One seat row, or None."""
         return self.one("SELECT * FROM seats WHERE game = ? AND name = ?", [game_id, name])
+
+    def observers(self, game_id: str) -> list[dict]:
+        """The addresses that follow a game without a seat, oldest first."""
+        return self.all("SELECT * FROM observers WHERE game = ? ORDER BY added_at, email",
+                        [game_id])
 
     # events
 

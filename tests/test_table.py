@@ -303,3 +303,78 @@ def test_list_names_the_winners_of_a_finished_game(duel):  # noqa: F811
     assert engine(duel, "d")["result"]["winners"] == ["ann"]
     assert "d            duel     over: ann won" in cli(duel, "list")
     assert "Game over: ann won" in cli(duel, "show", "d")
+
+
+# ------------------------------------------------------------------ observers
+
+
+def observer_mails(referee, address="kib@watchers.example"):
+    rows = referee.store.all("SELECT * FROM outbox WHERE to_addr = ? ORDER BY id", [address])
+    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows]
+
+
+def test_an_observer_gets_the_public_reports_and_nothing_to_reply_with(auguste_game):
+    referee = auguste_game
+    out = cli(referee, "observe", "rome", "Kib@Watchers.example", "--now", START)
+    assert "kib@watchers.example follows game rome" in out
+    [first] = observer_mails(referee)
+    assert first["Subject"] == "[pbem rome] you follow this game"
+    assert first["Reply-To"] is None and "#" not in first["Subject"]
+    tokens = [s["token"] for s in referee.store.seats("rome")]
+    silent_turn(referee, START, "ann", "bob")
+    [_, report] = observer_mails(referee)
+    body = text_of(report)
+    assert report["Subject"] == "[pbem rome] turn report"
+    assert "No orders came from cat, dan: default orders were used." in body
+    assert "You command" not in body and "Reply to this mail" not in body
+    assert not any(token in report.as_string() for token in tokens)
+    assert "Observers: kib@watchers.example (since" in cli(referee, "show", "rome", "--referee")
+    assert replay(referee.store, "rome", verify=True).ok
+
+    cli(referee, "observe", "rome", "kib@watchers.example", "--stop")
+    assert "no longer follow" in str(observer_mails(referee)[-1]["Subject"])
+    silent_turn(referee, engine(referee)["deadline"], "ann", "bob")
+    assert len(observer_mails(referee)) == 3
+    assert "Observers: none" in cli(referee, "show", "rome", "--referee")
+
+
+def test_an_observer_reads_in_its_own_language_and_sees_the_end(auguste_game):
+    referee = auguste_game
+    cli(referee, "observe", "rome", "kib@watchers.example", "--lang", "fr", "--tz",
+        "Europe/Paris")
+    assert "Vous suivez cette partie" in text_of(observer_mails(referee)[0])
+    referee.end("rome", "the club closed", later(START, 1))
+    last = observer_mails(referee)[-1]
+    assert "no winner (stopped by the referee: the club closed)" in text_of(last)
+
+
+def test_an_observers_mail_counts_for_nothing(auguste_game):
+    from test_inbound import deliver, order_mail
+    referee = auguste_game
+    cli(referee, "observe", "rome", "kib@watchers.example")
+    token = referee.store.seat("rome", "ann")["token"]
+    row = deliver(referee, order_mail(referee, sender="kib@watchers.example",
+                                      tag_token=token))
+    assert (row["status"], row["reason"]) == ("rejected", "sender is not a seat")
+    assert referee.store.all("SELECT * FROM submissions") == []
+
+
+@pytest.mark.parametrize("args,said", [
+    (["nobody"], "'nobody' is not a mail address"),
+    (["ann@players.example"], "ann@players.example plays in game rome"),
+    (["k@w.example", "--lang", "de"], "unknown language 'de'"),
+    (["k@w.example", "--tz", "Mars/Olympus"], "unknown timezone 'Mars/Olympus'"),
+    (["k@w.example", "--stop"], "k@w.example does not follow game rome (observers: none)"),
+])
+def test_observe_refuses_what_makes_no_sense(auguste_game, args, said):
+    before = dump(auguste_game)
+    assert said in cli(auguste_game, "observe", "rome", *args, code=1)
+    assert dump(auguste_game) == before
+
+
+def test_an_observer_is_added_once_and_never_to_a_finished_game(auguste_game):
+    cli(auguste_game, "observe", "rome", "k@w.example")
+    assert "k@w.example follows game rome already" in \
+        cli(auguste_game, "observe", "rome", "k@w.example", code=1)
+    auguste_game.end("rome", "done", later(START, 1))
+    assert "is over" in cli(auguste_game, "observe", "rome", "z@w.example", code=1)

@@ -841,28 +841,41 @@ def observe(referee, game_id, address, stop, lang, tz, now):
 @click.option("--email", metavar="ADDRESS",
               help="Move the seat to a player's new mail address: it is mailed the seat's "
                    "reply address, and the old address is told.")
+@click.option("--replace", metavar="ADDRESS",
+              help="Give the seat to a new player at this address: a new code, the seat's "
+                   "whole history; the old address is told and no longer counts.")
+@click.option("--name", "player", metavar="NAME", help="The new player's name (with --replace).")
 @click.option("--lang", metavar="LANGUAGE", help="The language of the seat's mail: en or fr.")
 @click.option("--tz", metavar="ZONE", help="Show the seat's times in this zone, e.g. Europe/Paris.")
 @now_option
 @common
-def seat(referee, game_id, seat_name, new_token, email, lang, tz, now):
+def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, tz, now):
     """Show a seat of a game, give it a new secret code, move it to a new address,
-    or set the language and time zone of its mail.
+    give it to a new player, or set the language and time zone of its mail.
 
     Example: pbem seat rome ann --new-token
 
     Example: pbem seat rome ann --email ann@new-provider.example
 
+    Example: pbem seat rome ann --replace zoe@example.org --name "Zoé Martin" --lang fr
+
     Example: pbem seat rome ann --lang fr --tz Europe/Paris
     """
-    from .seats import choose_language, choose_timezone, move_seat, rotate_token
+    from .seats import (choose_language, choose_timezone, move_seat, replace_player,
+                        rotate_token)
     referee.game_row(game_id)
     row = referee.store.seat(game_id, seat_name)
     if row is None:
         raise click.ClickException(f"game {game_id} has no seat called {seat_name!r}")
-    if not (email or new_token or lang or tz):
-        click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, language "
-                   f"{row['lang']}, timezone {row['tz'] or 'UTC'}"
+    if replace and (email or new_token):
+        raise click.UsageError("--replace gives the seat a new player, address and code: "
+                               "leave out --email and --new-token")
+    if player and not replace:
+        raise click.UsageError("--name is the new player's name: give it with --replace")
+    if not (email or new_token or lang or tz or replace):
+        click.echo(f"seat {row['name']} of game {game_id}: "
+                   + (f"{row['player']}, " if row["player"] else "")
+                   + f"{row['email']}, language {row['lang']}, timezone {row['tz'] or 'UTC'}"
                    + (", mail to it bounces" if row["bouncing"] else ""))
         return
     if lang or tz:  # first, so any mail below is already in the seat's language
@@ -878,6 +891,12 @@ def seat(referee, game_id, seat_name, new_token, email, lang, tz, now):
         row = move_seat(referee, game_id, seat_name, email, when(now))
         click.echo(f"seat {seat_name} of game {game_id} moved from {old} to {row['email']}; "
                    "mails to both addresses are queued (pbem tick sends them).")
+    if replace:
+        old = row["email"]
+        row = replace_player(referee, game_id, seat_name, replace, when(now), player)
+        click.echo(f"seat {seat_name} of game {game_id} now belongs to {row['email']}: its "
+                   f"history and new code are mailed there, and {old} is told "
+                   "(pbem tick sends the mails).")
     if new_token:
         row = rotate_token(referee, game_id, seat_name, when(now))
         click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "

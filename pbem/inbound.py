@@ -253,7 +253,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     overlord) may head a part of its mail "for SEAT:"; without it, its orders
     go to the one seat it controls that is asked, when it is not asked itself.
     """
-    names = sender_names(seat["name"], incoming.sender_name if incoming else "")
+    names = sender_names(seat["name"], seat.get("player") or "",
+                         incoming.sender_name if incoming else "")
     reading = read_text(text, names)
     answer = Answer(ignored=[line for _, line in reading.ignored])
     if reading.has_orders:

@@ -22,7 +22,7 @@ from .mail.parse import REPLY_MARKER
 from .store import row_event
 
 
-BOARD_TEMPLATES = ("report", "welcome", "over")
+BOARD_TEMPLATES = ("report", "welcome", "over", "replaced")
 
 
 @dataclass
@@ -113,7 +113,7 @@ class Table:
             context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
                        "headline": headline, **extra}
             subject = f"{context['tag']} {headline}"
-            first = kind == "welcome"
+            first = kind in ("welcome", "replacement")  # the first mail of a player's thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
             if reply_to_mail is not None:
@@ -427,3 +427,39 @@ def observer_reports(table: Table, now: str) -> None:
     for observer in table.referee.store.observers(table.game_row["id"]):
         observer_mail(table, observer, N_("the game is over") if over else N_("turn report"),
                       now)
+
+
+# ------------------------------------------------------------ a seat's history
+
+
+def history(table: Table, seat: str, after: int = 0, upto: int | None = None) -> list[dict]:
+    """What a seat saw, phase by phase: [{"phase": n, "lines": [...]}], in the current language.
+
+    Every event visible to the seat (its own secrets, press to or from it),
+    narrated, except what a rollback undid; phase 0 is what came before the
+    first phase.
+    """
+    rows = list(table.referee.store.event_rows(table.game_row["id"], after=after, upto=upto))
+    gone = rules_engine.undone(rows)
+    parts, phase = [], 0
+    for row in rows:
+        event = row_event(row)
+        if event.type == "phase_opened" and row["seq"] not in gone:
+            phase = event.payload["phase"]
+        if row["seq"] in gone or not event.visible(seat):
+            continue
+        line = rules_engine.narrate(event) or table.game.narrate(event)
+        if not line:
+            continue
+        if not parts or parts[-1]["phase"] != phase:
+            parts.append({"phase": phase, "lines": []})
+        parts[-1]["lines"].append(line)
+    return parts
+
+
+def replacement(table: Table, seat: dict, now: str) -> None:
+    """The first mail of a new player in a seat: its code, the seat's whole history, the board."""
+    with i18n.speaking(seat["lang"]):
+        table.send(seat, "replacement", i18n._("you take over seat {seat}").format(
+            seat=seat["name"]), "replaced", now, history=history(table, seat["name"]))
+    mark_reported(table, seat)

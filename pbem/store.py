@@ -186,9 +186,13 @@ def _m030_observers(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m031_players(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN player TEXT")
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
-              ("030_observers", _m030_observers)]
+              ("030_observers", _m030_observers), ("031_players", _m031_players)]
 
 
 def raw_digest(raw: bytes) -> str:

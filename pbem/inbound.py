@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 import json
 
-from . import letters
+from . import letters, players
 from .adjudicator import engine
 from .errors import PbemError
 from .identity import claim, subject_tag, token_matches
 from .mail.parse import Incoming, read
-from .reading import read_text, sections, sender_names
+from .reading import Reading, read_text, sections, sender_names
 from .store import Store, raw_digest
 from .timeutil import iso, parse_time
 
@@ -257,13 +257,16 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                          incoming.sender_name if incoming else "")
     reading = read_text(text, names)
     answer = Answer(ignored=[line for _, line in reading.ignored])
-    if reading.has_orders:
+    mail = Mail(referee, table, seat, now, answer, incoming)
+    if "press" not in reading.names and players.answers_press(mail):
+        reading = Reading()  # a reply to press is all message: no orders, no commands
+        answer.ignored = []
+    elif reading.has_orders:
         for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
             take_orders(referee, table, seat["name"], target, part, now, answer)
     elif not reading.commands:
         answer.notes.append("I found no orders in your mail. Write them as the first lines of "
                             "your reply, one per line; send HELP for the syntax.")
-    mail = Mail(referee, table, seat, now, answer, incoming)
     run_commands(mail, reading.commands)
     table = mail.table
     if answer.notes or answer.understood or answer.errors:
@@ -415,7 +418,8 @@ def status_command(mail: Mail, command) -> None:
 
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
-                    "help": help_command, "status": status_command}
+                    "help": help_command, "status": status_command,
+                    "press": players.press_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:

@@ -10,6 +10,7 @@ notices to anyone else are in English.
 
 from dataclasses import dataclass, field
 from functools import cached_property
+import secrets
 
 from . import i18n, render
 from .i18n import N_
@@ -100,8 +101,10 @@ class Table:
                 if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
 
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
-             reply_to_mail=None, **extra) -> None:
+             reply_to_mail=None, msg_id=None, **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
+
+        `msg_id` fixes the mail's Message-ID (a press mail's names its event).
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
@@ -124,7 +127,7 @@ class Table:
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else None)
+                  msg_id=seat["thread_id"] if first else msg_id)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
@@ -326,7 +329,8 @@ def words(said: tuple, seat: dict) -> str:
 
 
 def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
-         lines=(), quoted: str = "", reply_to_mail=None, yours: bool = False) -> None:
+         lines=(), quoted: str = "", reply_to_mail=None, yours: bool = False,
+         msg_id: str | None = None) -> None:
     """A mail to a seat about the table, in its language: a headline, sentences, a list.
 
     `headline` and `notes` are sentences from `say`; `lines` are already written
@@ -335,8 +339,8 @@ def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
     with i18n.speaking(seat["lang"]):
         extra = {} if yours else {"yours": ""}
         table.send(seat, kind, words(headline, seat), "news", now, reply_to_mail=reply_to_mail,
-                   notes=[words(note, seat) for note in notes], lines=list(lines),
-                   quoted=quoted, **extra)
+                   msg_id=msg_id, notes=[words(note, seat) for note in notes],
+                   lines=list(lines), quoted=quoted, **extra)
 
 
 def paused(table: Table, seats: list[dict], reason: str, now: str) -> None:
@@ -463,3 +467,41 @@ def replacement(table: Table, seat: dict, now: str) -> None:
         table.send(seat, "replacement", i18n._("you take over seat {seat}").format(
             seat=seat["name"]), "replaced", now, history=history(table, seat["name"]))
     mark_reported(table, seat)
+
+
+# ------------------------------------------------------------ press
+
+
+def press_message_id(table: Table, seq: int) -> str:
+    """The Message-ID of a press mail: it names the press event, so a reply finds its sender."""
+    domain = table.referee.config["address"].partition("@")[2] or "localhost"
+    return f"<{table.game_row['id']}.press.{seq}.{secrets.token_hex(6)}@{domain}>"
+
+
+def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
+    """A press message (event `seq`) to each of its recipients, and a copy to the referee.
+
+    Mails come from pbem, never from the sender: no address is ever shown. An
+    anonymous message names neither its sender nor its other recipients.
+    """
+    event = row_event(next(table.referee.store.event_rows(table.game_row["id"], after=seq - 1,
+                                                          upto=seq)))
+    p = event.payload
+    for name in p["to"]:
+        seat = table.referee.store.seat(table.game_row["id"], name)
+        if p["anonymous"]:
+            headline = say(N_("anonymous press"))
+            notes = [say(N_("A player sent you this message without their name."))]
+        else:
+            headline = say(N_("press from {sender}"), sender=p["from"])
+            notes = [say(N_("{sender} sent this message to {seats}."), sender=p["from"],
+                         seats=", ".join(p["to"]))]
+        notes.append(say(N_("To answer, reply to this mail: your reply goes back through pbem "
+                            "to the sender alone. Orders in a reply to press are not read.")))
+        tell(table, seat, "press", headline, notes, now, quoted=p["text"],
+             msg_id=press_message_id(table, seq))
+    notice(table.referee, table.referee.config["referee"],
+           f"game {table.game_row['id']}: press from {p['from']} to {', '.join(p['to'])}",
+           [("Anonymous press" if p["anonymous"] else "Press") +
+            f" from {p['from']} to {', '.join(p['to'])}, phase {p['phase']}:", p["text"]],
+           now, game=table.game_row["id"], kind="press-copy")

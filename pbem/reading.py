@@ -20,10 +20,12 @@ COMMANDS = {
     "wait": ("wait", "en"), "attends": ("wait", "fr"), "attendre": ("wait", "fr"),
     "ready": ("ready", "en"), "pret": ("ready", "fr"),
     "slow": ("slow", "en"), "lent": ("slow", "fr"),
+    "press": ("press", "en"), "presse": ("press", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
-ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none"}
+ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
+             "press": "rest"}
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
              "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",

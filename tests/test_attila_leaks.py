@@ -35,6 +35,7 @@ import re
 
 import pytest
 
+from pbem import inbound
 from pbem.adjudicator.contract import REFEREE, Event
 from pbem.games import attila
 from pbem.games.attila import present
@@ -69,8 +70,12 @@ def shuffled_secrets(game, seat, rng) -> dict:
 
 
 def check_event(event, seats) -> None:
-    """A hidden event is for its own seat alone; a public one names cards only to reveal them."""
+    """A hidden event is for its own seat alone (press for its sender and recipients); a
+    public one names cards only to reveal them."""
     if event.visible_to == REFEREE:
+        return
+    if event.type == "press":  # between its sender and its recipients, nobody else
+        assert event.visible_to == sorted({event.payload["from"], *event.payload["to"]})
         return
     if event.visible_to != "all":
         assert list(event.visible_to) == [event.payload["seat"]], \
@@ -114,7 +119,8 @@ class LeakWatch:
     """Checks, phase after phase, that nothing shown to a seat holds another seat's secrets.
 
     An observer follows the game from its first phase: its mails may hold no
-    seat's secret at all.
+    seat's secret at all. Each phase, one seat sends press to another: no
+    third seat and no observer may ever read it.
     """
 
     OBSERVER = "kibitzer@watchers.example"
@@ -127,6 +133,7 @@ class LeakWatch:
         self.narrated = {}       # seat (None: the public): (lines it may not see, lines it may)
         self.checked = {"mails": 0, "views": 0, "log lines": 0, "observer mails": 0}
         self.observing = False
+        self.press = {}          # the text of each press: (sender, recipient)
 
     def read_log(self) -> dict:
         """Take in the new events; return {seat: the new log lines it may read}."""
@@ -162,7 +169,19 @@ class LeakWatch:
         for bidder, lines in bids.items():
             (own if bidder == seat else others).update(lines)
         hidden, seen = self.narrated.get(seat, (set(), set()))
-        return (others - own) | (hidden - seen)
+        whispers = {text for text, between in self.press.items() if seat not in between}
+        return (others - own) | (hidden - seen) | whispers
+
+    def whisper(self, state) -> None:
+        """One seat sends press to the next one; remember who may read it."""
+        seats = state["engine"]["seats"]
+        number = len(self.press)
+        sender, recipient = seats[number % len(seats)], seats[(number + 1) % len(seats)]
+        text = f"press {number}: for {recipient} alone, from {sender}"
+        answer = inbound.submit(self.referee, self.game_id, sender, f"PRESS {recipient}\n{text}",
+                                state["engine"]["opened"])
+        assert answer["notes"] == [f"Press sent to {recipient}."], answer
+        self.press[text] = (sender, recipient)
 
     def __call__(self, before, after, bids):
         """Called by play_game with the bids in (after=None), then once the phase is resolved."""
@@ -171,6 +190,7 @@ class LeakWatch:
             observe(self.referee, self.game_id, self.OBSERVER, before["engine"]["opened"])
             self.observing = True
         if after is None:
+            self.whisper(before)
             self.check_views_and_logs([before], bids)
             return
         self.read_log()
@@ -235,6 +255,7 @@ def test_no_seat_sees_another_seats_hand_or_an_unrevealed_bid(tmp_path, players,
     watch.check_views_and_logs([final], {})
     assert watch.checked["mails"] > 50 * players
     assert watch.checked["observer mails"] > 20
+    assert len(watch.press) > 20
     assert watch.checked["views"] > 20 * players
     hidden = {e["type"] for e in referee.events("leak", REFEREE) if e["visible_to"] != "all"}
     assert hidden >= {"dealt", "drew", "orders_set", "deck_prepared"}

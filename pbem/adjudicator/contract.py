@@ -25,6 +25,12 @@ stream arrives as an argument.
                                         view (fog of war), not from the public one
     controller(state, seat) -> str|None (optional) the seat whose mails give this seat's
                                         orders (a vassal's overlord); None: its own
+    teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's
+                                        Caesar, Pompey...); without it PRESS takes a seat
+                                        or ALL
+    survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
+                                        DRAW needs (a seat that conceded never counts);
+                                        without it, every seat
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A

@@ -1,0 +1,129 @@
+"""Press: players write to each other through pbem, by mail, in English and in French.
+
+Every message goes through real RFC 822 mails on a real SQLite file. Press
+reaches its recipients and nobody else, never shows an address, and is part
+of the history of exactly the seats it was between.
+"""
+
+import re
+
+from click.testing import CliRunner
+import pytest
+
+from pbem.app import SeatSpec
+from pbem.cli import main
+from pbem.replay import replay
+
+from conftest import START, seats
+from players import answer_to, flat, outbox, parsed, reply, text_of
+
+SECRET = "Let us take the crown together, and tell nobody."
+
+
+def addresses(referee, game="rome") -> set[str]:
+    return {s["email"] for s in referee.store.seats(game)}
+
+
+def carrying(referee, phrase: str) -> list[dict]:
+    """The outbox rows whose text holds the phrase."""
+    return [r for r in outbox(referee) if phrase in flat(r)]
+
+
+def test_press_reaches_its_recipient_alone_and_shows_no_address(auguste_game):
+    referee = auguste_game
+    row = reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}\nAnn", START)
+    assert (row["status"], row["reason"]) == ("done", "commands press")
+    assert "Press sent to bob." in flat(answer_to(referee, row))
+    [press] = outbox(referee, kind="press")
+    mail = parsed(press)
+    assert press["to_addr"] == "bob@players.example" and press["seat"] == "bob"
+    assert mail["From"].addresses[0].addr_spec == "pbem@referee.example"
+    assert str(mail["Subject"]).endswith("press from ann")
+    body = flat(press)
+    assert SECRET in body and "ann sent this message to bob." in body
+    assert "Ann" in text_of(press), "the message is relayed whole, signature and all"
+    reached = {r["to_addr"] for r in carrying(referee, SECRET)}
+    assert reached == {"bob@players.example", "boss@referee.example"}
+    for row in outbox(referee):
+        others = addresses(referee) - {row["to_addr"]}
+        assert not any(a.encode() in row["raw"] for a in others), \
+            f"mail {row['id']} to {row['to_addr']} shows another player's address"
+    [event] = [e for e in referee.events("rome", "referee") if e["type"] == "press"]
+    assert event["visible_to"] == ["ann", "bob"]
+    assert [e["type"] for e in referee.events("rome", "cat")].count("press") == 0
+    assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_presse_en_francais_a_tous(referee):
+    referee.new_game("auguste", "lyon", [SeatSpec("ann", "ann@players.example", lang="fr"),
+                                          SeatSpec("bob", "bob@players.example", lang="fr"),
+                                          SeatSpec("cat", "cat@players.example")], START,
+                     {"preset": "3-3"}, seed="s")
+    row = reply(referee, "lyon", "ann", "Bonjour,\nPRESSE tous\nQui veut s'allier ?", START)
+    assert "Message envoyé à bob, cat." in flat(answer_to(referee, row))
+    to_bob, to_cat = outbox(referee, kind="press")
+    assert "ann a envoyé ce message à bob, cat." in flat(to_bob)
+    assert "ann sent this message to bob, cat." in flat(to_cat)
+    assert "Qui veut s'allier ?" in text_of(to_bob)
+
+
+def test_a_reply_to_press_goes_back_through_pbem_and_holds_no_orders(auguste_game):
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    row = reply(referee, "rome", "bob", "Agreed. orange: move XXX YYY", START, answering=press)
+    assert (row["status"], row["seat"]) == ("done", "bob")
+    back = [r for r in outbox(referee, kind="press") if r["seat"] == "ann"]
+    assert len(back) == 1 and "Agreed. orange: move XXX YYY" in text_of(back[0])
+    assert SECRET not in text_of(back[0]), "the quoted history is not relayed"
+    assert referee.current_submission("rome", "bob", 1) is None
+    assert carrying(referee, "Agreed.") == back + [r for r in outbox(referee, kind="press-copy")
+                                                   if "Agreed." in flat(r)]
+    assert "Press sent to ann." in flat(answer_to(referee, row))
+
+
+def test_a_team_hears_press_sent_to_its_name(auguste_game):
+    reply(auguste_game, "rome", "ann", "PRESS Pompey\nWe offer peace.", START)
+    assert sorted(r["seat"] for r in outbox(auguste_game, kind="press")) == ["bob", "dan"]
+
+
+def test_anonymous_press_names_no_sender(referee):
+    referee.new_game("auguste", "anon", seats("ann", "bob", "cat", "dan"), START,
+                     {"preset": "4-2", "press": "anonymous"}, seed="s")
+    row = reply(referee, "anon", "ann", f"PRESS ALL\n{SECRET}", START)
+    assert "Press sent to bob, cat, dan, without your name." in flat(answer_to(referee, row))
+    for press in outbox(referee, kind="press"):
+        said = flat(press).split(SECRET)[0]
+        assert "A player sent you this message without their name." in said
+        assert not re.search(r"\bann\b", said) and "anonymous press" in str(
+            parsed(press)["Subject"])
+    [copy] = outbox(referee, kind="press-copy")
+    assert "Anonymous press from ann to bob, cat, dan" in flat(copy)
+
+
+def test_a_game_without_press_sends_none(referee):
+    referee.new_game("auguste", "mute", seats("ann", "bob"), START, {"press": "none"}, seed="s")
+    row = reply(referee, "mute", "ann", f"PRESS bob\n{SECRET}", START)
+    assert "Press is off in this game" in flat(answer_to(referee, row))
+    assert carrying(referee, SECRET) == []
+
+
+@pytest.mark.parametrize("body,said", [
+    (f"PRESS bbo\n{SECRET}", "there is no seat or team called bbo, so your message was not "
+                             "sent; did you mean bob?"),
+    ("PRESS bob", "Your press to bob was empty"),
+    ("PRESS\nhello", "Say whom your press is for"),
+    (f"PRESS ann\n{SECRET}", "Your press names only yourself"),
+])
+def test_press_that_cannot_go_says_why_and_sends_nothing(auguste_game, body, said):
+    row = reply(auguste_game, "rome", "ann", body, START)
+    assert said in flat(answer_to(auguste_game, row))
+    assert outbox(auguste_game, kind="press") == []
+
+
+def test_press_option_must_make_sense(referee):
+    result = CliRunner().invoke(main, ["new", "auguste", "--id", "x", "--seat", "a=a@x.example",
+                                       "--seat", "b=b@x.example", "--option", "press=loud",
+                                       "--db", referee.store.path])
+    assert result.exit_code == 1
+    assert "press must be open, anonymous, none: 'loud'" in result.output

@@ -595,6 +595,43 @@ def orders(referee, game_id, as_referee, as_json):
 
 @main.command()
 @click.argument("game_id")
+@click.argument("seat_name", required=False)
+@click.option("--from", "first", metavar="DATE", help="The first day away (the seat's zone).")
+@click.option("--to", "last", metavar="DATE", help="The last day away (the seat's zone).")
+@now_option
+@common
+def absence(referee, game_id, seat_name, first, last, now):
+    """List a game's absences, or grant a seat one beyond its quota.
+
+    Players declare their own by mail (ABSENCE 2026-12-20 2026-12-27); no
+    deadline of theirs falls inside one: it moves to the absence's end, and
+    every seat is told.
+
+    Example: pbem absence rome
+
+    Example: pbem absence rome ann --from 2026-12-20 --to 2027-01-10
+    """
+    from .players import grant_absence
+    if seat_name:
+        if not (first and last):
+            raise click.UsageError("give the first and last days away: --from DATE --to DATE")
+        given = grant_absence(referee, game_id, seat_name, first, last, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} is away from {given['start']} to "
+                   f"{given['end']} ({given['days']} days); a deadline in it moves to its end.")
+        return
+    if first or last:
+        raise click.UsageError("name the seat: pbem absence GAME SEAT --from DATE --to DATE")
+    away = referee.table(game_id).state["engine"].get("absences", {})
+    rows = [(seat, a) for seat, spans in sorted(away.items()) for a in spans]
+    if not rows:
+        click.echo(f"game {game_id}: nobody has declared an absence")
+    for seat, a in rows:
+        by = "granted by the referee" if a["by"] == REFEREE else "declared by mail"
+        click.echo(f"{seat:12} {a['start']} to {a['end']} ({by})")
+
+
+@main.command()
+@click.argument("game_id")
 @click.option("--reason", required=True, help="Why, in a few words: every seat is told.")
 @now_option
 @common

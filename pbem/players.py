@@ -6,14 +6,19 @@ it, records what it changes (an event, in the mail's transaction), queues any
 mail it causes, and adds to the answer, in the seat's language, what it did.
 """
 
+from datetime import date, datetime, time, timedelta, timezone
 from difflib import get_close_matches
 import re
+from zoneinfo import ZoneInfo
 
 from . import letters
 from .adjudicator import engine
-from .adjudicator.contract import private
-from .i18n import N_, _, speaking
+from .adjudicator.contract import REFEREE, private, public
+from .adjudicator.options import MAX_HOURS
+from .errors import PbemError
+from .i18n import N_, _, format_date, speaking
 from .reading import plain
+from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody", "tout-le-monde")
 
@@ -133,3 +138,126 @@ def answers_press(mail) -> bool:
             send_press(mail, [row["payload"]["from"]], text)
         return True
     return False
+
+
+# ------------------------------------------------------------------ absences
+
+FILLER = ("from", "to", "until", "till", "du", "au", "jusqu'au", "jusqu", "le", "the", "-")
+DATE_FORMS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y")
+
+
+def read_date(word: str, today: date) -> date | None:
+    """A date as players write it: 2026-12-20, 20/12/2026, 20.12.2026, or 20/12 (the next one)."""
+    for form in DATE_FORMS:
+        try:
+            return datetime.strptime(word, form).date()
+        except ValueError:
+            continue
+    for form in ("%d/%m", "%d.%m"):
+        try:
+            day = datetime.strptime(f"{word}/{today.year}".replace(".", "/"),
+                                    "%d/%m/%Y").date()
+        except ValueError:
+            continue
+        return day if day >= today else day.replace(year=today.year + 1)
+    return None
+
+
+def away_span(words: list[str], tz_name: str | None, now: str) -> tuple[str, str, int] | None:
+    """(start, end, days) in UTC for "20/12 27/12" in the seat's zone: from the start of the
+    first day to the end of the last; one date is one day. None if the words are no dates."""
+    zone = ZoneInfo(tz_name) if tz_name else timezone.utc
+    today = parse_time(now).astimezone(zone).date()
+    days = [read_date(w.strip(",;."), today) for w in words
+            if w.strip(",;.").lower() not in FILLER]
+    if not days or len(days) > 2 or None in days:
+        return None
+    first, last = days[0], days[-1]
+    if last < first:
+        return None
+    start = datetime.combine(first, time(), zone)
+    end = datetime.combine(last + timedelta(days=1), time(), zone)
+    return iso(start), iso(end), (last - first).days + 1
+
+
+def absence_left(state: dict, seat: str) -> tuple[int, int]:
+    """(absences, days) a seat may still declare itself (the referee's never count)."""
+    mine = [a for a in state["engine"].get("absences", {}).get(seat, []) if a["by"] == seat]
+    used_days = sum(round((parse_time(a["end"]) - parse_time(a["start"])).total_seconds()
+                          / 86400) for a in mine)
+    return (engine.setting(state, "absences") - len(mine),
+            engine.setting(state, "absence_days") - used_days)
+
+
+def absence_command(mail, command) -> None:
+    """ABSENCE <from> <to>: no deadline of this seat falls in those days (its own zone)."""
+    seat = mail.seat
+    span = away_span(command.args, seat["tz"], mail.now)
+    if span is None:
+        note(mail, N_("Line {line}: I could not read the dates of your absence. Write ABSENCE "
+                      "and the first and last days away, in your own time zone: ABSENCE "
+                      "2026-12-20 2026-12-27 (or 20/12/2026 27/12/2026)."), line=command.line)
+        return
+    start, end, days = span
+    if end <= mail.now:
+        note(mail, N_("Your absence is over already, so it was not recorded."))
+        return
+    absences, days_left = absence_left(mail.table.state, seat["name"])
+    if absences <= 0 or days > days_left:
+        note(mail, N_("This absence of {days} days is more than you have left in this game "
+                      "({count} absences, {left} days), so it was not recorded; the referee "
+                      "may grant it."), days=days, count=max(absences, 0), left=max(days_left, 0))
+        return
+    mail.table = declare_absence(mail.referee, mail.table, seat, start, end, seat["name"],
+                                 mail.now)
+    with speaking(seat["lang"]):
+        mail.answer.notes.append(_("Absence noted: from {start} to {end}. No deadline of yours "
+                                   "falls in it.").format(
+                                       start=format_date(start, seat["tz"]),
+                                       end=format_date(end, seat["tz"])))
+
+
+def declare_absence(referee, table, seat: dict, start: str, end: str, by: str, now: str):
+    """Record an absence; move the open deadline to its end if it falls in it and tell every
+    seat. Returns the new table (inside the caller's transaction)."""
+    events = [public("absence_declared", seat=seat["name"], start=start, end=end, by=by)]
+    table = referee.record(table, events, now)
+    eng = table.state["engine"]
+    if eng["deadline"] and seat["name"] in eng["requests"]:
+        moved = engine.past_absences(eng, eng["deadline"], eng["requests"])
+        if moved != eng["deadline"]:
+            table = referee.record(table, [engine.deadline_moved(table.state, moved)], now)
+            for other in referee.store.seats(table.game_row["id"]):
+                letters.tell(table, other, "deadline", letters.say(N_("the deadline moves")), [
+                    letters.say(N_("{seat} is away until {end}, so this turn's deadline moves "
+                                   "to {when}."), seat=seat["name"], end=letters.Moment(end),
+                                when=letters.Moment(moved))], now)
+    return table
+
+
+def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
+                  now: str) -> dict:
+    """The referee records an absence for a seat, beyond its quota; returns the absence.
+
+    `first` and `last` are the first and last days away, in the seat's time zone.
+    """
+    now = iso(parse_time(now))
+    with referee.store.transaction():
+        table = referee.table(game_id)
+        seat = referee.store.seat(game_id, seat_name)
+        if seat is None:
+            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        if table.state["engine"]["over"]:
+            raise PbemError(f"game {game_id} is over")
+        span = away_span([first, last], seat["tz"], now)
+        if span is None:
+            raise PbemError(f"{first} to {last}: give the first and last days away, e.g. "
+                            "--from 2026-12-20 --to 2026-12-27 (the second not before the first)")
+        start, end, days = span
+        if end <= now:
+            raise PbemError(f"an absence that ended on {end} changes nothing")
+        if days * 24 > MAX_HOURS:
+            raise PbemError(f"an absence of {days} days is longer than a year; pause the game "
+                            f"instead (pbem pause {game_id})")
+        declare_absence(referee, table, seat, start, end, REFEREE, now)
+    return {"seat": seat_name, "start": start, "end": end, "days": days}

@@ -419,7 +419,8 @@ def status_command(mail: Mail, command) -> None:
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
                     "help": help_command, "status": status_command,
-                    "press": players.press_command, "absence": players.absence_command}
+                    "press": players.press_command, "absence": players.absence_command,
+                    "history": players.history_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:

@@ -23,7 +23,7 @@ from .mail.parse import REPLY_MARKER
 from .store import row_event
 
 
-BOARD_TEMPLATES = ("report", "welcome", "over", "replaced")
+BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 
 
 @dataclass

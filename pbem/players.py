@@ -18,6 +18,7 @@ from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
 from .i18n import N_, _, format_date, speaking
 from .reading import plain
+from .store import row_event
 from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody", "tout-le-monde")
@@ -261,3 +262,67 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
                             f"instead (pbem pause {game_id})")
         declare_absence(referee, table, seat, start, end, REFEREE, now)
     return {"seat": seat_name, "start": start, "end": end, "days": days}
+
+
+# ------------------------------------------------------------------ history
+
+
+def phases_of(rows: list[dict]) -> dict:
+    """{phase: {"opened", "requests", "start": seq of its phase_opened, "closed": seq of its
+    orders_set, "end": seq of the event that opened what came next}} for the phases a
+    rollback did not undo."""
+    gone = engine.undone(rows)
+    phases, current = {}, None
+    for row in rows:
+        if row["seq"] in gone:
+            continue
+        if row["type"] in ("phase_opened", "game_over", "game_stopped", "game_drawn") \
+                and current is not None and phases[current]["closed"]:
+            phases[current]["end"] = row["seq"]
+        if row["type"] == "phase_opened":
+            current = row["payload"]["phase"]
+            phases[current] = {"opened": row["payload"]["opened"], "start": row["seq"],
+                               "requests": row["payload"]["requests"], "closed": None,
+                               "end": None}
+        elif row["type"] == "orders_set" and current is not None:
+            phases[current]["closed"] = row["seq"]
+    return phases
+
+
+def history_command(mail, command) -> None:
+    """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
+    table, seat = mail.table, mail.seat
+    rows = list(mail.referee.store.event_rows(table.game_row["id"]))
+    phases = phases_of(rows)
+    asked = next((int(w) for w in command.args if w.isdigit()), None)
+    if asked is None:
+        with speaking(seat["lang"]):
+            lines = [_("Phase {phase}, opened {when}: {what}").format(
+                phase=number, when=format_date(phase["opened"], seat["tz"]),
+                what=(phase["requests"].get(seat["name"]) or {}).get("prompt")
+                or _("nothing asked of you"))
+                for number, phase in sorted(phases.items())]
+        letters.tell(table, seat, "history", letters.say(N_("the phases of this game")), [
+            letters.say(N_("Send HISTORY and a phase's number for your report of that phase, "
+                           "as your seat saw it."))], mail.now, lines=lines,
+                     reply_to_mail=mail.incoming)
+        return
+    phase = phases.get(asked)
+    if phase is None or phase["end"] is None:
+        note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
+                      "{done}."), phase=asked,
+             done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
+        return
+    gone = engine.undone(rows)
+    shown = [row for row in rows if phase["start"] < row["seq"] <= phase["end"]
+             and row["seq"] not in gone and row_event(row).visible(seat["name"])]
+    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
+    past = letters.Table(mail.referee, table.game_row, table.game, then)
+    now_asked = table.context(seat)
+    with speaking(seat["lang"]):
+        happened = [line for line in (engine.narrate(row_event(r)) or
+                                      table.game.narrate(row_event(r)) for r in shown) if line]
+        past.send(seat, "history", _("your report of phase {phase}").format(phase=asked),
+                  "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+                  happened=happened, request=now_asked["request"],
+                  waiting=now_asked["waiting"], proxies=now_asked["proxies"])

@@ -22,11 +22,12 @@ COMMANDS = {
     "slow": ("slow", "en"), "lent": ("slow", "fr"),
     "press": ("press", "en"), "presse": ("press", "fr"),
     "absence": ("absence", None), "away": ("absence", "en"), "vacances": ("absence", "fr"),
+    "history": ("history", "en"), "historique": ("history", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
-             "press": "rest", "absence": "words"}
+             "press": "rest", "absence": "words", "history": "words"}
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
              "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",

@@ -312,6 +312,9 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     """Read order lines for a seat; record them when at least one of them can be used."""
     eng = table.state["engine"]
     lead = "" if target == sender else f"For {target}: "
+    if target in eng.get("conceded", []):
+        players.note_conceded(referee, table, sender, target, answer)
+        return
     if target not in eng["requests"]:
         waiting = ", ".join(sorted(eng["requests"])) or "nobody"
         whom = "you" if target == sender else target
@@ -420,7 +423,8 @@ def status_command(mail: Mail, command) -> None:
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
                     "help": help_command, "status": status_command,
                     "press": players.press_command, "absence": players.absence_command,
-                    "history": players.history_command}
+                    "history": players.history_command, "draw": players.draw_command,
+                    "concede": players.concede_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:

@@ -326,3 +326,76 @@ def history_command(mail, command) -> None:
                   "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"])
+
+
+# ------------------------------------------------------------------ draws and concessions
+
+
+def draw_command(mail, command) -> None:
+    """DRAW: a vote to end the game in a draw; it ends when every seat still playing votes
+    for it in the same turn."""
+    table, name = mail.table, mail.seat["name"]
+    state = table.state
+    if name not in engine.survivors(table.game, state):
+        note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
+        return
+    if name in state["engine"].get("draw", {}).get("votes", []):
+        note(mail, N_("Your vote for a draw this turn is counted already."))
+        return
+    events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
+    mail.table = table = mail.referee.record(table, events, mail.now)
+    if table.state["engine"]["over"]:
+        note(mail, N_("Every seat still playing voted for a draw: the game is over."))
+        letters.reports(table, mail.referee.store.seats(table.game_row["id"]), mail.now)
+        return
+    votes = table.state["engine"]["draw"]["votes"]
+    waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
+    note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
+                  "still playing votes for it during this turn; still to vote: {seats}."),
+         seats=", ".join(waiting))
+    for seat in mail.referee.store.seats(table.game_row["id"]):
+        if seat["name"] in waiting:
+            letters.tell(table, seat, "draw", letters.say(N_("{seat} proposes a draw"),
+                                                          seat=name), [
+                letters.say(N_("{seat} votes to end the game in a draw; votes so far: {votes}. "
+                               "It ends in a draw if every seat still playing votes for it "
+                               "during this turn."), seat=name, votes=", ".join(votes)),
+                letters.say(N_("To agree, reply with DRAW before this turn ends.")),
+            ], mail.now)
+
+
+def concede_command(mail, command) -> None:
+    """CONCEDE: the seat gives up; it plays its default orders for the rest of the game."""
+    table, name = mail.table, mail.seat["name"]
+    if name in table.state["engine"].get("conceded", []):
+        note(mail, N_("You conceded already."))
+        return
+    events = [public("seat_conceded", seat=name)]
+    drawn = engine.draw_agreed(table.game, engine.fold(table.game, events, table.state),
+                               table.game_row["seed"])
+    mail.table = table = mail.referee.record(table, events + ([drawn] if drawn else []),
+                                             mail.now)
+    store = mail.referee.store
+    store.update("games", {"id": table.game_row["id"]}, {"dirty": 1})
+    note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
+                  "still get the reports. Only the referee can give the seat to someone "
+                  "else."))
+    if drawn:
+        letters.reports(table, store.seats(table.game_row["id"]), mail.now)
+        return
+    for seat in store.seats(table.game_row["id"]):
+        if seat["name"] != name:
+            letters.tell(table, seat, "concession", letters.say(N_("{seat} concedes"),
+                                                                seat=name), [
+                letters.say(N_("{seat} concedes: the seat plays its default orders from now "
+                               "on."), seat=name)], mail.now)
+
+
+def note_conceded(referee, table, sender: str, target: str, answer) -> None:
+    """Orders for a seat that conceded are not recorded: say so, in the sender's language."""
+    seat = referee.store.seat(table.game_row["id"], sender)
+    with speaking(seat["lang"]):
+        answer.notes.append(_("You conceded, so these orders were not recorded: your seat plays "
+                              "its default orders.") if sender == target else
+                            _("{seat} conceded, so these orders were not recorded.").format(
+                                seat=target))

@@ -23,11 +23,14 @@ COMMANDS = {
     "press": ("press", "en"), "presse": ("press", "fr"),
     "absence": ("absence", None), "away": ("absence", "en"), "vacances": ("absence", "fr"),
     "history": ("history", "en"), "historique": ("history", "fr"),
+    "draw": ("draw", "en"), "nulle": ("draw", "fr"),
+    "concede": ("concede", "en"), "abandon": ("concede", "fr"), "abandonne": ("concede", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
-             "press": "rest", "absence": "words", "history": "words"}
+             "press": "rest", "absence": "words", "history": "words", "draw": "none",
+             "concede": "none"}
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
              "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",

@@ -452,12 +452,20 @@ def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
     still playing agrees."""
     engine = state["engine"]
     votes = sorted(set(engine.get("draw", {}).get("votes", [])) | {seat})
-    events = [public("draw_voted", phase=engine["phase"], seat=seat, votes=votes)]
+    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes)
+    agreed = draw_agreed(game, fold(game, [voted], state), seed)
+    return [voted] + ([agreed] if agreed else [])
+
+
+def draw_agreed(game, state: dict, seed: str) -> Event | None:
+    """game_drawn (revealing the seed) when every seat still playing has voted for a draw
+    this turn, else None."""
+    votes = state["engine"].get("draw", {}).get("votes", [])
     standing = survivors(game, state)
-    if standing and set(standing) <= set(votes):
-        events.append(public("game_drawn", seats=standing,
-                             reason="a draw agreed by every seat still playing", seed=seed))
-    return events
+    if not votes or not standing or not set(standing) <= set(votes):
+        return None
+    return public("game_drawn", seats=standing, reason="a draw agreed by every seat still "
+                  "playing", seed=seed)
 
 
 def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:

@@ -255,14 +255,14 @@ def poll(referee, watch, now):
 
     Each mail is stored before it is marked read or moved to the Processed
     folder, so an interrupted poll loses nothing and stores nothing twice.
+    Only one poll runs at a time on a database.
 
     Example: pbem poll && pbem tick
     """
-    from .mail import fetch
     if watch:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
-    count = fetch.poll(referee, moment, watch=watch)
+    count = referee.poll(moment, watch=watch)
     click.echo(f"{count} new mail(s) stored")
 
 

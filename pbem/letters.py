@@ -17,6 +17,8 @@ from .store import row_event
 
 
 BOARD_TEMPLATES = ("report", "welcome", "over")
+MAX_LINES = 50          # of errors, or of orders understood, in one answer
+MAX_LINE_CHARS = 300    # of one such line
 
 
 @dataclass
@@ -94,8 +96,10 @@ class Table:
         if reply_to_mail is not None:
             in_reply_to = reply_to_mail.message_id or None
             refs += reply_to_mail.references + [in_reply_to]
+        engine = self.state["engine"]
         queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
-              to=seat["email"], subject=subject,
+              to=seat["email"], subject=subject, phase=engine["phase"],
+              asked=seat["name"] in engine["requests"],
               text=render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context),
               html=render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context),
               now=now, reply_to=context["reply_address"],
@@ -104,8 +108,13 @@ class Table:
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
-          in_reply_to=None, references=(), msg_id=None) -> str:
-    """Compose a mail and add it to the outbox; return its Message-ID."""
+          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None) -> str:
+    """Compose a mail and add it to the outbox; return its Message-ID.
+
+    `phase` is the game's phase the mail is written in, `asked` whether its seat
+    was asked something in it: a reply to it after that phase is not taken for
+    the next one.
+    """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
@@ -115,7 +124,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
-        "next_attempt": now, "created_at": now,
+        "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
     })
     return msg_id
 
@@ -185,9 +194,23 @@ def result_text(result: dict) -> str:
 
 def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
            understood=(), errors=()) -> None:
-    """A reply to a seat's mail: the orders as understood and every error with its line."""
+    """A reply to a seat's mail: the orders as understood and every error with its line.
+
+    At most MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
+    """
+    errors = [str(e) for e in errors]
     table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
-               understood=list(understood), errors=[str(e) for e in errors])
+               understood=bounded(understood, "more orders"),
+               errors=bounded(errors, "more lines I could not read"), error_total=len(errors))
+
+
+def bounded(lines, more: str) -> list[str]:
+    """At most MAX_LINES lines of at most MAX_LINE_CHARS, the last saying how many more."""
+    lines = [line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS - 1] + "…"
+             for line in map(str, lines)]
+    if len(lines) <= MAX_LINES:
+        return lines
+    return lines[:MAX_LINES] + [f"and {len(lines) - MAX_LINES:,} {more}"]
 
 
 def status(table: Table, seat: dict, incoming, now: str) -> None:

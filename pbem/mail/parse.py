@@ -120,6 +120,10 @@ CHARSET_LABEL = re.compile(r"^[a-z0-9][a-z0-9._:+-]{0,39}$")
 NOT_CHARSETS = {"idna", "punycode", "raw_unicode_escape", "unicode_escape", "undefined"}
 # Control characters a mail's text may not carry (tab and line ends stay).
 CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)], None)
+# What a string from a mail may not carry on a terminal or in one line of a listing:
+# every control character, and the marks that reorder text on screen.
+HIDDEN_MARKS = {**CONTROL, **dict.fromkeys([9, 10, 13, 0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                             *range(0x2066, 0x206A)], None)}
 # Header defects that leave more than one reading of an address header (others are
 # about decoding a name's text, not about which address it is).
 AMBIGUOUS = (errors.InvalidHeaderDefect, errors.HeaderMissingRequiredValue,
@@ -333,6 +337,12 @@ def readable(value: str) -> str:
 def exact(value: str) -> str:
     """Raw header text as Unicode, kept whole: undecodable bytes become \\x escapes."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace").strip()
+
+
+def visible(text: str) -> str:
+    """Text from a mail made safe to show on one line: no control characters, no
+    terminal escapes, no marks that reorder what a reader sees."""
+    return text.translate(HIDDEN_MARKS)
 
 
 def shorten(text: str, limit: int = 200) -> str:

@@ -35,9 +35,11 @@ from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses
+from functools import lru_cache
 import re
+import warnings
 
-from bs4 import BeautifulSoup, NavigableString
+from bs4 import BeautifulSoup, NavigableString, XMLParsedAsHTMLWarning
 from bs4.element import PreformattedString
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
@@ -169,18 +171,28 @@ class PlainHeader(str):
         self.name = name
         return self
 
+    @property
+    def content_disposition(self) -> str | None:
+        """What a Content-Disposition says (inline, attachment), as the parsed header has it."""
+        return self.partition(";")[0].strip().lower() or None
+
 
 class TolerantHeaders(HeaderRegistry):
     """The standard header registry, except that a header it cannot parse, or one too
     long to parse in time proportional to its size, is kept as plain text."""
 
     def __call__(self, name, value):
-        if len(value) <= FIELD_CHARS:
-            try:
-                return super().__call__(name, value)
-            except Exception:  # a defect of this header alone: keep its text
-                pass
-        return PlainHeader(name, value)
+        if len(value) > FIELD_CHARS:
+            return PlainHeader(name, value)
+        return self.parsed(name, value)
+
+    @lru_cache(maxsize=4096)  # the parser asks for a part's Content-Type line after line
+    def parsed(self, name, value):
+        """The header object for one short header line (the same object for the same line)."""
+        try:
+            return super().__call__(name, value)
+        except Exception:  # a defect of this header alone: keep its text
+            return PlainHeader(name, value)
 
 
 POLICY = policy.default.clone(header_factory=TolerantHeaders())
@@ -190,8 +202,10 @@ class Fields:
     """A mail's own header fields, read from its raw bytes without interpreting them."""
 
     def __init__(self, raw: bytes):
+        ends = [end for end in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if end >= 0]
+        head = raw[:min(ends) + 1] if ends else raw  # the body is no business of the headers'
         try:
-            self.message = BytesParser(policy=policy.compat32).parsebytes(raw, headersonly=True)
+            self.message = BytesParser(policy=policy.compat32).parsebytes(head, headersonly=True)
             self.items = [(name.lower(), unfold(value))
                           for name, value in self.message.raw_items()]
         except Exception:  # bytes that are no header at all: a mail without headers
@@ -546,7 +560,9 @@ def html_text(html: str) -> str:
     nested or huge HTML costs time in proportion to its size.
     """
     out, pre = [], 0
-    stack = list(reversed(BeautifulSoup(html, "lxml").contents))
+    with warnings.catch_warnings():  # an HTML part that starts like XML is still read as HTML
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        stack = list(reversed(BeautifulSoup(html, "lxml").contents))
     while stack:
         node = stack.pop()
         if isinstance(node, tuple):

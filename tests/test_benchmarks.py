@@ -21,3 +21,8 @@ def test_idle_tick_benchmark_runs():
 def test_ingest_benchmark_runs():
     out = run("ingest.py", "--mails", "8")
     assert "floor" in out and "8 mails" in out
+
+
+def test_quote_strip_benchmark_runs():
+    out = run("quote_strip.py", "--sizes", "1000,10000")
+    assert "blank lines, then quoted lines" in out and "floor ms" in out

@@ -8,7 +8,6 @@ none of it, and running the step again is safe.
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-import copy
 import fcntl
 import json
 import os
@@ -18,14 +17,21 @@ import pbem.games
 
 from . import letters
 from .adjudicator import engine
-from .adjudicator.contract import REFEREE, SetupError
+from .adjudicator.contract import REFEREE, SetupError, plain_copy
+from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
+from .i18n import LANGUAGES, normal_language
 from .identity import new_token, valid_address, valid_game_id
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
 
 MAX_PHASES_PER_TICK = 50
+# Options of a new game that are about its seats, not its rules: kept out of the
+# game's log, stored on the seats.
+SEAT_OPTIONS = {
+    "lang": "the language of every seat without its own --lang: en or fr (default en)",
+}
 
 
 @dataclass
@@ -35,6 +41,7 @@ class SeatSpec:
     name: str
     email: str
     tz: str | None = None
+    lang: str | None = None
 
 
 @dataclass
@@ -90,7 +97,7 @@ class Referee:
 
     def record(self, table: letters.Table, events, now: str) -> letters.Table:
         """Append events to a game inside the current transaction; return the new table."""
-        game, state = table.game, copy.deepcopy(table.state)
+        game, state = table.game, plain_copy(table.state)
         hashes = []
         for event in events:
             state, digest = engine.step(game, state, event)
@@ -120,12 +127,14 @@ class Referee:
             raise PbemError(f"unknown game {ruleset!r}; available: "
                             f"{', '.join(pbem.games.names())}") from None
         check_new_game(game_id, seats)
+        options = dict(options or {})
+        default_lang = game_language(options.pop("lang", "en"))
         if self.store.game(game_id):
             raise PbemError(f"there is already a game called {game_id!r}")
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
         try:
-            events = engine.creation_events(game, game_id, ruleset, dict(options or {}),
+            events = engine.creation_events(game, game_id, ruleset, options,
                                             [s.name for s in seats], seed, position)
             state = engine.fold(game, events)
             events.append(engine.open_phase(game, state, now))
@@ -138,11 +147,13 @@ class Referee:
                 self.store.insert("seats", {
                     "game": game_id, "name": seat.name, "position": position_index,
                     "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                    "lang": normal_language(seat.lang) if seat.lang else default_lang,
                     "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
                 })
             blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
             table = self.record(blank, events, now)
             letters.welcome(table, self.store.seats(game_id), now)
+            letters.ask_referee(table, now)
         return game_id
 
     # ------------------------------------------------------------ phases
@@ -157,10 +168,17 @@ class Referee:
         return [row["id"] for row in rows]
 
     def ready(self, table: letters.Table) -> bool:
-        """Has every pending seat sent error-free orders (or READY), and nobody WAIT?"""
+        """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
+
+        A ruling asked of the referee is ready once the referee has given it.
+        """
         phase = table.state["engine"]["phase"]
         seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
         for name in table.state["engine"]["requests"]:
+            if name == REFEREE:
+                if self.current_submission(table.game_row["id"], REFEREE, phase) is None:
+                    return False
+                continue
             seat = seats[name]
             if seat["wait_phase"] == phase:
                 return False
@@ -186,7 +204,8 @@ class Referee:
                 eng = table.state["engine"]
                 if eng["over"] or not eng["requests"]:
                     break
-                if not (eng["deadline"] <= now or self.ready(table)):
+                due = eng["deadline"] is not None and eng["deadline"] <= now
+                if not (due or self.ready(table)):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
                 self.resolve_phase(table, now)
@@ -208,7 +227,63 @@ class Referee:
                             now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
+        letters.ask_referee(table, now)
         return table
+
+    # ------------------------------------------------------------ rulings
+
+    def rulings(self, game_id: str) -> list[dict]:
+        """The rulings the open phase waits for: the referee's, and any judge seat's."""
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        return [{"id": ruling_id(eng["phase"], asked), "asked": asked, "since": eng["opened"],
+                 "prompt": request["prompt"], "choices": request.get("choices") or {},
+                 "concerns": request.get("concerns")}
+                for asked, request in sorted(eng["requests"].items())
+                if request["kind"] == "ruling"]
+
+    def rule(self, game_id: str, which: str, text: str, values: dict, now: str) -> dict:
+        """Settle an open ruling with the referee's reasoning and values; resolve the phase.
+
+        The referee may settle a judge seat's ruling in its place. Returns the
+        ruling as listed by :meth:`rulings`.
+        """
+        now = iso(parse_time(now))
+        if not text.strip():
+            raise PbemError("say why (--text): the seats concerned read your reasoning")
+        with self.store.transaction():
+            open_ones = {r["id"]: r for r in self.rulings(game_id)}
+            if which not in open_ones:
+                raise PbemError(f"game {game_id} has no open ruling {which!r}; open: "
+                                f"{', '.join(open_ones) or 'none'} (see pbem ruling {game_id})")
+            ruling = open_ones[which]
+            values = {k: (v.lower() if ruling["choices"].get(k) else v)
+                      for k, v in values.items()}
+            problems = [p for p in (value_problem(ruling["choices"], k, v)
+                                    for k, v in sorted(values.items())) if p]
+            problems += [f"set {key} (--set {key}=...)"
+                         for key in missing(ruling["choices"], values)]
+            if problems:
+                raise PbemError("; ".join(problems))
+            orders = {"set": values, "text": " ".join(text.split()), "by": REFEREE}
+            self.store_orders(game_id, ruling["asked"], self.table(game_id), orders, now)
+        self.step(game_id, now)
+        return ruling
+
+    def store_orders(self, game_id: str, seat: str, table, orders, now: str,
+                     text: str = "", errors=()) -> None:
+        """Make these the seat's current orders for the open phase (inside a transaction)."""
+        phase = table.state["engine"]["phase"]
+        self.store.db.execute(
+            "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
+            "AND phase = ? AND status = 'current'", [game_id, seat, phase])
+        self.store.insert("submissions", {
+            "game": game_id, "seat": seat, "phase": phase, "text": text,
+            "orders": json.dumps(orders, sort_keys=True),
+            "errors": json.dumps([e.to_dict() for e in errors]),
+            "status": "current", "received_at": now,
+        })
+        self.store.update("games", {"id": game_id}, {"dirty": 1})
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""
@@ -322,6 +397,11 @@ class Referee:
                        "payload": row["payload"], "visible_to": row["visible_to"]}
 
 
+def ruling_id(phase: int, asked: str) -> str:
+    """How the referee names an open ruling: the phase, and the judge seat if not the referee."""
+    return str(phase) if asked == REFEREE else f"{phase}-{asked}"
+
+
 @contextmanager
 def database_lock(db_path: str, job: str):
     """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
@@ -369,3 +449,14 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
             raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
+        if seat.lang and not normal_language(seat.lang):
+            raise PbemError(f"seat {seat.name}: unknown language {seat.lang!r} "
+                            f"(pbem writes {' or '.join(LANGUAGES)})")
+
+
+def game_language(text: str) -> str:
+    """The game-wide language option (--option lang=fr) as en or fr; PbemError otherwise."""
+    lang = normal_language(str(text))
+    if lang is None:
+        raise PbemError(f"lang must be {' or '.join(LANGUAGES)}: {text!r}")
+    return lang

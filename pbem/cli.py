@@ -15,7 +15,7 @@ import pbem.games
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator.engine import TIMING_OPTIONS
-from .app import Referee, SeatSpec
+from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
 from .identity import without_tokens
@@ -158,7 +158,7 @@ def games_command(as_json):
     for name in pbem.games.names():
         game = pbem.games.load(name)
         rows.append({"name": name, "title": game.TITLE, "summary": game.SUMMARY,
-                     "options": {**game.OPTIONS, **TIMING_OPTIONS}})
+                     "options": {**game.OPTIONS, **TIMING_OPTIONS, **SEAT_OPTIONS}})
     if as_json:
         emit_json(rows)
         return
@@ -221,36 +221,52 @@ def parse_pairs(values, what: str) -> dict:
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A player: NAME=EMAIL. Repeat for every seat, in seat order.")
 @click.option("--tz", "zones", multiple=True, help="A seat's timezone: NAME=Europe/Paris.")
+@click.option("--lang", "langs", multiple=True,
+              help="A seat's language, en or fr: NAME=fr (default: the lang option, else en).")
 @click.option("--preset", help="The game's preset (Auguste: 4-2, 6-2, 6-3, 3-3, 5-5, 2-2-1).")
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@click.option("--judge", help="The seat that is also the game's judge (Seigneurs' barbarian).")
 @click.option("--seed", help="The secret seed (default: a fresh random one).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML, see docs/positions.md).")
 @now_option
 @common
-def new(referee, ruleset, game_id, seats, zones, preset, options, seed, position, now):
+def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, seed, position,
+        now):
     """Create a game and mail every seat its welcome.
 
     Example: pbem new auguste --id rome --seat ann=ann@example.org --seat bob=bob@example.org
+
+    Example: pbem new auguste --id lyon --seat ann=a@x.org --seat bob=b@x.org --lang ann=fr
     """
     seat_map = parse_pairs(seats, "NAME=EMAIL")
-    tz = parse_pairs(zones, "NAME=TIMEZONE")
-    unknown = sorted(set(tz) - set(seat_map))
-    if unknown:
-        raise click.BadParameter(f"no seat called {', '.join(unknown)}", param_hint="--tz")
+    tz = seat_pairs(zones, "NAME=TIMEZONE", seat_map, "--tz")
+    lang = seat_pairs(langs, "NAME=LANGUAGE", seat_map, "--lang")
     opts = parse_pairs(options, "KEY=VALUE")
     if preset:
         opts["preset"] = preset
+    if judge:
+        opts["judge"] = judge
     data = None
     if position:
         try:
             data = tomllib.loads(Path(position).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as problem:
             raise click.ClickException(f"{position}: {problem}") from None
-    specs = [SeatSpec(name, email, tz.get(name)) for name, email in seat_map.items()]
+    specs = [SeatSpec(name, email, tz.get(name), lang.get(name))
+             for name, email in seat_map.items()]
     referee.new_game(ruleset, game_id, specs, when(now), opts, seed, data)
     click.echo(f"game {game_id} created; welcome mails queued for {', '.join(seat_map)} "
                "(pbem tick sends them)")
+
+
+def seat_pairs(values, what: str, seat_map: dict, option: str) -> dict:
+    """NAME=VALUE options about seats, each NAME one of the game's seats."""
+    pairs = parse_pairs(values, what)
+    unknown = sorted(set(pairs) - set(seat_map))
+    if unknown:
+        raise click.BadParameter(f"no seat called {', '.join(unknown)}", param_hint=option)
+    return pairs
 
 
 @main.command()
@@ -433,6 +449,43 @@ def end(referee, game_id, reason, now):
                "(pbem tick sends them).")
 
 
+@main.command()
+@click.argument("game_id")
+@click.argument("ruling_id", required=False)
+@click.option("--set", "values", multiple=True, metavar="KEY=VALUE",
+              help="A value the ruling sets, e.g. winner=ann (repeatable).")
+@click.option("--text", default="", help="Your reasons, in a sentence: the seats concerned read it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the open rulings as JSON.")
+@now_option
+@common
+def ruling(referee, game_id, ruling_id, values, text, as_json, now):
+    """List what a game waits for the referee to decide, or settle it.
+
+    Without RULING_ID: the open rulings (disputes, judgements the rules leave
+    to a person), each with its id, question and the values it sets. With it:
+    the ruling is recorded as an event with your reasons, the seats concerned
+    are told, and the game goes on. A judge seat's open ruling may be settled
+    in its place the same way.
+
+    Example: pbem ruling camp1
+
+    Example: pbem ruling camp1 14 --set winner=ann --text "bob's report came after the photo"
+    """
+    if not ruling_id:
+        if values or text:
+            raise click.UsageError("name the ruling to settle: pbem ruling GAME ID --set ...")
+        rows = referee.rulings(game_id)
+        listing(rows, as_json, f"game {game_id} waits for no ruling", lambda row: [
+            f"{row['id']:>6}  {row['asked']}: {row['prompt']}",
+            "        sets: " + ("; ".join(
+                f"{key} ({'|'.join(words) if words else 'any value'})"
+                for key, words in sorted(row["choices"].items())) or "nothing, reasons only")])
+        return
+    ruled = referee.rule(game_id, ruling_id, text, parse_pairs(values, "KEY=VALUE"), when(now))
+    click.echo(f"ruling {ruled['id']} of game {game_id} recorded; the seats concerned are told "
+               "(pbem tick sends the mails).")
+
+
 def audience(seat, as_referee):
     """The viewer a command shows things to: a seat, the referee, or the public."""
     if seat and as_referee:
@@ -565,24 +618,38 @@ def demo(ruleset, seed, folder, turns, db):
 @click.option("--email", metavar="ADDRESS",
               help="Move the seat to a player's new mail address: it is mailed the seat's "
                    "reply address, and the old address is told.")
+@click.option("--lang", metavar="LANGUAGE", help="The language of the seat's mail: en or fr.")
+@click.option("--tz", metavar="ZONE", help="Show the seat's times in this zone, e.g. Europe/Paris.")
 @now_option
 @common
-def seat(referee, game_id, seat_name, new_token, email, now):
-    """Show a seat of a game, give it a new secret code, or move it to a new address.
+def seat(referee, game_id, seat_name, new_token, email, lang, tz, now):
+    """Show a seat of a game, give it a new secret code, move it to a new address,
+    or set the language and time zone of its mail.
 
     Example: pbem seat rome ann --new-token
 
     Example: pbem seat rome ann --email ann@new-provider.example
+
+    Example: pbem seat rome ann --lang fr --tz Europe/Paris
     """
-    from .seats import move_seat, rotate_token
+    from .seats import choose_language, choose_timezone, move_seat, rotate_token
     referee.game_row(game_id)
     row = referee.store.seat(game_id, seat_name)
     if row is None:
         raise click.ClickException(f"game {game_id} has no seat called {seat_name!r}")
-    if not (email or new_token):
-        click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, timezone "
-                   f"{row['tz'] or 'UTC'}" + (", mail to it bounces" if row["bouncing"] else ""))
+    if not (email or new_token or lang or tz):
+        click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, language "
+                   f"{row['lang']}, timezone {row['tz'] or 'UTC'}"
+                   + (", mail to it bounces" if row["bouncing"] else ""))
         return
+    if lang or tz:  # first, so any mail below is already in the seat's language
+        with referee.store.transaction():
+            if lang:
+                row = choose_language(referee.store, game_id, seat_name, lang)
+            if tz:
+                row = choose_timezone(referee.store, game_id, seat_name, tz)
+        click.echo(f"seat {seat_name} of game {game_id} now gets its mail in {row['lang']}, "
+                   f"with times in {row['tz'] or 'UTC'}.")
     if email:  # before a new token, so the new code goes to the new address only
         old = row["email"]
         row = move_seat(referee, game_id, seat_name, email, when(now))

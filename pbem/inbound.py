@@ -19,7 +19,7 @@ day, a digest of the mail refused.
 
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 import json
 import signal
@@ -30,16 +30,10 @@ from .adjudicator import engine
 from .errors import PbemError
 from .identity import Claim, claim, subject_tag, token_matches
 from .mail.parse import Incoming, read, shorten, visible
+from .reading import read_text, sections, sender_names
 from .store import Store, body_digest, raw_digest
 from .timeutil import iso, parse_time
 
-COMMANDS = {
-    "help": "help", "aide": "help", "?": "help",
-    "status": "status", "etat": "status", "état": "status",
-    "wait": "wait", "attends": "wait", "attendre": "wait",
-    "ready": "ready", "pret": "ready", "prêt": "ready",
-    "slow": "slow", "lent": "slow",
-}
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
 DIGEST_EVERY = timedelta(days=1)
@@ -386,9 +380,9 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     asked something of the seat. A mail that references none of ours, or only
     asks (HELP, STATUS), counts for the open turn.
     """
-    commands, orders = split_commands(incoming.text)
-    if not incoming.references or (commands and set(commands) <= QUESTIONS
-                                   and not orders.strip()):
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asks = {command.name for command in reading.commands}
+    if not incoming.references or (asks and asks <= QUESTIONS and not reading.has_orders):
         return None
     marks = ", ".join("?" for _ in incoming.references)
     rows = store.all(f"SELECT phase, asked FROM outbox WHERE game = ? AND seat = ? "
@@ -479,87 +473,197 @@ def reason_kind(reason: str | None) -> str:
     return (reason or "no reason").split(":")[0].split(" (")[0].strip()
 
 
-def split_commands(text: str) -> tuple[list[str], str]:
-    """(commands, order text): command lines are blanked so line numbers stay right."""
-    commands, lines = [], []
-    for line in text.splitlines():
-        word = line.strip().strip(".!").lower()
-        if word in COMMANDS:
-            commands.append(COMMANDS[word])
-            lines.append("")
-        else:
-            lines.append(line)
-    return commands, "\n".join(lines)
+@dataclass
+class Answer:
+    """What pbem says back to a seat's mail."""
+
+    notes: list = field(default_factory=list)
+    understood: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    on_file: list = field(default_factory=list)
+    recorded: bool = False
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
-    """Act on a seat's text (orders and commands) and answer it; return what was understood."""
-    store, game_id = referee.store, table.game_row["id"]
-    commands, orders_text = split_commands(text)
+    """Act on a seat's text (commands and orders) and answer it; return what was understood.
+
+    Commands and orders are independent: a command never touches the orders on
+    file, and a mail replaces them only when at least one of its lines is an
+    order the game accepts. A seat that gives the orders of others (a vassal's
+    overlord) may head a part of its mail "for SEAT:"; without it, its orders
+    go to the one seat it controls that is asked, when it is not asked itself.
+    """
+    names = sender_names(seat["name"], incoming.sender_name if incoming else "")
+    reading = read_text(text, names)
+    answer = Answer(ignored=[line for _, line in reading.ignored])
+    if reading.has_orders:
+        for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
+            take_orders(referee, table, seat["name"], target, part, now, answer)
+    elif not reading.commands:
+        answer.notes.append("I found no orders in your mail. Write them as the first lines of "
+                            "your reply, one per line; send HELP for the syntax.")
+    mail = Mail(referee, table, seat, now, answer, incoming)
+    run_commands(mail, reading.commands)
+    table = mail.table
+    if answer.notes or answer.understood or answer.errors:
+        headline = ("orders received, with errors" if answer.errors else "orders received") \
+            if answer.recorded else "noted"
+        letters.answer(table, seat, incoming, headline, now, notes=answer.notes,
+                       understood=answer.understood, errors=answer.errors,
+                       ignored=answer.ignored, on_file=answer.on_file)
+    return {"notes": answer.notes, "understood": answer.understood,
+            "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
+            "on_file": answer.on_file,
+            "outcome": outcome(answer.recorded, reading.has_orders, reading.names,
+                               answer.errors)}
+
+
+def controller(table, seat: str) -> str:
+    """The seat whose mails give this seat's orders (itself, unless the game says otherwise)."""
+    ruler = getattr(table.game, "controller", None)
+    return (ruler(table.state["game"], seat) if ruler else None) or seat
+
+
+def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
+    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
+    ruler = controller(table, sender)
+    if ruler != sender:
+        answer.notes.append(f"Your orders are given by {ruler} now, so these were not "
+                            "recorded. You still get your own reports.")
+        return []
+    seats = [s for s in table.state["engine"]["seats"] if s != sender]
+    controlled = [s for s in seats if controller(table, s) == sender]
+    asked = table.state["engine"]["requests"]
+    parts = []
+    for target, part in sections(text, controlled):
+        if target is None:
+            waiting = [s for s in controlled if s in asked]
+            target = waiting[0] if sender not in asked and len(waiting) == 1 else sender
+        parts.append((target, part))
+    return parts
+
+
+def take_orders(referee, table, sender: str, target: str, orders_text: str, now: str,
+                answer: Answer) -> None:
+    """Read order lines for a seat; record them when at least one of them can be used."""
     eng = table.state["engine"]
-    phase = eng["phase"]
-    notes, understood, errors = [], [], []
-    recorded = False
-    if "wait" in commands:
-        store.update("seats", {"game": game_id, "name": seat["name"]}, {"wait_phase": phase})
-        notes.append("WAIT noted: this turn will not be resolved before its deadline "
-                     "unless you send READY.")
-    if "ready" in commands:
-        store.update("seats", {"game": game_id, "name": seat["name"]},
-                     {"ready_phase": phase, "wait_phase": 0})
-        store.update("games", {"id": game_id}, {"dirty": 1})
-        notes.append("READY noted: your orders for this turn are final.")
-    if "slow" in commands:
-        event = engine.extension(table.state, seat["name"])
-        if event is None:
-            notes.append("SLOW is not possible now (not a chrono game, already used, or "
-                         "nothing asked of you).")
-        else:
-            table = referee.record(table, [event], now)
-            notes.append("SLOW: this turn's deadline is now "
-                         f"{event.payload['deadline']} (UTC).")
-    has_orders = any(line.strip() for line in orders_text.splitlines())
-    if has_orders:
-        if seat["name"] not in eng["requests"]:
-            waiting = ", ".join(sorted(eng["requests"])) or "nobody"
-            notes.append(f"Nothing is asked of you now (waiting for {waiting}), so these "
-                         "orders were not recorded.")
-        else:
-            orders, errors = table.game.parse(table.state["game"], seat["name"], orders_text)
-            understood = table.game.describe_orders(table.state["game"], seat["name"], orders)
-            store.db.execute(
-                "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
-                "AND phase = ? AND status = 'current'", [game_id, seat["name"], phase])
-            store.insert("submissions", {
-                "game": game_id, "seat": seat["name"], "phase": phase, "text": orders_text,
-                "orders": json.dumps(orders, sort_keys=True),
-                "errors": json.dumps([e.to_dict() for e in errors]),
-                "status": "current", "received_at": now,
-            })
-            store.update("games", {"id": game_id}, {"dirty": 1})
-            recorded = True
-            notes.insert(0, "Orders received; they replace any you sent before for this turn."
-                         if not errors else "Orders received, with errors (see below).")
-    elif not commands:
-        notes.append("I found no orders in your mail. Write them as the first lines of "
-                      "your reply, one per line; send HELP for the syntax.")
-    if "help" in commands:
-        letters.help_mail(table, seat, incoming, now)
-    if "status" in commands:
-        letters.status(table, seat, incoming, now)
-    if notes or understood or errors:
-        headline = ("orders received, with errors" if errors else "orders received") \
-            if recorded else "noted"
-        letters.answer(table, seat, incoming, headline, now, notes=notes,
-                       understood=understood, errors=errors)
-    return {"notes": notes, "understood": understood, "errors": [str(e) for e in errors],
-            "outcome": outcome(recorded, has_orders, commands, errors)}
+    lead = "" if target == sender else f"For {target}: "
+    if target not in eng["requests"]:
+        waiting = ", ".join(sorted(eng["requests"])) or "nobody"
+        whom = "you" if target == sender else target
+        answer.notes.append(f"{lead}Nothing is asked of {whom} now (waiting for {waiting}), "
+                            "so these orders were not recorded.")
+        return
+    orders, errors = table.game.parse(table.state["game"], target, orders_text)
+    answer.errors += list(errors)
+    if not usable_lines(orders_text, errors):
+        kept = orders_on_file(referee, table, target)
+        answer.notes.append(lead + (
+            "None of your lines could be used, so your orders on file are unchanged."
+            if kept else "None of your lines could be used, so I still have no orders from "
+            "you for this turn."))
+        answer.on_file += [lead + line for line in kept or []]
+        return
+    answer.understood += [lead + line for line in
+                          table.game.describe_orders(table.state["game"], target, orders)]
+    referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
+    answer.recorded = True
+    answer.notes.insert(0, lead + ("Orders received; they replace any you sent before for "
+                                   "this turn." if not errors else
+                                   "Orders received, with errors (see below)."))
+
+
+def usable_lines(text: str, errors) -> int:
+    """How many written lines the game accepted (none when an error concerns the whole mail)."""
+    if any(not e.text for e in errors):
+        return 0
+    refused = {e.line for e in errors}
+    return sum(1 for number, line in enumerate(text.splitlines(), start=1)
+               if line.strip() and number not in refused)
+
+
+def orders_on_file(referee, table, seat: str) -> list[str] | None:
+    """The seat's orders for the open phase, in words; None when it has sent none."""
+    sub = referee.current_submission(table.game_row["id"], seat, table.state["engine"]["phase"])
+    if sub is None:
+        return None
+    return table.game.describe_orders(table.state["game"], seat, json.loads(sub["orders"]))
+
+
+@dataclass
+class Mail:
+    """A seat's mail being acted on: where, from whom, when, and the answer so far."""
+
+    referee: object
+    table: object
+    seat: dict
+    now: str
+    answer: Answer
+    incoming: object = None
+
+
+def run_commands(mail: Mail, commands: list) -> None:
+    """Act on each command of a mail, in the order written (each at most once)."""
+    done = set()
+    for command in commands:
+        if command.name not in done:
+            done.add(command.name)
+            COMMAND_HANDLERS[command.name](mail, command)
+
+
+def wait_command(mail: Mail, command) -> None:
+    """WAIT: no early resolution of this phase."""
+    mail.referee.store.update("seats", {"game": mail.table.game_row["id"],
+                                        "name": mail.seat["name"]},
+                              {"wait_phase": mail.table.state["engine"]["phase"]})
+    mail.answer.notes.append("WAIT noted: this turn will not be resolved before its deadline "
+                             "unless you send READY.")
+
+
+def ready_command(mail: Mail, command) -> None:
+    """READY: the orders on file (or none) are final."""
+    store, game_id = mail.referee.store, mail.table.game_row["id"]
+    store.update("seats", {"game": game_id, "name": mail.seat["name"]},
+                 {"ready_phase": mail.table.state["engine"]["phase"], "wait_phase": 0})
+    store.update("games", {"id": game_id}, {"dirty": 1})
+    mail.answer.notes.append("READY noted: your orders for this turn are final.")
+    if not mail.answer.recorded:
+        mail.answer.on_file = orders_on_file(mail.referee, mail.table, mail.seat["name"]) or []
+
+
+def slow_command(mail: Mail, command) -> None:
+    """SLOW: more time for this turn, in chrono games, once per seat."""
+    event = engine.extension(mail.table.state, mail.seat["name"])
+    if event is None:
+        mail.answer.notes.append("SLOW is not possible now (not a chrono game, already used, "
+                                 "or nothing asked of you).")
+        return
+    mail.table = mail.referee.record(mail.table, [event], mail.now)
+    mail.answer.notes.append("SLOW: this turn's deadline is now "
+                             f"{event.payload['deadline']} (UTC).")
+
+
+def help_command(mail: Mail, command) -> None:
+    """HELP: the order syntax and the mail commands."""
+    letters.help_mail(mail.table, mail.seat, mail.incoming, mail.now)
+
+
+def status_command(mail: Mail, command) -> None:
+    """STATUS: the seat's view, again."""
+    letters.status(mail.table, mail.seat, mail.incoming, mail.now)
+
+
+COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
+                    "help": help_command, "status": status_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
     """What a seat's mail did, in a few words for the inbox log."""
     if recorded:
         said = f"orders recorded with {len(errors)} error(s)" if errors else "orders recorded"
+    elif has_orders and errors:
+        said = f"orders not recorded: no line could be used ({len(errors)} error(s))"
     elif has_orders:
         said = "orders not recorded: nothing asked of this seat"
     else:

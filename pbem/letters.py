@@ -2,13 +2,18 @@
 
 Every function here runs inside the caller's transaction, so a mail is queued
 exactly when the change it reports is recorded. The public board of a batch
-is rendered once and shared by every recipient.
+is rendered once per language and shared by every recipient.
+
+A mail to a seat is written in the seat's language (``speaking(seat["lang"])``);
+notices to anyone else are in English.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-from . import render
+from . import i18n, render
+from .adjudicator import engine as rules_engine
+from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
 from .identity import reply_address, subject_tag
 from .mail.compose import compose, message_id
@@ -29,6 +34,7 @@ class Table:
     game_row: dict
     game: object
     state: dict
+    boards: dict = field(default_factory=dict, repr=False)
 
     @property
     def ruleset(self) -> str:
@@ -40,15 +46,17 @@ class Table:
         """The public view, computed once for the batch."""
         return self.game.view(self.state["game"], None)
 
-    @cached_property
-    def board(self) -> str:
-        """The public board as text, rendered once for the batch."""
-        return self.game.board_text(self.public)
+    def public_board(self) -> dict:
+        """The public board as text and as its HTML block (the SVG map).
 
-    @cached_property
-    def svg(self):
-        """The public board's HTML block (its SVG map), rendered once for the batch."""
-        return render.board_html(self.ruleset, self.game, self.public)
+        Rendered once per language for the batch.
+        """
+        lang = i18n.current()
+        if lang not in self.boards:
+            self.boards[lang] = {
+                "board": self.game.board_text(self.public),
+                "svg": render.board_html(self.ruleset, self.game, self.public)}
+        return self.boards[lang]
 
     def context(self, seat: dict, with_board: bool = False) -> dict:
         """What every game mail to a seat needs (the board only when asked: it is costly)."""
@@ -59,52 +67,67 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
-        board = {"board": self.board, "svg": self.svg} if with_board else \
-            {"board": None, "svg": None}
+        board = {"board": None, "svg": None}
+        if with_board and getattr(self.game, "SEAT_BOARDS", False):
+            board = {"board": self.game.board_text(seat_view),
+                     "svg": render.board_html(self.ruleset, self.game, seat_view)}
+        elif with_board:
+            board = self.public_board()
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
                      "title": self.game.TITLE},
-            "seat": {"name": seat["name"], "tz": seat["tz"]},
+            "seat": {"name": seat["name"], "tz": seat["tz"], "lang": seat["lang"]},
             "tag": subject_tag(self.game_row["id"], seat["token"]),
             "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
                                            seat["token"]),
             "marker": REPLY_MARKER,
             "slow": engine["timing"]["slow"] > 0,
             "request": request,
+            "proxies": self.proxies(seat["name"]),
             "waiting": sorted(engine["requests"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
             "yours": yours,
         }
 
+    def proxies(self, name: str) -> list[dict]:
+        """The requests of the seats whose orders this seat gives (a vassal's), with deadline."""
+        ruler = getattr(self.game, "controller", None)
+        engine = self.state["engine"]
+        if ruler is None:
+            return []
+        return [{"seat": other, **request, "deadline": engine["deadline"]}
+                for other, request in sorted(engine["requests"].items())
+                if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
+
     def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
              reply_to_mail=None, **extra) -> None:
-        """Render a mail from a template pair and queue it for a seat.
+        """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
         section (STATUS always sends the board).
         """
-        brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
-            and seat["name"] not in self.state["engine"]["requests"]
-        context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
-                   "headline": headline, **extra}
-        subject = f"{context['tag']} {headline}"
-        first = kind == "welcome"
-        refs = [] if first else [seat["thread_id"]]
-        in_reply_to = None
-        if reply_to_mail is not None:
-            in_reply_to = reply_to_mail.message_id or None
-            refs += reply_to_mail.references + [in_reply_to]
-        engine = self.state["engine"]
-        queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
-              to=seat["email"], subject=subject, phase=engine["phase"],
-              asked=seat["name"] in engine["requests"],
-              text=render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context),
-              html=render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context),
-              now=now, reply_to=context["reply_address"],
-              in_reply_to=in_reply_to, references=refs,
-              msg_id=seat["thread_id"] if first else None)
+        with i18n.speaking(seat["lang"]):
+            brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
+                and seat["name"] not in self.state["engine"]["requests"]
+            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
+                       "headline": headline, **extra}
+            subject = f"{context['tag']} {headline}"
+            first = kind == "welcome"
+            refs = [] if first else [seat["thread_id"]]
+            in_reply_to = None
+            if reply_to_mail is not None:
+                in_reply_to = reply_to_mail.message_id or None
+                refs += reply_to_mail.references + [in_reply_to]
+            text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
+            html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
+            engine = self.state["engine"]
+            queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
+                  to=seat["email"], subject=subject, text=text, html=html, now=now,
+                  phase=engine["phase"], asked=seat["name"] in engine["requests"],
+                  reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
+                  msg_id=seat["thread_id"] if first else None)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
@@ -136,7 +159,7 @@ def happenings(table: Table, seat: dict) -> list[str]:
     for row in store.event_rows(table.game_row["id"], after=seat["reported_seq"]):
         event = row_event(row)
         if event.visible(seat["name"]):
-            line = table.game.narrate(event)
+            line = rules_engine.narrate(event) or table.game.narrate(event)
             if line:
                 lines.append(line)
     return lines
@@ -160,10 +183,16 @@ def welcome(table: Table, seats: list[dict], now: str) -> None:
 
 
 def reports(table: Table, seats: list[dict], now: str) -> None:
-    """After a phase: each seat's account of what happened, the board, what comes next."""
+    """After a phase: each seat's account of what happened, the board, what comes next.
+
+    A seat that can see nothing new and is asked nothing gets no mail (under
+    fog of war, most phases are other seats' business).
+    """
     over = table.state["engine"]["over"]
     for seat in seats:
         happened = happenings(table, seat)
+        if not (over or happened or asked(table, seat["name"])):
+            continue
         if over:
             result = table.state["engine"]["result"]
             table.send(seat, "over", "the game is over", "over", now, happened=happened,
@@ -175,12 +204,39 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
         mark_reported(table, seat)
 
 
+def asked(table: Table, name: str) -> bool:
+    """Is this seat asked something now, for itself or for a seat whose orders it gives?"""
+    return name in table.state["engine"]["requests"] or bool(table.proxies(name))
+
+
 def headline_for(table: Table, seat: dict) -> str:
     """A report's subject: what is asked of this seat, if anything."""
     request = table.state["engine"]["requests"].get(seat["name"])
     if request:
         return request["prompt"] or "your turn"
+    proxies = table.proxies(seat["name"])
+    if proxies:
+        return f"orders for {proxies[0]['seat']}: {proxies[0]['prompt'] or 'their turn'}"
     return "update"
+
+
+def ask_referee(table: Table, now: str) -> None:
+    """Tell the referee that the open phase waits for its ruling (once, when it opens)."""
+    request = table.state["engine"]["requests"].get(REFEREE)
+    if not request:
+        return
+    game_id = table.game_row["id"]
+    phase = table.state["engine"]["phase"]
+    choices = request.get("choices") or {}
+    sets = " ".join(f"--set {key}=" + ("|".join(words) if words else "VALUE")
+                    for key, words in sorted(choices.items()))
+    notice(table.referee, table.referee.config["referee"],
+           f"game {game_id} waits for your ruling", [
+               f"{table.game.TITLE} game {game_id}, phase {phase}: {request['prompt']}",
+               "The game waits until you rule. Settle it with:",
+               f"pbem ruling {game_id} {phase} {sets} --text \"your reasons\"",
+               "The seats concerned read your reasons; pbem ruling " + game_id +
+               " lists what is open."], now, game=game_id, kind="ruling")
 
 
 def result_text(result: dict) -> str:
@@ -193,15 +249,21 @@ def result_text(result: dict) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
-           understood=(), errors=()) -> None:
+           understood=(), errors=(), ignored=(), on_file=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    At most MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
+    `ignored` are the courtesy lines set aside; `on_file` the orders kept when
+    this mail did not replace them. At most MAX_LINES of each, so a mail of
+    thousands of bad lines gets a short answer.
     """
     errors = [str(e) for e in errors]
-    table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
-               understood=bounded(understood, "more orders"),
-               errors=bounded(errors, "more lines I could not read"), error_total=len(errors))
+    with i18n.speaking(seat["lang"]):
+        table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
+                   notes=list(notes), error_total=len(errors),
+                   understood=bounded(understood, i18n._("and {num} more orders")),
+                   errors=bounded(errors, i18n._("and {num} more lines I could not read")),
+                   ignored=bounded(ignored, i18n._("and {num} more lines")),
+                   on_file=bounded(on_file, i18n._("and {num} more orders")))
 
 
 def bounded(lines, more: str) -> list[str]:
@@ -210,7 +272,7 @@ def bounded(lines, more: str) -> list[str]:
              for line in map(str, lines)]
     if len(lines) <= MAX_LINES:
         return lines
-    return lines[:MAX_LINES] + [f"and {len(lines) - MAX_LINES:,} {more}"]
+    return lines[:MAX_LINES] + [more.format(num=i18n.format_number(len(lines) - MAX_LINES))]
 
 
 def status(table: Table, seat: dict, incoming, now: str) -> None:
@@ -239,11 +301,12 @@ def more_time(table: Table, seat: dict, now: str) -> None:
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
            game=None, kind="notice") -> None:
     """A short mail outside any seat's thread (rejections, referee notices)."""
-    context = {"headline": headline, "notes": list(notes), "address": referee.config["address"]}
-    in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
-    refs = (incoming.references + [in_reply_to]) if in_reply_to else []
-    queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
-          text=render.render("", "notice.txt.j2", **context),
-          html=render.render("", "notice.html.j2", **context), now=now,
-          in_reply_to=in_reply_to, references=refs)
-
+    with i18n.speaking("en"):
+        context = {"headline": headline, "notes": list(notes),
+                   "address": referee.config["address"]}
+        in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
+        refs = (incoming.references + [in_reply_to]) if in_reply_to else []
+        queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
+              text=render.render("", "notice.txt.j2", **context),
+              html=render.render("", "notice.html.j2", **context), now=now,
+              in_reply_to=in_reply_to, references=refs)

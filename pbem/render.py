@@ -5,17 +5,28 @@ a game's live in ``games/<game>/templates/`` and are addressed as
 ``<game>/<name>``. A game may override a shared template by giving one of the
 same name. HTML and SVG templates are autoescaped: player text never becomes
 markup.
+
+Templates speak the current language (see pbem/i18n.py):
+``{{ _("Deadline: {when}").format(when=...) }}``, ``ngettext``, ``{% trans %}``;
+in HTML the arguments of ``.format`` are escaped, the catalogue's text is not.
+``language()`` is the current language (for ``<html lang>``), ``local`` shows a
+time in a seat's zone and language, ``number`` a number in the language, and
+``wrap`` fills a text paragraph to the 78 columns of a text mail.
 """
 
 from functools import lru_cache
 from importlib.resources import files
+from pathlib import Path
+import textwrap
 
 import jinja2
 from markupsafe import Markup
 
 import pbem.games
 
-from .timeutil import local
+from . import i18n
+
+TEXT_WIDTH = 78
 
 
 def _autoescape(name: str | None) -> bool:
@@ -26,7 +37,8 @@ def _autoescape(name: str | None) -> bool:
 def environment() -> jinja2.Environment:
     """The one Jinja environment pbem renders with."""
     game_loaders = {
-        name: jinja2.FileSystemLoader(str(files("pbem.games") / name / "templates"))
+        name: jinja2.FileSystemLoader(str(Path(pbem.games.load(name).__file__).parent
+                                          / "templates"))
         for name in pbem.games.names()
     }
     env = jinja2.Environment(
@@ -39,9 +51,28 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters["local"] = local
+    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    env.globals["language"] = i18n.current
+    env.filters["local"] = i18n.format_date
+    env.filters["number"] = i18n.format_number
+    env.filters["wrap"] = wrap
     return env
+
+
+def wrap(text: str, keep=(), width: int = TEXT_WIDTH) -> str:
+    """A text paragraph (or several, one a line) filled to `width` columns.
+
+    Long words (addresses) stay whole, and so does each phrase in `keep`
+    (a subject tag such as '[pbem rome #code]').
+    """
+    text = str(text)
+    for phrase in keep:
+        text = text.replace(phrase, phrase.replace(" ", "\0"))
+    return "\n".join(
+        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+        for line in text.split("\n")).replace("\0", " ")
 
 
 def template_for(ruleset: str, name: str) -> jinja2.Template:

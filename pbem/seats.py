@@ -8,12 +8,15 @@ current token, and the seat is mailed its new reply address.
 A player who changes mail address keeps the seat: the referee moves it to the
 new address, which is mailed the seat's reply address and what it is asked,
 and the old address is told, so a player who did not ask for it can say so.
+
+Each seat has its own language and time zone for its mail.
 """
 
 from . import letters
 from .errors import PbemError
+from .i18n import LANGUAGES, normal_language
 from .identity import new_token, valid_address
-from .timeutil import iso, parse_time
+from .timeutil import iso, parse_time, valid_timezone
 
 
 def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
@@ -70,3 +73,29 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
             "If you did not ask for this, write to the referee at once: "
             f"{referee.config['referee']}."], now, game=game_id)
     return seat
+
+
+def choose_language(store, game_id: str, seat_name: str, text: str) -> dict:
+    """Write a seat's mail in the language `text` names (fr, English...); return the seat row.
+
+    Runs inside the caller's transaction; PbemError for a language pbem does not write.
+    """
+    existing_seat(store, game_id, seat_name)
+    lang = normal_language(text)
+    if lang is None:
+        raise PbemError(f"unknown language {text!r} (pbem writes {' or '.join(LANGUAGES)})")
+    store.update("seats", {"game": game_id, "name": seat_name}, {"lang": lang})
+    return store.seat(game_id, seat_name)
+
+
+def choose_timezone(store, game_id: str, seat_name: str, tz_name: str) -> dict:
+    """Show a seat's times in the IANA zone `tz_name`; return the seat row.
+
+    Runs inside the caller's transaction; PbemError for a zone this machine does not know.
+    """
+    existing_seat(store, game_id, seat_name)
+    tz_name = tz_name.strip()
+    if not valid_timezone(tz_name):
+        raise PbemError(f"unknown timezone {tz_name!r} (e.g. Europe/Paris)")
+    store.update("seats", {"game": game_id, "name": seat_name}, {"tz": tz_name})
+    return store.seat(game_id, seat_name)

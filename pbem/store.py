@@ -166,6 +166,10 @@ def _m003_inbox_digest(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX inbox_digest ON inbox(folder, digest)")
 
 
+def _m020_seat_language(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'")
+
+
 def _m010_outbox_phase(db: sqlite_utils.Database) -> None:
     # The phase each mail was written in, and whether its seat was asked something then:
     # a reply to a mail of a phase that is over is not taken for the open one.
@@ -187,7 +191,8 @@ def _m012_referee_digests(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
-              ("003_inbox_digest", _m003_inbox_digest), ("010_outbox_phase", _m010_outbox_phase),
+              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
+              ("010_outbox_phase", _m010_outbox_phase),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests)]
 
@@ -305,13 +310,18 @@ class Store:
                     {"last_seq": seq, "last_hash": prev})
 
     def event_rows(self, game_id: str, after: int = 0, upto: int | None = None):
-        """Stream a game's event rows in order, with payloads decoded."""
+        """Stream a game's event rows in order, with payloads decoded.
+
+        Each row also keeps its payload and visible_to as stored (``payload_text``,
+        ``visible_to_text``), the canonical JSON its hash was made from.
+        """
         sql = "SELECT * FROM events WHERE game = ? AND seq > ?"
         params = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
         for row in self.db.query(sql + " ORDER BY seq", params):
+            row["payload_text"], row["visible_to_text"] = row["payload"], row["visible_to"]
             row["payload"] = json.loads(row["payload"])
             row["visible_to"] = json.loads(row["visible_to"])
             yield row

@@ -33,18 +33,6 @@ def system_now() -> str:
     return iso(datetime.now(timezone.utc))
 
 
-def local(text: str, tz_name: str | None) -> str:
-    """An ISO UTC time shown in a player's own timezone, e.g. 'Tue 1 Dec 2026 19:00 (Europe/Paris)'."""
-    moment = parse_time(text)
-    try:
-        zone = ZoneInfo(tz_name) if tz_name else timezone.utc
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = timezone.utc
-    label = tz_name if zone is not timezone.utc else "UTC"
-    shown = moment.astimezone(zone)
-    return f"{shown:%a} {shown.day} {shown:%b %Y %H:%M} ({label})"
-
-
 def valid_timezone(tz_name: str) -> bool:
     """Is this an IANA timezone name this machine knows?"""
     try:

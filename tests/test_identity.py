@@ -86,7 +86,7 @@ def test_the_seat_command_rotates_a_token_and_shows_no_token(auguste_game, tmp_p
     old = token(auguste_game, "ann")
     shown = CliRunner().invoke(main, ["seat", "rome", "ann", "--config", config])
     assert shown.exit_code == 0, shown.output
-    assert shown.output == "seat ann of game rome: ann@players.example, timezone UTC\n"
+    assert shown.output == "seat ann of game rome: ann@players.example, language en, timezone UTC\n"
 
     done = CliRunner().invoke(main, ["seat", "rome", "ann", "--new-token", "--config", config,
                                      "--now", NOW])
@@ -157,7 +157,7 @@ def test_the_seat_command_moves_a_seat_and_can_give_it_a_new_code(auguste_game, 
     assert new != old and new not in done.output
 
     shown = CliRunner().invoke(main, ["seat", "rome", "ann", "--config", config])
-    assert shown.output == "seat ann of game rome: ann@new.example, timezone UTC\n"
+    assert shown.output == "seat ann of game rome: ann@new.example, language en, timezone UTC\n"
 
 
 def everything_in(raw: bytes) -> str:

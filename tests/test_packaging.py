@@ -17,10 +17,11 @@ def test_every_game_folder_is_an_installed_package():
 
 def test_every_data_file_matches_a_package_data_pattern():
     patterns = SETUP["package-data"]["*"]
-    for top in ("games", "templates"):
+    for top in ("pbem", "games", "templates"):
         for path in (ROOT / top).rglob("*"):
             if path.is_dir() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
                 continue
             package = next(p for p in path.parents if (p / "__init__.py").exists())
             relative = path.relative_to(package).as_posix()
             assert any(fnmatch(relative, p) for p in patterns), f"{path} would not be installed"
+

@@ -23,7 +23,7 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     plain = sqlite3.connect(path)
     assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
-        ("011_inbox_body_digest",), ("012_referee_digests",)]
+        ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",)]
 
 
 def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):
@@ -39,6 +39,20 @@ def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):
     plain.close()
     assert Store(path).one("SELECT digest FROM inbox")["digest"] == \
         raw_digest(b"Subject: old\n\nhold\n")
+
+
+def test_seats_from_before_languages_get_their_mail_in_english(tmp_path):
+    path = tmp_path / "pbem.db"
+    store = Store(path)
+    game_row(store)
+    plain = sqlite3.connect(path)   # back to the file as 003 left it
+    plain.executescript("ALTER TABLE seats DROP COLUMN lang; "
+                        "DELETE FROM _migrations WHERE name = '020_seat_language';")
+    plain.execute("INSERT INTO seats (game, name, position, email, token, thread_id) "
+                  "VALUES ('g1', 'ann', 0, 'ann@x.example', 't', '<t@x>')")
+    plain.commit()
+    plain.close()
+    assert Store(path).seat("g1", "ann")["lang"] == "en"
 
 
 def test_events_are_chained_and_cannot_be_changed(tmp_path):

@@ -21,6 +21,15 @@ stream arrives as an argument.
     timing(options) -> dict             engine defaults this game prefers
     bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
     BRIEF_UPDATES = True                (optional) reports to seats asked nothing omit the board
+    SEAT_BOARDS = True                  (optional) each seat's board is drawn from its own
+                                        view (fog of war), not from the public one
+    controller(state, seat) -> str|None (optional) the seat whose mails give this seat's
+                                        orders (a vassal's overlord); None: its own
+
+``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
+(``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A
+phase that asks only the referee has no deadline: it waits for
+``pbem ruling``.
 
 Events are :class:`Event` values. ``visible_to`` is ``"all"``, ``"referee"``
 or a sorted list of seat names.
@@ -28,6 +37,7 @@ or a sorted list of seat names.
 
 from dataclasses import dataclass, field
 import json
+import marshal
 
 
 ALL = "all"
@@ -72,20 +82,30 @@ def secret(type_: str, **payload) -> Event:
 
 @dataclass(frozen=True)
 class Request:
-    """What the engine asks of one seat in the current phase.
+    """What the engine asks of one seat (or of the referee) in the current phase.
 
-    ``kind`` names the answer expected ("orders", "bid", "seer", "confirm");
-    ``hours``, when set, overrides the game's turn length for this phase;
-    ``prompt`` is a short sentence for the player.
+    ``kind`` names the answer expected ("orders", "bid", "seer", "confirm",
+    "ruling"); ``hours``, when set, overrides the game's turn length for this
+    phase; ``prompt`` is a short sentence for the player. A ruling request
+    also gives ``choices`` (each value the ruling may set, and the words it
+    may take, or ``[]`` for any number or word) and ``concerns`` (the seats
+    that are told the ruling).
     """
 
     kind: str = "orders"
     prompt: str = ""
     hours: float | None = None
+    choices: dict | None = None
+    concerns: list | None = None
 
     def to_dict(self) -> dict:
-        """The request as plain data."""
-        return {"kind": self.kind, "prompt": self.prompt, "hours": self.hours}
+        """The request as plain data (the ruling fields only when set)."""
+        out = {"kind": self.kind, "prompt": self.prompt, "hours": self.hours}
+        if self.choices is not None:
+            out["choices"] = self.choices
+        if self.concerns is not None:
+            out["concerns"] = sorted(self.concerns)
+        return out
 
 
 @dataclass(frozen=True)
@@ -111,3 +131,12 @@ class SetupError(ValueError):
 def canonical(data) -> str:
     """JSON with sorted keys and no spaces: the byte form we hash and compare."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def plain_copy(data):
+    """A deep copy of plain JSON data (dicts, lists, text, numbers), keys in the same order.
+
+    Several times faster than copy.deepcopy, which matters where every turn
+    of a long game copies its state (a turn's scratch board, replay).
+    """
+    return marshal.loads(marshal.dumps(data))

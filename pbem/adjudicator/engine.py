@@ -8,17 +8,18 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 (an ISO UTC string) as an argument.
 """
 
-import copy
 import hashlib
 import json
 
-from .contract import Event, Request, SetupError, canonical, public, secret
+from .contract import (REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
+                       secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
+from .rulings import narrate_ruling, ruling_event
 from ..timeutil import later, parse_time
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
-                 "deadline_extended", "game_over", "game_stopped")
+                 "ruling_given", "deadline_extended", "game_over", "game_stopped")
 
 DEFAULT_TIMING = {"turn_hours": 48.0, "reminder_hours": 12.0, "slow": 0}
 TIMING_OPTIONS = {
@@ -85,19 +86,10 @@ def step(game, state: dict, event: Event) -> tuple[dict, str]:
 
 def fold(game, events, state=None) -> dict:
     """Apply events, in order, to a copy of state (or to a new state)."""
-    state = new_state() if state is None else copy.deepcopy(state)
+    state = new_state() if state is None else plain_copy(state)
     for event in events:
         state, _ = step(game, state, event)
     return state
-
-
-def canonical_copy(data):
-    """A deep copy with every dict's keys in sorted order.
-
-    The engine keeps state in this form after every event (see step), so
-    nothing a game does can depend on the order its events inserted keys in.
-    """
-    return json.loads(canonical(data))
 
 
 def state_hash(state: dict) -> str:
@@ -117,18 +109,25 @@ def timing_for(game, options: dict) -> dict:
     return timing
 
 
-def check_options(game, options: dict) -> None:
-    """SetupError when an option is neither the engine's nor the game's."""
+def check_options(game, options: dict, seats=()) -> None:
+    """SetupError when an option is neither the engine's nor the game's.
+
+    A game that names one of its seats as its judge declares the option
+    ``judge``; its value must be one of the seats.
+    """
     known = sorted(set(TIMING_OPTIONS) | set(game.OPTIONS))
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise SetupError(f"{game.TITLE} has no option {', '.join(unknown)}; "
                          f"its options are {', '.join(known)}")
+    if "judge" in options and options["judge"] not in seats:
+        raise SetupError(f"the judge {options['judge']!r} is not one of the seats "
+                         f"({', '.join(seats)})")
 
 
 def creation_events(game, game_id, ruleset, options, seats, seed, position=None) -> list[Event]:
     """The game_created event and the game's own setup events."""
-    check_options(game, options)
+    check_options(game, options, list(seats))
     game_options = {k: v for k, v in options.items() if k not in DEFAULT_TIMING}
     created = public(
         "game_created",
@@ -145,22 +144,27 @@ def creation_events(game, game_id, ruleset, options, seats, seed, position=None)
 
 
 def open_phase(game, state: dict, now: str) -> Event:
-    """The phase_opened event for whatever the game asks next."""
+    """The phase_opened event for whatever the game asks next.
+
+    A phase that asks only the referee (a ruling) has no deadline and no
+    reminder: it waits for the referee.
+    """
     requests = game.pending(state["game"])
     if not requests:
         raise RuntimeError("the game asks nothing of anyone but is not over")
     timing = state["engine"]["timing"]
-    hours = [r.hours for r in requests.values() if r.hours]
-    length = min(hours) if hours else timing["turn_hours"]
-    deadline = later(now, length)
-    remind = later(deadline, -timing["reminder_hours"])
+    deadline = remind = None
+    if set(requests) != {REFEREE}:
+        hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
+        deadline = later(now, min(hours) if hours else timing["turn_hours"])
+        remind = later(deadline, -timing["reminder_hours"])
     return public(
         "phase_opened",
         phase=state["engine"]["phase"] + 1,
         requests={seat: requests[seat].to_dict() for seat in sorted(requests)},
         opened=now,
         deadline=deadline,
-        remind_at=remind if parse_time(remind) > parse_time(now) else None,
+        remind_at=remind if remind and parse_time(remind) > parse_time(now) else None,
     )
 
 
@@ -187,12 +191,22 @@ def orders_for_phase(game, state: dict, given: dict) -> tuple[dict, list]:
 
 
 def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
-    """orders_set plus the game's resolution of the open phase."""
+    """orders_set, a ruling_given for each ruling asked, and the game's resolution."""
     orders, defaulted = orders_for_phase(game, state, given)
-    marker = secret("orders_set", phase=state["engine"]["phase"], orders=orders,
-                    defaulted=defaulted)
-    resolved = game.resolve(canonical_copy(state["game"]), orders, phase_rng(seed, state))
-    return [marker] + list(resolved)
+    eng = state["engine"]
+    marker = secret("orders_set", phase=eng["phase"], orders=orders, defaulted=defaulted)
+    rulings = [ruling_event(eng["phase"], asked, request, orders[asked], asked in defaulted)
+               for asked, request in sorted(eng["requests"].items())
+               if request["kind"] == "ruling"]
+    resolved = game.resolve(plain_copy(state["game"]), orders, phase_rng(seed, state))
+    return [marker] + rulings + list(resolved)
+
+
+def narrate(event: Event) -> str | None:
+    """An engine event in one sentence, or None when players need not read it."""
+    if event.type == "ruling_given":
+        return narrate_ruling(event.payload)
+    return None
 
 
 def after_resolution(game, state: dict, now: str, seed: str) -> Event:
@@ -211,7 +225,7 @@ def stopped(reason: str, seed: str) -> Event:
 def extension(state: dict, seat: str) -> Event | None:
     """A deadline_extended event if this seat may still slow the turn, else None."""
     engine = state["engine"]
-    if engine["over"] or seat not in engine["requests"]:
+    if engine["over"] or seat not in engine["requests"] or not engine["deadline"]:
         return None
     if engine["slow_used"].get(seat, 0) >= engine["timing"]["slow"]:
         return None

@@ -34,7 +34,7 @@ from email import errors, policy
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import collapse_rfc2231_value, getaddresses
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 from functools import lru_cache
 import re
 import warnings
@@ -160,6 +160,7 @@ class Incoming:
     problem: str | None = None
     quoted_ids: list = field(default_factory=list)
 
+    sender_name: str = ""
 
 class PlainHeader(str):
     """A header kept as its plain text: one the structured parser cannot, or need not, read."""
@@ -275,6 +276,7 @@ def read(raw: bytes, headers_only: bool = False) -> Incoming:
         references=message_ids(fields.first("References") + " " + fields.first("In-Reply-To")),
         return_path=return_path,
         problem=fields.too_large(),
+        sender_name=name_of(fields.text("From")),
     )
     if not headers_only and incoming.problem is None:
         incoming.problem = read_body(raw, incoming)
@@ -422,6 +424,14 @@ def alternates(fields: Fields, return_path: str | None) -> list[str]:
     if return_path:
         found += addresses(return_path)[:1]
     return [addr for addr in dict.fromkeys(found) if addr]
+
+
+def name_of(value: str) -> str:
+    """The display name of a From header ("Marie Dupont"); empty when there is none."""
+    try:
+        return one_line(parseaddr(value)[0])
+    except Exception:  # nested comments and other garbage: no name
+        return ""
 
 
 def automatic(fields: Fields, incoming: Incoming) -> str | None:

@@ -1,0 +1,141 @@
+"""Offers between seats: one proposes a trade, the other accepts or refuses.
+
+An offer is plain data kept in the game's state::
+
+    {"id": 3, "from": "ann", "to": "bob", "give": {"wood": 2}, "take": {"metal": 1},
+     "made": 12, "status": "open"}
+
+Order lines, in English or French (goods and seats as the game names them)::
+
+    offer bob give wood 2 take metal 1       offre bob donne bois 2 prend metal 1
+    accept 3                                 accepte 3
+    refuse 3                                 refuse 3
+
+An offer made in one round of a phase can be answered in any later round of
+it; the game resolves the answers in offer order and moves goods only when
+both sides still hold them (:func:`settle`). What is left open when the phase
+ends lapses.
+"""
+
+from difflib import get_close_matches
+
+OFFER = ("offer", "offre", "propose")
+ACCEPT = ("accept", "accepte", "accepter", "oui")
+REFUSE = ("refuse", "refuser", "decline", "non")
+GIVE = ("give", "donne", "donner")
+TAKE = ("take", "prend", "prendre", "receive", "recois", "reçois")
+
+
+def read_goods(words: list[str], goods: dict) -> dict:
+    """{good: count} from words like "wood 2 stone 1" (or "2 wood"); ValueError if unclear.
+
+    `goods` maps every word a player may use for a good to its name
+    ("bois" -> "wood").
+    """
+    out, pending_count, pending_good = {}, None, None
+    for word in words:
+        if word.isdigit():
+            if pending_good:
+                out[pending_good] = out.get(pending_good, 0) + int(word)
+                pending_good = None
+            else:
+                pending_count = int(word)
+            continue
+        name = goods.get(word)
+        if name is None:
+            close = get_close_matches(word, list(goods), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise ValueError(f"there is no good called {word!r}{hint}")
+        if pending_good:
+            out[pending_good] = out.get(pending_good, 0) + 1
+        if pending_count is not None:
+            out[name] = out.get(name, 0) + pending_count
+            pending_count, pending_good = None, None
+        else:
+            pending_good = name
+    if pending_good:
+        out[pending_good] = out.get(pending_good, 0) + 1
+    if pending_count is not None:
+        raise ValueError(f"{pending_count} of what? write e.g. 'wood {pending_count}'")
+    if any(n <= 0 for n in out.values()):
+        raise ValueError("a count must be 1 or more")
+    return out
+
+
+def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
+    """An offer line's words after the verb: "bob give wood 2 take metal 1"."""
+    if not words:
+        raise ValueError("say to whom: offer SEAT give GOODS take GOODS")
+    to = words[0]
+    if to not in seats:
+        close = get_close_matches(to, seats, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise ValueError(f"there is no seat called {to!r}{hint}")
+    give, take, part = [], [], None
+    for word in words[1:]:
+        if word in GIVE:
+            part = give
+        elif word in TAKE:
+            part = take
+        elif part is None:
+            raise ValueError("write 'give ...' and/or 'take ...' after the seat")
+        else:
+            part.append(word)
+    offer = {"to": to, "give": read_goods(give, goods), "take": read_goods(take, goods)}
+    if not offer["give"] and not offer["take"]:
+        raise ValueError("an offer gives or takes something: offer bob give wood 2 take metal 1")
+    return offer
+
+
+def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
+    """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none."""
+    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+        raise ValueError("name the offer by its number: accept 3")
+    number = int(words[0].lstrip("#"))
+    offer = next((o for o in offers if o["id"] == number), None)
+    if offer is None or offer["to"] != seat:
+        mine = [str(o["id"]) for o in offers if o["to"] == seat and o["status"] == "open"]
+        raise ValueError(f"there is no offer {number} to you; open offers to you: "
+                         f"{', '.join(mine) or 'none'}")
+    if offer["status"] != "open":
+        raise ValueError(f"offer {number} is {offer['status']} already")
+    return number
+
+
+def new_offer(offers: list[dict], seat: str, offer: dict, phase: int) -> dict:
+    """A new open offer from `seat`, numbered after every earlier one."""
+    number = max((o["id"] for o in offers), default=0) + 1
+    return {"id": number, "from": seat, "to": offer["to"], "give": offer["give"],
+            "take": offer["take"], "made": phase, "status": "open"}
+
+
+def shortfall(stock: dict, wanted: dict) -> dict:
+    """What `stock` lacks to pay `wanted` ({} when it can)."""
+    return {good: n - stock.get(good, 0) for good, n in sorted(wanted.items())
+            if stock.get(good, 0) < n}
+
+
+def settle(offer: dict, stocks: dict) -> tuple[dict | None, str]:
+    """(new stocks, "") when both sides still hold what they trade, else (None, why)."""
+    giver, taker = offer["from"], offer["to"]
+    for who, pays in ((giver, offer["give"]), (taker, offer["take"])):
+        short = shortfall(stocks[who], pays)
+        if short:
+            missing = ", ".join(f"{n} {good}" for good, n in short.items())
+            return None, f"{who} lacks {missing}"
+    out = {seat: dict(stock) for seat, stock in stocks.items()}
+    for good, n in offer["give"].items():
+        out[giver][good] -= n
+        out[taker][good] = out[taker].get(good, 0) + n
+    for good, n in offer["take"].items():
+        out[taker][good] -= n
+        out[giver][good] = out[giver].get(good, 0) + n
+    return out, ""
+
+
+def describe(offer: dict) -> str:
+    """An offer in words: "offer 3: ann gives bob wood 2, takes metal 1"."""
+    def goods(part):
+        return ", ".join(f"{good} {n}" for good, n in sorted(part.items())) or "nothing"
+    return (f"offer {offer['id']}: {offer['from']} gives {offer['to']} {goods(offer['give'])}"
+            f" and takes {goods(offer['take'])}")

@@ -1,0 +1,62 @@
+"""Results several seats must report and agree on (a battle fought on a table).
+
+A game asks each seat concerned for a report (``Request(kind="result")``);
+each seat's orders are its report, read by :func:`parse_result`::
+
+    RESULT WON [points N]       RESULTAT GAGNE [points N]
+    RESULT LOST [points N]      RESULTAT PERDU [points N]
+
+The game turns each seat's report into the fact it claims, in the same
+words for every seat (for a battle: who won, and the points), and
+:func:`agreed` tells whether the facts agree. Agreement is applied; a
+disagreement, or a silent seat, becomes a ruling for the referee (see
+rulings.py).
+"""
+
+import re
+
+from .contract import OrderError
+
+WON = ("won", "win", "victory", "gagne", "gagné", "victoire")
+LOST = ("lost", "lose", "defeat", "perdu", "defaite", "défaite")
+LEAD = ("result", "resultat", "résultat")
+POINTS = ("points", "point", "pts", "pt")
+NO_REPORT = None  # the report of a silent seat
+
+
+def parse_result(text: str, with_points: bool = False):
+    """(report, errors): {"outcome": "won"|"lost", "points": int|None} from a seat's mail."""
+    report, errors = None, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = re.findall(r"[\wéè]+", line.lower())
+        if not words:
+            continue
+        if words[0] in LEAD:
+            words = words[1:]
+        outcome = "won" if words and words[0] in WON else "lost" if words and words[0] in LOST \
+            else None
+        if outcome is None:
+            errors.append(OrderError(number, line.strip(),
+                                     "write RESULT WON or RESULT LOST (RESULTAT GAGNE/PERDU)"))
+            continue
+        points = [int(w) for w in words[1:] if w.isdigit()]
+        if with_points and not points:
+            errors.append(OrderError(number, line.strip(), "say the points you left on the "
+                                     "field too: RESULT WON POINTS 12"))
+            continue
+        if report is not None:
+            errors.append(OrderError(number, line.strip(), "one result per mail"))
+            continue
+        report = {"outcome": outcome, "points": points[0] if points else None}
+    if report is None and not errors:
+        errors.append(OrderError(0, "", "no result found: write RESULT WON or RESULT LOST"))
+    return report, errors
+
+
+def agreed(facts: dict):
+    """The fact every seat claims, or None when a seat is silent or two claims differ."""
+    claims = list(facts.values())
+    if not claims or any(claim is NO_REPORT for claim in claims):
+        return None
+    first = claims[0]
+    return first if all(claim == first for claim in claims[1:]) else None

@@ -1,0 +1,113 @@
+"""Rulings: what a game cannot settle alone, answered by the referee or by a judge seat.
+
+A game asks by returning, from ``pending``, a ``Request(kind="ruling", ...)``
+for ``REFEREE`` or for the seat it names as its judge, with:
+
+- ``prompt``: the question, in words;
+- ``choices``: each value the ruling sets, and the words it may take
+  (``{"winner": ["ann", "bob"], "points": []}``; ``[]`` takes any word or
+  number);
+- ``concerns``: the seats that are told the ruling (``None``: everyone).
+
+The answer is the asked party's orders, always of this form::
+
+    {"set": {"winner": "ann"}, "text": "the reasoning", "by": "referee"}
+
+A judge seat answers by mail (the game's ``parse`` calls :func:`parse_ruling`
+for it); the referee answers with ``pbem ruling G ID --set k=v --text ...``,
+for its own questions and, when a judge is slow, in the judge's place. A
+phase that asks only the referee has no deadline. When the phase resolves,
+the engine records a ``ruling_given`` event (seen by the seats concerned and
+the judge) before the game's own events, so the log tells who ruled what and
+why; replay re-derives it from the recorded orders like any other event.
+"""
+
+from difflib import get_close_matches
+
+from .contract import ALL, REFEREE, Event, OrderError, Request
+
+LEAD_WORDS = ("ruling", "rule", "decision", "arbitrage", "jugement", "verdict")
+SILENT = "default"  # `by` of a ruling the judge did not give (its default applied)
+
+
+def ruling_request(prompt: str, choices: dict, concerns=None, hours=None) -> Request:
+    """A request for a ruling: the question, what it may set, who is told."""
+    return Request("ruling", prompt, hours=hours,
+                   choices={key: list(words) for key, words in choices.items()},
+                   concerns=None if concerns is None else sorted(set(concerns)))
+
+
+def value_problem(choices: dict, key: str, value: str) -> str | None:
+    """Why `key=value` cannot be part of a ruling, or None."""
+    if key not in choices:
+        return f"this ruling sets {' and '.join(sorted(choices))}, not {key!r}"
+    allowed = choices[key]
+    if allowed and value not in allowed:
+        close = get_close_matches(value, allowed, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        return f"{key} must be one of {', '.join(allowed)}, not {value!r}{hint}"
+    return None
+
+
+def missing(choices: dict, values: dict) -> list[str]:
+    """The keys a ruling must set and does not."""
+    return [key for key in sorted(choices) if key not in values]
+
+
+def parse_ruling(text: str, choices: dict, by: str):
+    """(orders, errors) for a judge's ruling mail.
+
+    Each line ``[ruling] KEY VALUE [reasons...]`` sets one value; ``KEY=VALUE``
+    works too. Any other line is reasoning. Every key of `choices` must be set.
+    """
+    values, reasons, errors = {}, [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.replace("=", " = ").split()
+        if words and words[0].lower().strip(":") in LEAD_WORDS:
+            words = words[1:]
+        words = [w for w in words if w not in ("=", ":")]
+        key = words[0].lower().strip(":") if words else ""
+        if key not in choices:
+            if line.strip():
+                reasons.append(line.strip())
+            continue
+        if len(words) < 2:
+            errors.append(OrderError(number, line.strip(), f"say what {key} is: {key} VALUE"))
+            continue
+        value = words[1].strip(",.;").lower() if choices[key] else words[1].strip(",.;")
+        problem = value_problem(choices, key, value)
+        if problem:
+            errors.append(OrderError(number, line.strip(), problem))
+            continue
+        values[key] = value
+        if words[2:]:
+            reasons.append(" ".join(words[2:]))
+    if not errors:
+        for key in missing(choices, values):
+            errors.append(OrderError(0, "", f"the ruling must set {key}: write '{key} VALUE'"))
+    return {"set": values, "text": " ".join(reasons), "by": by}, errors
+
+
+def ruling_event(phase: int, asked: str, request: dict, orders: dict,
+                 defaulted: bool = False) -> Event:
+    """The ruling_given event for one answered (or, when silent, defaulted) ruling request."""
+    concerns = request.get("concerns")
+    if concerns is None:
+        visible = ALL
+    else:
+        visible = sorted(set(concerns) | ({asked} if asked != REFEREE else set()))
+    return Event("ruling_given", {
+        "phase": phase, "asked": asked,
+        "by": SILENT if defaulted else orders.get("by") or asked,
+        "question": request["prompt"], "set": orders.get("set", {}),
+        "text": orders.get("text", ""),
+    }, visible)
+
+
+def narrate_ruling(payload: dict) -> str:
+    """A ruling in one sentence, for reports and the log."""
+    who = {REFEREE: "the referee", SILENT: "default (no ruling came)"}.get(
+        payload["by"], payload["by"])
+    values = ", ".join(f"{k} {v}" for k, v in sorted(payload["set"].items()))
+    text = f" ({payload['text']})" if payload["text"] else ""
+    return f"Ruling by {who} on \"{payload['question']}\": {values or 'nothing set'}{text}."

@@ -1,0 +1,128 @@
+"""French and English: the current language, gettext catalogues, dates and numbers.
+
+Every string a player reads is an English msgid marked with ``_()`` (or
+``ngettext()``; ``N_()`` marks a string defined at import time, translated
+later with ``_()``). The language is a context variable, English unless a
+``speaking(lang)`` block says otherwise, so the same code and templates write
+every seat's mail in its own language.
+
+The French catalogues are the ``.po`` files in the repository, read with
+Babel the first time a French string is asked for: pbem's own
+(``pbem/locale/fr.po``), then each game's (``games/<game>/locale/fr.po``)
+merged after it. English needs no catalogue: the msgid is the English text.
+See docs/i18n.md.
+"""
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import timezone
+from functools import lru_cache
+import gettext
+from importlib.resources import files
+import io
+import unicodedata
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel.dates import format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+import pbem.games
+
+from .timeutil import parse_time
+
+LANGUAGES = ("en", "fr")
+NAMES = {
+    "en": "en", "english": "en", "anglais": "en",
+    "fr": "fr", "french": "fr", "francais": "fr", "français": "fr",
+}
+DATE_PATTERN = "EEE d MMM y HH:mm"
+
+_language: ContextVar[str] = ContextVar("pbem_language", default="en")
+
+
+def current() -> str:
+    """The language mail is being written in now ("en" or "fr")."""
+    return _language.get()
+
+
+@contextmanager
+def speaking(lang: str):
+    """Write in `lang` ("en" or "fr") inside the block; the language before comes back after."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"pbem does not speak {lang!r}; it speaks {', '.join(LANGUAGES)}")
+    token = _language.set(lang)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def normal_language(text: str) -> str | None:
+    """The language a player or referee names ("fr", "Français", "english", "fr-FR"), or None."""
+    word = unicodedata.normalize("NFC", text.strip().lower()).replace("-", "_")
+    base = word.partition("_")[0]
+    return NAMES.get(word) or (base if base in LANGUAGES else None)
+
+
+def _(message: str) -> str:
+    """The message in the current language."""
+    return catalogue(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural message, by the current language's plural rule for n."""
+    return catalogue(current()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalogues without translating it (translate it later with _)."""
+    return message
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """A language's translations: pbem's catalogue with every game's merged after it.
+
+    Read once per process, on first use; English needs none.
+    """
+    if lang == "en":
+        return gettext.NullTranslations()
+    merged = _read_po(files("pbem") / "locale" / f"{lang}.po", lang)
+    for name in pbem.games.names():
+        path = files("pbem.games") / name / "locale" / f"{lang}.po"
+        if path.is_file():
+            merged.merge(_read_po(path, lang))
+    return merged
+
+
+def _read_po(path, lang: str) -> Translations:
+    """A .po file as gettext translations (fuzzy and empty entries left out)."""
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, po)
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+def format_date(iso_utc: str, tz_name: str | None) -> str:
+    """A UTC time in a seat's time zone and the current language.
+
+    'Tue 1 Dec 2026 19:00 (Europe/Paris)', 'mar. 1 déc. 2026 19:00 (Europe/Paris)';
+    an unknown or missing zone shows UTC.
+    """
+    try:
+        zone = ZoneInfo(tz_name) if tz_name else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = timezone.utc
+    label = tz_name if zone is not timezone.utc else "UTC"
+    shown = format_datetime(parse_time(iso_utc), DATE_PATTERN, tzinfo=zone, locale=current())
+    return f"{shown} ({label})"
+
+
+def format_number(n) -> str:
+    """A number as the current language writes it: '12,345.5' or '12 345,5'."""
+    return format_decimal(n, locale=current())

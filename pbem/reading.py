@@ -1,0 +1,194 @@
+"""A seat's mail text, sorted into mail commands, courtesy lines and orders.
+
+Players write the way people write mail: a greeting first, a thank-you and
+their name last, a command such as READY beside their orders. The commands are
+taken out wherever they stand; greetings, thanks, sign-offs, a line that only
+introduces the orders, the player's own name and a phone number are set aside
+when they stand at the start or at the end of the mail (an unknown line in
+the middle stays an error, since it may be a mistyped order). Lines taken out
+are blanked, so the line numbers the game gives in its errors stay right.
+"""
+
+from dataclasses import dataclass, field
+import re
+import unicodedata
+
+# Mail commands by the word that starts the line: (command, language of the word).
+COMMANDS = {
+    "help": ("help", "en"), "aide": ("help", "fr"), "?": ("help", None),
+    "status": ("status", "en"), "etat": ("status", "fr"),
+    "wait": ("wait", "en"), "attends": ("wait", "fr"), "attendre": ("wait", "fr"),
+    "ready": ("ready", "en"), "pret": ("ready", "fr"),
+    "slow": ("slow", "en"), "lent": ("slow", "fr"),
+}
+# What follows a command's word: nothing ("none": the word alone on its line),
+# words on the same line ("words"), or the rest of the mail ("rest": a message).
+ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none"}
+# Greetings: a line that starts with one of these and has at most three words more.
+GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
+             "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",
+             "chers", "cheres")
+# Words that make a whole line a greeting, a thank-you or a sign-off.
+COURTESY_WORDS = GREETINGS + (
+    # English
+    "thanks", "thank you", "thx", "ty", "cheers", "regards",
+    "best", "best regards", "kind regards", "warm regards", "all the best", "best wishes",
+    "yours", "sincerely", "yours sincerely", "take care", "see you", "bye", "good luck",
+    "have fun", "love",
+    # French
+    "merci",
+    "merci beaucoup", "merci bien", "mille mercis", "cordialement", "bien cordialement",
+    "amicalement", "amities", "bises", "bisous", "a plus", "a+", "a bientot", "a tout a l'heure",
+    "bonne journee", "bonne soiree", "bonne chance", "bon jeu", "salutations",
+    "sinceres salutations", "bien a vous", "bien a toi", "a vous", "a toi",
+)
+# Words a line may add to a greeting: "Hi all,", "Salut a tous !", "Hello referee".
+COURTESY_TAIL = ("all", "everyone", "everybody", "folks", "guys", "there", "team", "referee",
+                 "ref", "pbem", "again", "a lot", "very much", "so much", "a tous", "tous",
+                 "tout le monde", "l'arbitre", "arbitre", "encore", "les amis", "beaucoup")
+# A line that only announces the orders: "My orders:", "Voici mes ordres :".
+INTRODUCTION = re.compile(
+    r"^(here (are|is) )?(my |our )?(orders?|moves?|turn|bids?)( for (this|the) turn)?"
+    r"( for turn \d+)?( (are|is))?( below| as follows)?$"
+    r"|^(voici|voila|ci dessous)?( donc)? ?(mes |nos |les )?(ordres?|mouvements?|coups?|encheres?)"
+    r"( pour ce tour| du tour| pour le tour \d+| du tour \d+)?( ci dessous)?$")
+PHONE = re.compile(r"^(tel|tél|phone|mobile|portable|mob)?\s*[:.]?\s*\+?[\d][\d .\-/()]{6,}$",
+                   re.IGNORECASE)
+
+
+@dataclass
+class Command:
+    """One mail command: its name, the words after it, its line, the language of its word.
+
+    A command that takes the rest of the mail (a message) has it as `text`.
+    """
+
+    name: str
+    args: list = field(default_factory=list)
+    line: int = 0
+    lang: str | None = None
+    text: str = ""
+
+
+@dataclass
+class Reading:
+    """A mail's text sorted out: commands, ignored lines, and the text left for the game."""
+
+    commands: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    orders_text: str = ""
+
+    @property
+    def names(self) -> list[str]:
+        """The commands' names, in the order they were written."""
+        return [c.name for c in self.commands]
+
+    @property
+    def has_orders(self) -> bool:
+        """Is any line left for the game to read?"""
+        return any(line.strip() for line in self.orders_text.splitlines())
+
+
+def plain(text: str) -> str:
+    """Lower case, without accents, punctuation or extra spaces: how lines are compared."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[^\w'+?]+", " ", text)
+    return " ".join(text.split())
+
+
+def command_of(line: str, number: int) -> Command | None:
+    """The command a line gives ("READY", "Prêt !", "LANGUE fr"), or None."""
+    words = plain(line).split()
+    if not words or words[0] not in COMMANDS:
+        return None
+    name, lang = COMMANDS[words[0]]
+    takes = ARGUMENTS[name]
+    if takes == "none" and len(words) > 1:
+        return None
+    args = line.split()[1:] if takes != "none" else []
+    return Command(name, args, number, lang)
+
+
+def courteous(line: str, names: set[str]) -> bool:
+    """Is this line a greeting, thanks, sign-off, introduction, the player's name or phone?"""
+    said = plain(line)
+    if not said:
+        return False
+    if said in names or INTRODUCTION.match(said) or PHONE.match(line.strip()):
+        return True
+    if names and all(word in names or len(word) == 1 for word in said.split()):
+        return True  # "M. Dupont", "Marie D."
+    for word in sorted(COURTESY_WORDS, key=len, reverse=True):
+        if said == word or said.startswith(word + " "):
+            rest = said[len(word):].strip()
+            if word in GREETINGS and len(rest.split()) <= 3:
+                return True
+            return not rest or rest in names or rest in COURTESY_TAIL or \
+                all(part in names or part in COURTESY_TAIL for part in rest.split())
+    return False
+
+
+def sender_names(*names: str) -> set[str]:
+    """The forms of a player's name that may sign a mail: whole, and each word of it."""
+    out = set()
+    for name in names:
+        said = plain(name or "")
+        if said:
+            out.add(said)
+            out.update(part for part in said.split() if len(part) > 1)
+    return out
+
+
+def read_text(text: str, names: set[str] = frozenset()) -> Reading:
+    """Sort a seat's text into commands, courtesy lines at its edges, and order text."""
+    lines = text.splitlines()
+    reading = Reading()
+    kept = list(lines)
+    for number, line in enumerate(lines, start=1):
+        command = command_of(line, number)
+        if command is None:
+            continue
+        reading.commands.append(command)
+        kept[number - 1] = ""
+        if ARGUMENTS[command.name] == "rest":
+            command.text = "\n".join(lines[number:]).strip("\n")
+            kept[number:] = [""] * (len(lines) - number)
+            break
+    for edge in (range(len(kept)), range(len(kept) - 1, -1, -1)):
+        for index in edge:
+            if not kept[index].strip():
+                continue
+            if not courteous(kept[index], names):
+                break
+            reading.ignored.append((index + 1, kept[index].strip()))
+            kept[index] = ""
+    reading.ignored.sort()
+    reading.orders_text = "\n".join(kept)
+    return reading
+
+
+SECTION = re.compile(r"^\s*(for|pour)\s+([\w-]+)\s*:\s*$", re.IGNORECASE)
+
+
+def sections(text: str, seats) -> list[tuple]:
+    """Split order text at "for SEAT:" / "pour SEAT :" lines naming one of `seats`.
+
+    Returns [(seat or None, text)], None for the lines before any such header;
+    each part keeps every line number (other parts' lines are blanked).
+    """
+    lines = text.split("\n")
+    owner, owners = None, []
+    for line in lines:
+        match = SECTION.match(line)
+        if match and match.group(2).lower() in seats:
+            owner = match.group(2).lower()
+            owners.append("header")
+        else:
+            owners.append(owner)
+    parts = []
+    for who in dict.fromkeys(o for o in owners if o != "header"):
+        part = "\n".join(line if o == who else "" for line, o in zip(lines, owners))
+        if part.strip():
+            parts.append((who, part))
+    return parts

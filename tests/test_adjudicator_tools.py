@@ -1,0 +1,128 @@
+"""The pure helpers games share: dice tables, bags, offers, reported results, rounds, knowledge."""
+
+from collections import Counter
+
+import pytest
+
+from pbem.adjudicator import bags, dice, knowledge, offers, results, rounds
+from pbem.adjudicator.rng import PhaseRng
+from pbem.adjudicator.rulings import parse_ruling
+
+GOODS = {"wood": "wood", "bois": "wood", "metal": "metal", "stone": "stone",
+         "pierre": "stone"}
+
+
+def rng(phase=1):
+    return PhaseRng("seed", "g", phase)
+
+
+def test_a_die_gives_every_face_and_nothing_else():
+    stream = rng()
+    seen = Counter(dice.roll(stream) for _ in range(6000))
+    assert set(seen) == set(range(1, 7))
+    assert min(seen.values()) > 850
+
+
+def test_dice_tables_cover_each_face_once_and_give_the_row():
+    table = {"1": "disaster", "2-4": "heavy", "5": "sacrifice", "6": "orderly"}
+    assert dice.check_table(table, 1, 6) == []
+    assert [dice.row_for(table, f) for f in range(1, 7)] == [
+        "disaster", "heavy", "heavy", "heavy", "sacrifice", "orderly"]
+    assert dice.check_table({"1-3": "a", "3-5": "b"}, 1, 6) == [
+        "face 3 is in both '1-3' and '3-5'", "face 6 is in no row"]
+
+
+def test_the_same_stream_rolls_the_same_dice():
+    assert dice.roll_dice(rng(4), 10) == dice.roll_dice(rng(4), 10)
+    assert dice.roll_dice(rng(4), 10) != dice.roll_dice(rng(5), 10)
+
+
+def test_a_bag_draws_without_replacement_whatever_its_key_order():
+    bag = {"wood": 2, "stone": 1}
+    drawn, left = bags.draw(bag, 2, rng())
+    assert bags.size(left) == 1 and Counter(drawn) + Counter(left) == Counter(bag)
+    assert bags.draw({"stone": 1, "wood": 2}, 2, rng()) == (drawn, left)
+    everything, empty = bags.draw(bag, 10, rng())
+    assert sorted(everything) == ["stone", "wood", "wood"] and empty == {}
+
+
+def test_a_bag_draws_until_the_stop_token():
+    drawn, left = bags.draw_until({"jacquerie": 3, "neutral": 1}, "neutral", rng())
+    assert drawn[-1] == "neutral" and drawn.count("neutral") == 1
+    assert bags.size(left) == 4 - len(drawn)
+    with pytest.raises(ValueError, match="holds 0 metal"):
+        bags.take({"wood": 1}, "metal")
+
+
+def test_offers_read_in_both_languages_and_suggest_names():
+    assert offers.read_offer("bob give wood 2 take metal 1".split(), ["ann", "bob"], GOODS) == \
+        {"to": "bob", "give": {"wood": 2}, "take": {"metal": 1}}
+    assert offers.read_offer("bob donne 2 bois pierre prend metal".split(), ["bob"], GOODS) == \
+        {"to": "bob", "give": {"wood": 2, "stone": 1}, "take": {"metal": 1}}
+    with pytest.raises(ValueError, match="did you mean bob"):
+        offers.read_offer("bbo give wood 1".split(), ["ann", "bob"], GOODS)
+    with pytest.raises(ValueError, match="did you mean metal"):
+        offers.read_offer("bob give metl 1".split(), ["bob"], GOODS)
+
+
+def test_an_offer_moves_goods_only_when_both_sides_hold_them():
+    offer = offers.new_offer([], "ann", {"to": "bob", "give": {"wood": 2},
+                                         "take": {"metal": 1}}, phase=3)
+    assert offer["id"] == 1
+    stocks = {"ann": {"wood": 2}, "bob": {"metal": 1}}
+    after, why = offers.settle(offer, stocks)
+    assert why == "" and after == {"ann": {"wood": 0, "metal": 1}, "bob": {"metal": 0, "wood": 2}}
+    assert stocks == {"ann": {"wood": 2}, "bob": {"metal": 1}}, "settle never changes its input"
+    assert offers.settle(offer, {"ann": {"wood": 1}, "bob": {"metal": 1}}) == \
+        (None, "ann lacks 1 wood")
+
+
+def test_an_answer_names_an_open_offer_to_the_seat():
+    made = [{"id": 1, "from": "ann", "to": "bob", "status": "open"},
+            {"id": 2, "from": "bob", "to": "ann", "status": "open"}]
+    assert offers.read_answer(["#1"], made, "bob") == 1
+    with pytest.raises(ValueError, match="no offer 2 to you; open offers to you: 1"):
+        offers.read_answer(["2"], made, "bob")
+
+
+def test_results_agree_only_when_every_seat_claims_the_same():
+    assert results.agreed({"ann": "ann", "bob": "ann"}) == "ann"
+    assert results.agreed({"ann": "ann", "bob": "bob"}) is None
+    assert results.agreed({"ann": "ann", "bob": results.NO_REPORT}) is None
+
+
+def test_a_result_is_read_in_english_or_french_with_points():
+    assert results.parse_result("Résultat gagné 14 points") == (
+        {"outcome": "won", "points": 14}, [])
+    report, errors = results.parse_result("RESULT LOST", with_points=True)
+    assert report is None and "points" in errors[0].message
+    report, errors = results.parse_result("we drew")
+    assert errors[0].line == 1 and "RESULT WON or RESULT LOST" in errors[0].message
+
+
+def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
+    orders, errors = parse_ruling("Ruling winner ann kept every oath\nA fine game.",
+                                  {"winner": ["ann", "bob"]}, by="barb")
+    assert errors == []
+    assert orders == {"set": {"winner": "ann"}, "text": "kept every oath A fine game.",
+                      "by": "barb"}
+    _, errors = parse_ruling("I cannot decide", {"winner": ["ann", "bob"]}, by="barb")
+    assert errors[0].message == "the ruling must set winner: write 'winner VALUE'"
+
+
+def test_rounds_end_with_a_round_in_which_nobody_acts():
+    taxation = rounds.start("taxation", ["ann", "bob"])
+    taxation = rounds.acted(taxation, "bob")
+    assert not rounds.quiet(taxation)
+    second = rounds.following(taxation)
+    assert second["number"] == 2 and rounds.quiet(second)
+    assert rounds.round_hours({}) == 12.0 and rounds.round_hours({"round_hours": "3"}) == 3.0
+
+
+def test_knowledge_is_stamped_and_shown_stale_later():
+    table = knowledge.learn({}, "ann", "Mercia", {"army": 5}, turn=2)
+    assert knowledge.known(table, "ann", "Mercia", 2) == {"fact": {"army": 5}, "turn": 2,
+                                                          "stale": False}
+    assert knowledge.known(table, "ann", "Mercia", 4)["stale"]
+    assert knowledge.known(table, "bob", "Mercia", 4) is None
+    assert knowledge.subjects(knowledge.forget(table, "ann", "Mercia"), "ann") == []

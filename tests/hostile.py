@@ -17,6 +17,7 @@ import random
 from hypothesis import strategies as st
 
 from pbem import inbound
+from pbem.adjudicator.rng import PhaseRng
 from pbem.identity import reply_address, subject_tag
 from pbem.timeutil import later
 
@@ -72,6 +73,7 @@ class Recipe:
     size: int = 100
     seat: int = 0
     number: int = 0
+    orders: str = "WAIT\nred: move GUR HAC\n"  # the text of an "orders" body
 
 
 def build(recipe: Recipe, cast: Cast) -> bytes:
@@ -157,7 +159,7 @@ def text(recipe: Recipe) -> str:
     """The text of a mail's body."""
     n = recipe.size
     return {
-        "orders": "WAIT\nred: move GUR HAC\n",
+        "orders": recipe.orders,
         "bad-lines": "".join(f"nonsense order {i}\n" for i in range(max(1, n // 20))),
         "quote-bomb": "\n" * (n // 2) + "> quoted\n" * (n // 9 + 1),
         "long-line-quotes": "z" * n + "\n" + "> q\n" * (n // 4 + 1),
@@ -314,7 +316,10 @@ class Fuzz:
         """A player's ordinary order mail: it must be recorded and answered."""
         self.players += 1
         seat = self.cast.seats[self.players % len(self.cast.seats)]
-        raw = build(Recipe(seat=self.players % len(self.cast.seats),
+        table = self.referee.table(self.game)
+        orders = table.game.bot_orders(table.state["game"], seat.name,
+                                       PhaseRng("fuzz", seat.name, self.players))
+        raw = build(Recipe(seat=self.players % len(self.cast.seats), orders="WAIT\n" + orders,
                            number=10**7 + self.players), self.cast)
         row = self.deliver(raw)
         if row is None or row["status"] != "done" or "orders recorded" not in (row["reason"] or ""):

@@ -14,19 +14,33 @@ def folder(path: Path) -> mailbox.Maildir:
 
 
 def new_messages(path: Path):
-    """(key, raw bytes) of every message still in new/, in file name order.
+    """(key, raw bytes) of every message still in new/, oldest first.
 
+    Oldest by the time the file was written, then by name: delivery agents'
+    names do not sort in arrival order (their microseconds are not padded).
     A message gone meanwhile (another reader took it) is passed over.
     """
     folder(path)
-    for name in sorted(os.listdir(path / "new")):
-        if name.startswith("."):
-            continue
+    for name in arrivals(path / "new"):
         try:
             raw = (path / "new" / name).read_bytes()
         except FileNotFoundError:
             continue
         yield name, raw
+
+
+def arrivals(new: Path) -> list[str]:
+    """The names of the messages in a new/ folder, oldest first (hidden files left out)."""
+    found = []
+    with os.scandir(new) as entries:
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                found.append((entry.stat().st_mtime_ns, entry.name))
+            except FileNotFoundError:
+                continue
+    return [name for _, name in sorted(found)]
 
 
 def mark_read(path: Path, name: str) -> None:

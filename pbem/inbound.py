@@ -43,8 +43,12 @@ RELEASED = "released by the referee"
 QUESTIONS = {"help", "status"}  # commands that ask, whatever turn a mail answers
 
 
-class Overtime(Exception):
-    """Handling one mail took longer than its budget."""
+class Overtime(BaseException):
+    """Handling one mail took longer than its budget.
+
+    A BaseException, like KeyboardInterrupt, so that no guard that sets aside
+    what one header or one part of a mail does wrong can swallow it.
+    """
 
 
 def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
@@ -89,7 +93,7 @@ def process_inbox(referee, now: str) -> int:
                     status, reason, game, seat = handle(referee, full, now)
                 store.update("inbox", {"id": last}, {"status": status, "reason": reason,
                                                      "game": game, "seat": seat})
-        except Exception as problem:  # one mail, whatever it does, never stops the others
+        except (Exception, Overtime) as problem:  # one mail never stops the others
             with store.transaction():
                 store.update("inbox", {"id": last}, {
                     "status": "quarantined",

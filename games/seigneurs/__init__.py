@@ -1,0 +1,41 @@
+"""Seigneurs: lords of a valley tax, trade, build and fight; a barbarian raids and judges.
+
+Rules as pbem plays them: docs/rules/seigneurs.md. 2 to 5 lords and a
+barbarian, who is the game's judge (``pbem new seigneurs --judge SEAT``).
+Options (``--option k=v``): OPTIONS below.
+"""
+
+from pbem.adjudicator.rounds import ROUND_OPTIONS
+
+from .bot import bot_orders
+from .flow import default_orders, outcome, pending, resolve
+from .narrate import narrate
+from .orders import describe_orders, parse
+from .present import board_text, svg_context, view
+from .rules import apply
+from .start import setup
+
+TITLE = "Seigneurs"
+SUMMARY = "lords of a valley tax, trade, build and fight; a barbarian raids and judges " \
+          "(2-5 lords and a barbarian)"
+DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
+OPTIONS = {
+    "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",
+    "turns": "how many turns the game lasts (default 10)",
+    **ROUND_OPTIONS,
+}
+
+
+def demo_options(turns: int) -> dict:
+    """Four lords and zed the barbarian, over a few turns."""
+    return {"judge": "zed", "turns": str(min(turns, 10))}
+
+
+def timing(options: dict) -> dict:
+    """A turn's first phases take a day; rounds within them round_hours."""
+    return {"turn_hours": 24.0, "reminder_hours": 6.0}
+
+
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
+           "pending", "parse", "resolve", "default_orders", "view", "outcome",
+           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders"]

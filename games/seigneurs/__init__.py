@@ -24,6 +24,7 @@ OPTIONS = {
     "turns": "how many turns the game lasts (default 10)",
     **ROUND_OPTIONS,
 }
+BRIEF_UPDATES = True  # seats asked nothing get what happened, not the board, after a round
 
 
 def demo_options(turns: int) -> dict:
@@ -36,6 +37,6 @@ def timing(options: dict) -> dict:
     return {"turn_hours": 24.0, "reminder_hours": 6.0}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders"]

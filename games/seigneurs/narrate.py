@@ -25,8 +25,8 @@ REFUSED = {
     "no-warrior": N_("no warrior was free to go along"),
     "no-farm": N_("there is no farm on {place}"),
 }
-STOCK_WHY = {"domain": N_("your domain produced {goods}"),
-             "village-farm": N_("your new village farm gave you {goods}")}
+STOCK_WHY = {"domain": N_("{seat}'s domain produced {goods}."),
+             "village-farm": N_("{seat}'s new village farm gave {goods}.")}
 CLOSED = {"agreed": N_("the claim on {place} is withdrawn by agreement"),
           "blocked": N_("the claim on {place} is blocked by the opposition"),
           "done": None, "void": None}
@@ -46,14 +46,11 @@ def narrate(event) -> str | None:
 
 
 def stage_set(p):
-    if p["stage"] in ("over",):
+    """Only the turn's setup phases are told; a round's own mail says what it asks."""
+    if p["stage"] not in ("villages", "farms"):
         return None
     name = _(STAGE_NAMES[p["stage"]])
-    number = (p.get("round") or {}).get("number")
-    if number and number > 1:
-        return _("Turn {turn}, {stage}, round {round}.").format(turn=p["turn"], stage=name,
-                                                                round=number)
-    return _("Turn {turn}, {stage}.").format(turn=p["turn"], stage=name)
+    return _("Now: {stage}.").format(stage=name)
 
 
 def produced(p):
@@ -70,7 +67,7 @@ def produced(p):
 def stock_changed(p):
     why = STOCK_WHY.get(p["why"])
     if why:
-        return _(why).format(goods=goods_text(p["change"]))
+        return _(why).format(seat=p["seat"], goods=goods_text(p["change"]))
     return None
 
 

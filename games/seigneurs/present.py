@@ -8,10 +8,13 @@ proposals made to it or by it, and the event card if its warrior stands in a
 watchtower. The barbarian sees everything.
 """
 
+import textwrap
+
 from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price
+from .narrate import STAGE_NAMES
 from .material import BUILDINGS, GOODS, RESOURCES, good_name, goods_text, valley
 from .seasons import default_freeing
 from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
@@ -218,11 +221,11 @@ def mark(view, seat: str) -> str:
 
 def board_text(view) -> str:
     """The valley within 78 columns: a hex map, then every place with something on it."""
-    head = _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"], turns=view["turns"])
+    head = _("Seigneurs, turn {turn} of {turns}: {stage}").format(
+        turn=view["turn"], turns=view["turns"], stage=_(STAGE_NAMES[view["stage"]]))
     lines = [head, ""]
     lines += hex_map(view)
-    lines.append(_("Map: . forest, f fields, v village; the digit is the lord of the farm "
-                   "or village, F a free farm; * warriors there."))
+    lines.append(_("Map: . forest, f fields, v village; 1-5 the lord, F free; * warriors."))
     lines.append(", ".join(f"{mark(view, s)} {s}" for s in view["lords"]) +
                  f", B {view['barbarian']} " + _("(barbarian)"))
     lines.append("")
@@ -239,7 +242,13 @@ def board_text(view) -> str:
     if view["wars"]:
         lines.append(_("At war: {pairs}").format(pairs=", ".join(
             f"{a}-{b}" for a, b in view["wars"])))
-    return "\n".join(line.rstrip()[:78] for line in lines)
+    return "\n".join(wrapped(line) for line in lines)
+
+
+def wrapped(line: str) -> str:
+    """A line of the text board within 78 columns (continued lines indented)."""
+    return textwrap.fill(line.rstrip(), 78, subsequent_indent="    ", break_long_words=False) \
+        if len(line) > 78 else line.rstrip()
 
 
 def price_names(view):

@@ -293,7 +293,8 @@ def _stage_set(state, p):
 def _turn_began(state, p):
     state.update(turn=p["turn"], taxed=[], famine=[], tokens={}, engaged={}, claims=[],
                  took_out={}, offers=[], proposals=[], card=None, seen=[], merchants=None,
-                 revealed=[], freeing=[], fights={}, fight_context=None, merchant_use={})
+                 revealed=[], freeing=[], fights={}, fight_context=None, merchant_use={},
+                 last_rolls={})
     for w in state["warriors"]:
         w["out"] = False
 
@@ -386,6 +387,7 @@ def _combat_rolled(state, p):
     fight = state["fights"][p["place"]]
     fight["round"] = p["round"]
     fight["hits"] = dict(p["hits"])
+    state["last_rolls"][p["place"]] = [dict(r) for r in p["rolls"]]
 
 
 def _warriors_hit(state, p):
@@ -668,7 +670,7 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
         "claims": [], "taxed": [], "famine": [], "tokens": {}, "engaged": {},
         "fights": {}, "fight_context": None,
         "offers": [], "proposals": [], "agreements": [], "took_out": {}, "freeing": [],
-        "kills": [], "result": None,
+        "kills": [], "last_rolls": {}, "result": None,
     }
 
 

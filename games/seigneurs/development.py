@@ -163,11 +163,11 @@ def build_for(run, lord: str, mine: dict) -> None:
     for payment in mine.get("build", []):
         owed = still_owed(run.state, lord, payment["building"])
         goods = {}
-        for good in RESOURCES:
-            n = min(payment["goods"].get(good, 0), owed.get(good, 0),
-                    stock(run.state, lord).get(good, 0), room)
-            if n:
-                goods[good] = n
+        for good, wanted in payment["goods"]:
+            n = min(wanted, owed.get(good, 0) - goods.get(good, 0),
+                    stock(run.state, lord).get(good, 0) - goods.get(good, 0), room)
+            if n > 0:
+                goods[good] = goods.get(good, 0) + n
                 room -= n
         if goods:
             run.emit(public("project_paid", lord=lord, building=payment["building"],

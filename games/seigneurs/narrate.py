@@ -101,8 +101,13 @@ def combat_rolled(p):
     dice = ", ".join(f"{r['seat']} {r['die']}" + (f"+{r['bonus']}" if r["bonus"] else "")
                      + ("!" if r["hit"] else "") for r in p["rolls"])
     hits = ", ".join(f"{s} {n}" for s, n in sorted(p["hits"].items()))
-    return _("Fight on {place}, round {round}: {dice}. Hits: {hits}.").format(
+    text = _("Fight on {place}, round {round}: {dice}. Hits: {hits}.").format(
         place=p["place"], round=p["round"], dice=dice, hits=hits)
+    if p["empty"]:
+        text = ngettext("({number} round before it without a hit.)",
+                        "({number} rounds before it without a hit.)", p["empty"]).format(
+            number=p["empty"]) + " " + text
+    return text
 
 
 def warriors_hit(p):
@@ -114,7 +119,7 @@ def warriors_hit(p):
 def fight_ended(p):
     if p["how"] == "stopped":
         return _("The fight on {place} stops.").format(place=p["place"])
-    return _("The fight on {place} is over: {winners} hold it.").format(
+    return _("The fight on {place} is over, won by {winners}.").format(
         place=p["place"], winners=", ".join(p["winners"]) or "-")
 
 

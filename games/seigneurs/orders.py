@@ -446,7 +446,8 @@ def read_build(r, orders, args, line):
             building=building_name(building)))
     goods = r.goods(args[1:]) if args[1:] else development.still_owed(r.state, r.seat,
                                                                         building)
-    orders.setdefault("build", []).append({"building": building, "goods": goods})
+    orders.setdefault("build", []).append({"building": building,
+                                           "goods": [[g, n] for g, n in goods.items()]})
 
 
 def read_flag(name):
@@ -653,7 +654,8 @@ def describe_building(orders) -> list[str]:
     lines = []
     for payment in orders.get("build", []):
         lines.append(_("you put {goods} on your {building}").format(
-            goods=goods_text(payment["goods"]), building=building_name(payment["building"])))
+            goods=goods_text(dict(payment["goods"])),
+            building=building_name(payment["building"])))
     if orders.get("forge"):
         lines.append(_("your forge turns 1 metal and 1 wood into a forged weapon"))
     if orders.get("raise"):

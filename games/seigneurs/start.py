@@ -45,8 +45,8 @@ def position_data(position: dict) -> dict:
     data = default_data()
     if "valley" in position:
         data["valley"] = {**data["valley"], **position["valley"]}
-    if "buildings" in position:
-        data["buildings"] = position["buildings"]
+    if "building_table" in position:
+        data["buildings"] = position["building_table"]
     if "cards" in position:
         data["deck"] = position["cards"]
     if "material" in position:
@@ -177,7 +177,8 @@ def read_farms(state, position) -> None:
 
 
 def read_warriors(state, position) -> None:
-    """warriors.<seat> = {place = n, off = n}; armed.<seat> and out.<seat> likewise."""
+    """warriors.<seat> = {place = n, off = n}; armed.<seat> and out.<seat> likewise;
+    loads.<seat>.<place> = the goods its first warrior there carries."""
     given = position.get("warriors") or {}
     number = 1
     for seat in state["seats"]:
@@ -199,6 +200,14 @@ def read_warriors(state, position) -> None:
                 out[where] = out.get(where, 0) - 1
                 number += 1
     state["next_warrior"] = number
+    for seat, row in (position.get("loads") or {}).items():
+        for where, goods in row.items():
+            at = place_word(state, where, f"loads.{seat}")
+            carrier = next((w for w in state["warriors"] if w["seat"] == seat
+                            and w["at"] == at), None)
+            if carrier is None:
+                raise SetupError(f"loads.{seat}.{where}: {seat} has no warrior there")
+            carrier["load"] = goods_of(goods, f"loads.{seat}.{where}", RESOURCES)
 
 
 def read_buildings(state, position) -> None:
@@ -229,6 +238,16 @@ def read_relations(state, position) -> None:
         state["relations"]["|".join(sorted((a, b)))] = value
     for lord, head in (position.get("heads") or {}).items():
         state["heads"][seat_of(state, lord, "heads")] = seat_of(state, head, "heads")
+    for number, agreement in enumerate(position.get("agreements") or [], start=1):
+        parties = [seat_of(state, s, "agreements") for s in agreement.get("parties", [])]
+        if len(parties) != 2 or agreement.get("kind") not in ("peace", "parley"):
+            raise SetupError("agreements: each has kind = \"peace\" or \"parley\" and two "
+                             "parties")
+        state["agreements"].append({
+            "id": number, "kind": agreement["kind"], "parties": parties,
+            "terms": {s: str(agreement.get("terms", {}).get(s, "")) for s in parties},
+            "turn": int(agreement.get("turn", 1)), "place": agreement.get("place"),
+            "broken": None})
 
 
 def read_card(state, position) -> None:

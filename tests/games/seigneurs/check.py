@@ -13,6 +13,7 @@
     warriors = {C3 = {ann = 2}}            # every warrior on these places, fit or not
     out = {C3 = {bob = 1}}                 # those out of action
     armed = {ann = 1}                      # armed warriors of a seat
+    loads = {ann = {wood = 2}}             # what a seat's warriors carry
     off_board = 3                          # the barbarian's warriors off the board
     prices = {wood = 2}
     buildings = {ann = ["church"]}         # finished buildings; exact
@@ -137,6 +138,13 @@ def war_problems(state, game, expect):
     for seat, n in expect.get("armed", {}).items():
         differ(problems, f"armed warriors of {seat}", n,
                sum(1 for w in game["warriors"] if w["seat"] == seat and w["armed"]))
+    for seat, goods in expect.get("loads", {}).items():
+        got = {}
+        for w in game["warriors"]:
+            if w["seat"] == seat:
+                for good, n in w["load"].items():
+                    got[good] = got.get(good, 0) + n
+        differ(problems, f"loads of {seat}", goods, got)
     if "off_board" in expect:
         differ(problems, "off the board", expect["off_board"],
                sum(1 for w in game["warriors"] if w["at"] is None))

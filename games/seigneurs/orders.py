@@ -83,7 +83,7 @@ class LineError(ValueError):
 
 def close(word: str, choices) -> str:
     """'; did you mean X?' for the closest choice, or ''."""
-    found = get_close_matches(word, list(choices), n=1)
+    found = get_close_matches(word, list(choices), n=1, cutoff=0.5)
     return _("; did you mean {best}?").format(best=found[0]) if found else ""
 
 

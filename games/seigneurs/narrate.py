@@ -39,6 +39,12 @@ REASONS = {"barbarian": N_("the barbarian's family heads every domain"),
            "judged": N_("the barbarian's judgement")}
 
 
+def told(table: dict, key: str) -> str:
+    """One of the phrases of a table, in the current language."""
+    phrase = table[key]
+    return _(phrase)
+
+
 def narrate(event) -> str | None:
     """One event as a sentence; None for events players need not read."""
     handler = HANDLERS.get(event.type)
@@ -49,7 +55,8 @@ def stage_set(p):
     """Only the turn's setup phases are told; a round's own mail says what it asks."""
     if p["stage"] not in ("villages", "farms"):
         return None
-    name = _(STAGE_NAMES[p["stage"]])
+    stage = p["stage"]
+    name = _(STAGE_NAMES[stage])
     return _("Now: {stage}.").format(stage=name)
 
 
@@ -153,7 +160,7 @@ def agreement_recorded(p):
 
 
 def game_decided(p):
-    reason = _(REASONS[p["reason"]])
+    reason = told(REASONS, p["reason"])
     text = _("The game is over ({reason}): {winners} wins.").format(
         reason=reason, winners=" & ".join(p["winners"]))
     if p.get("text"):
@@ -174,8 +181,8 @@ HANDLERS = {
     "produced": produced,
     "claimed": claimed,
     "claim_refused": lambda p: _("{seat}'s collector cannot go to {place}: {why}.").format(
-        seat=p["seat"], place=p["place"], why=_(REFUSED[p["why"]]).format(place=p["place"])),
-    "claim_closed": lambda p: _(CLOSED[p["status"]]).format(place=p["place"])
+        seat=p["seat"], place=p["place"], why=told(REFUSED, p["why"]).format(place=p["place"])),
+    "claim_closed": lambda p: told(CLOSED, p["status"]).format(place=p["place"])
     if CLOSED.get(p["status"]) else None,
     "warriors_sent": warriors_sent,
     "taxed": lambda p: _("{seat}'s collector takes {goods} from {place}.").format(
@@ -184,7 +191,7 @@ HANDLERS = {
     "tokens_added": lambda p: ngettext(
         "{lord} puts {number} jacquerie token in its bag ({why}).",
         "{lord} puts {number} jacquerie tokens in its bag ({why}).", p["count"]).format(
-            lord=p["lord"], number=p["count"], why=_(TOKEN_WHY[p["why"]]).format(
+            lord=p["lord"], number=p["count"], why=told(TOKEN_WHY, p["why"]).format(
                 place=p["place"])),
     "oath_sworn": lambda p: _("The farm {place} swears its oath to {seat}.").format(
         place=p["place"], seat=p["seat"]),
@@ -210,7 +217,8 @@ HANDLERS = {
         goods=", ".join(good_name(g) for g in p["merchants"]["goods"]),
         number=p["merchants"]["count"], margin=p["merchants"]["margin"]),
     "offer_made": offer_made,
-    "offer_closed": lambda p: _(OFFER_STATUS[p["status"]]).format(number=p["id"], why=p["why"]),
+    "offer_closed": lambda p: told(OFFER_STATUS, p["status"]).format(number=p["id"],
+                                                                     why=p["why"]),
     "traded": lambda p: _("{seat} gives {to} {give} for {take}.").format(
         seat=p["from"], to=p["to"], give=goods_text(p["give"]), take=goods_text(p["take"])),
     "price_moved": lambda p: _("The reference price of {good} moves from {was} to {price}.")

@@ -14,7 +14,7 @@ from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price
-from .narrate import STAGE_NAMES
+from .narrate import STAGE_NAMES, told
 from .material import BUILDINGS, GOODS, RESOURCES, good_name, goods_text, valley
 from .seasons import default_freeing
 from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
@@ -222,7 +222,7 @@ def mark(view, seat: str) -> str:
 def board_text(view) -> str:
     """The valley within 78 columns: a hex map, then every place with something on it."""
     head = _("Seigneurs, turn {turn} of {turns}: {stage}").format(
-        turn=view["turn"], turns=view["turns"], stage=_(STAGE_NAMES[view["stage"]]))
+        turn=view["turn"], turns=view["turns"], stage=told(STAGE_NAMES, view["stage"]))
     lines = [head, ""]
     lines += hex_map(view)
     lines.append(_("Map: . forest, f fields, v village; 1-5 the lord, F free; * warriors."))

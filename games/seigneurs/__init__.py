@@ -28,8 +28,9 @@ BRIEF_UPDATES = True  # seats asked nothing get what happened, not the board, af
 
 
 def demo_options(turns: int) -> dict:
-    """Four lords and zed the barbarian, over a few turns."""
-    return {"judge": "zed", "turns": str(min(turns, 10))}
+    """Four lords and zed the barbarian; a Seigneurs turn is some twenty phases, so the
+    demo's --turns (60 by default) gives one game turn for every three, ten at most."""
+    return {"judge": "zed", "turns": str(min(10, max(1, turns // 3)))}
 
 
 def timing(options: dict) -> dict:

@@ -137,6 +137,8 @@ def market(state, seat, rng):
             give = rng.choice(held)
             want = rng.choice([g for g in RESOURCES + ("coins",) if g != give])
             lines.append(f"offer {other} give {give} 1 take {want} {1 + rng.below(2)}")
+    if seat in state["lords"]:
+        lines += peace_lines(state, seat, rng)
     merchants = state["merchants"]
     if merchants and rng.below(4) == 0:
         good = rng.choice(merchants["goods"])
@@ -152,8 +154,9 @@ def market(state, seat, rng):
 def construction(state, seat, rng):
     lines = []
     todo = [b for b in BUILDINGS if not development.done_building(state, seat, b)]
+    started = [b for b in todo if b in state["buildings"][seat]]
     if todo and rng.below(4):
-        building = rng.choice(todo)
+        building = started[0] if started else rng.choice(todo)
         owed = development.still_owed(state, seat, building)
         goods = {g: min(n, stock(state, seat).get(g, 0)) for g, n in owed.items()}
         goods = {g: n for g, n in goods.items() if n}
@@ -179,9 +182,7 @@ def movement(state, seat, rng):
         target = rng.choice(enemies)
         if not at_war(state, seat, target):
             lines.append(f"{'guerre' if rng.below(3) == 0 else 'war'} {target}")
-    for proposal in state["proposals"]:
-        if proposal["to"] == seat and rng.below(2):
-            lines.append(f"peace {proposal['from']} we part as friends")
+    lines += peace_lines(state, seat, rng)
     home = village_of(state, seat)
     fit = war.movable(state, seat, home)
     if len(fit) > 1 and rng.below(3) == 0:
@@ -193,6 +194,21 @@ def movement(state, seat, rng):
             lines.append(f"move {place} {home}")
         elif rng.below(2):
             lines.append(f"move {place} {rng.choice(neighbours(state, place))}")
+    return lines
+
+
+def peace_lines(state, seat, rng):
+    """Answer peace proposals (one time in two); now and then propose peace to an enemy."""
+    lines = []
+    answered = set()
+    for proposal in state["proposals"]:
+        if proposal["to"] == seat and proposal["from"] not in answered and rng.below(2):
+            answered.add(proposal["from"])
+            lines.append(f"peace {proposal['from']} we part as friends")
+    enemies = [s for s in state["lords"] if s != seat and at_war(state, seat, s)
+               and s not in answered]
+    if enemies and rng.below(4) == 0:
+        lines.append(f"paix {rng.choice(enemies)} chacun chez soi")
     return lines
 
 

@@ -93,3 +93,32 @@ def test_the_barbarian_must_be_named_and_lords_counted(tmp_path):
     with pytest.raises(PbemError, match="turns must be a whole number"):
         referee.new_game("seigneurs", "g", seats("ann", "bob", "zed"), START,
                          {"judge": "zed", "turns": "many"})
+
+
+REVOLT = {
+    "stage": "growth",
+    "villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+    "farms": {"B2": "ann", "D2": "ann", "I5": "bob"},
+    "goods": {"B2": {"wood": 1}, "I5": {"food": 4}},
+    "jacquerie": {"ann": {"jacquerie": 1}},
+    "tokens": {"ann": 1},
+}
+
+
+def test_the_referee_rules_in_the_barbarians_place(tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("seigneurs", "r", seats("ann", "bob", "zed"), START, {"judge": "zed"},
+                     seed="rule", position=REVOLT)
+    inbound.submit(referee, "r", "bob", "pass", START)
+    referee.tick(later(START, 1), send=False)
+    [ruling] = referee.rulings("r")
+    assert ruling["asked"] == "zed" and ruling["choices"] == {"ann-1": ["b2", "d2"]}
+    with pytest.raises(PbemError, match="must be one of b2, d2"):
+        referee.rule("r", ruling["id"], "the judge is away", {"ann-1": "d3"}, later(START, 2))
+    referee.rule("r", ruling["id"], "the judge is away; D2 was neglected", {"ann-1": "d2"},
+                 later(START, 2))
+    game = referee.table("r").state["game"]
+    assert game["farms"]["D2"] is None and game["farms"]["B2"] == "ann"
+    given = [e for e in referee.events("r", "ann") if e["type"] == "ruling_given"]
+    assert given[-1]["payload"]["by"] == REFEREE
+    assert given[-1]["payload"]["text"] == "the judge is away; D2 was neglected"

@@ -3,7 +3,7 @@
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import private, public
 
-from .material import RESOURCES, holds
+from .material import holds
 from .rules import (card, famine_free_village_farms, material, price_of, secret_for, stock,
                     tower_watchers, village_of, warriors_at)
 

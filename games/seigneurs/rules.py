@@ -38,11 +38,6 @@ from .material import GOODS, RESOURCES, add, valley
 # ---------------------------------------------------------------- queries
 
 
-def judge(state) -> str:
-    """The barbarian's seat."""
-    return state["barbarian"]
-
-
 def secret_for(state, *seats):
     """An event's visibility: these seats and the barbarian, who sees everything."""
     return sorted(set(seats) | {state["barbarian"]})
@@ -81,12 +76,6 @@ def place_owner(state, place: str) -> str | None:
     return village_owner(state, place) or state["farms"].get(place)
 
 
-def is_farm_place(state, place: str) -> bool:
-    """Does this place hold farms (a plain farm, or a village with farms)?"""
-    owner = village_owner(state, place)
-    if owner:
-        return state["village_farms"].get(owner, 0) > 0
-    return place in state["farms"]
 
 
 def places(state) -> list[str]:
@@ -193,9 +182,6 @@ def hostile_pairs(state, place: str) -> list[list[str]]:
             if hostile(state, place, a, b)]
 
 
-def bag_of(state) -> dict:
-    """The resource bag."""
-    return state["bag"]
 
 
 def famine_free_village_farms(state, lord: str) -> int:
@@ -677,10 +663,4 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
 def stock(state, seat) -> dict:
     """A seat's stock."""
     return state["stocks"].get(seat, {})
-
-
-def can_pay(state, seat, goods) -> bool:
-    """Does the seat's stock hold these goods?"""
-    pile = stock(state, seat)
-    return all(pile.get(g, 0) >= n for g, n in goods.items())
 

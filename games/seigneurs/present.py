@@ -15,7 +15,8 @@ from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price
 from .narrate import STAGE_NAMES, told
-from .material import BUILDINGS, GOODS, RESOURCES, good_name, goods_text, valley
+from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
+                       valley)
 from .seasons import default_freeing
 from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
                     village_owner, warriors_at)
@@ -231,6 +232,7 @@ def board_text(view) -> str:
     lines.append("")
     for p in view["places"]:
         lines.append(place_line(view, p))
+    lines += building_lines(view)
     lines.append("")
     lines.append(_("Prices: {prices}").format(prices=", ".join(
         f"{_(n)} {view['prices'][g]}" for g, n in price_names(view))))
@@ -249,6 +251,26 @@ def wrapped(line: str) -> str:
     """A line of the text board within 78 columns (continued lines indented)."""
     return textwrap.fill(line.rstrip(), 78, subsequent_indent="    ", break_long_words=False) \
         if len(line) > 78 else line.rstrip()
+
+
+def building_lines(view) -> list[str]:
+    """Each lord's buildings, finished or on the way."""
+    lines = []
+    for lord, rows in view["buildings"].items():
+        parts = []
+        for row in rows:
+            if row["building"] == "offerings":
+                parts.append(_("offerings worth {wealth}, holiness {holiness}").format(
+                    wealth=row["done"], holiness=row["holiness"]))
+            elif row["done"] is not None:
+                parts.append(building_name(row["building"]))
+            else:
+                parts.append(_("{building} (paid: {goods})").format(
+                    building=building_name(row["building"]), goods=goods_text(row["paid"])))
+        if parts:
+            lines.append(_("Buildings of {lord}: {buildings}.").format(
+                lord=lord, buildings=", ".join(parts)))
+    return lines
 
 
 def price_names(view):
@@ -351,6 +373,8 @@ def svg_context(view) -> dict:
             "troops": [{"fill": seat_colour(view, t["seat"]), "count": t["fit"] + t["out"],
                         "seat": t["seat"]} for t in (place["warriors"] if place and first
                                                       else [])],
+            "buildings": building_marks(view, place["village"])
+            if place and place["village"] and not first else "",
         })
     width = round(max(xs) - min(xs) + SIZE * 2.4 + 150, 1)
     height = round(max(ys) - min(ys) + SIZE * 2.6, 1)
@@ -360,6 +384,13 @@ def svg_context(view) -> dict:
             "legend_x": round(width - 140, 1),
             "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
                                                                    turns=view["turns"])}
+
+
+def building_marks(view, lord: str) -> str:
+    """A village's finished buildings as letters (their names in a title)."""
+    done = [row["building"] for row in view["buildings"].get(lord, [])
+            if row["building"] in BUILDINGS and row["done"] is not None]
+    return "".join(building_name(b)[0].upper() for b in done)
 
 
 def seat_colour(view, seat: str) -> str:

@@ -122,3 +122,12 @@ def test_the_referee_rules_in_the_barbarians_place(tmp_path):
     given = [e for e in referee.events("r", "ann") if e["type"] == "ruling_given"]
     assert given[-1]["payload"]["by"] == REFEREE
     assert given[-1]["payload"]["text"] == "the judge is away; D2 was neglected"
+
+
+@pytest.mark.slow
+def test_the_demo_plays_a_whole_game_that_the_barbarian_judges(tmp_path):
+    from pbem.demo import play
+    summary = play("seigneurs", "demo", tmp_path / "demo", turns=3)
+    assert "Replay: verified, byte for byte" in "\n".join(summary)
+    assert any(line.startswith("Result: ") and line.endswith("won (judged)")
+               for line in summary), summary

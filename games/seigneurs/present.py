@@ -14,7 +14,7 @@ from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price
-from .narrate import STAGE_NAMES, told
+from .narrate import STAGE_NAMES, agreement_recorded, told
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
                        valley)
 from .seasons import default_freeing
@@ -244,6 +244,8 @@ def board_text(view) -> str:
     if view["wars"]:
         lines.append(_("At war: {pairs}").format(pairs=", ".join(
             f"{a}-{b}" for a, b in view["wars"])))
+    for agreement in view["agreements"]:
+        lines.append(agreement_recorded({"agreement": agreement}))
     return "\n".join(wrapped(line) for line in lines)
 
 

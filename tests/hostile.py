@@ -26,7 +26,8 @@ CHARSETS = ["idna", "punycode", "rot13", "base64", "zlib", "utf\x00-8", "x-no-su
             "utf-7", "unicode_escape", "raw_unicode_escape", "undefined", "utf-16", "utf-32",
             "cp1252", "iso-8859-1", "\x1b[31m", "utf-8" * 40, "", "us-ascii", "utf-8"]
 # How a charset is written in a Content-Type: plain, quoted, RFC 2231, RFC 2231 continued.
-CHARSET_STYLES = ["charset={}", 'charset="{}"', "charset*={}''%41", "charset*0*={}''a; charset*1*=b"]
+CHARSET_STYLES = ["charset={}", 'charset="{}"', "charset*={}''%41",
+                  "charset*0*={}''a; charset*1*=b"]
 SENDERS = ["seat", "seat-no-code", "other-seat-code", "stranger", "display-address",
            "paren", "two-addresses", "two-froms", "no-from", "escapes", "nested-comments",
            "bogus-encoded-name"]

@@ -124,8 +124,8 @@ NOT_CHARSETS = {"idna", "punycode", "raw_unicode_escape", "unicode_escape", "und
 CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)], None)
 # What a string from a mail may not carry on a terminal or in one line of a listing:
 # every control character, and the marks that reorder text on screen.
-HIDDEN_MARKS = {**CONTROL, **dict.fromkeys([9, 10, 13, 0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F),
-                                             *range(0x2066, 0x206A)], None)}
+HIDDEN_MARKS = {**CONTROL, **dict.fromkeys(
+    [9, 10, 13, 0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)], None)}
 # Header defects that leave more than one reading of an address header (others are
 # about decoding a name's text, not about which address it is).
 AMBIGUOUS = (errors.InvalidHeaderDefect, errors.HeaderMissingRequiredValue,

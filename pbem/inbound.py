@@ -40,7 +40,8 @@ DIGEST_EVERY = timedelta(days=1)
 DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
 DIGEST_EXAMPLES = 5
 RELEASED = "released by the referee"
-QUESTIONS = {"help", "status"}  # commands that ask, whatever turn a mail answers
+# Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
+QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
 
 
 class Overtime(BaseException):
@@ -389,11 +390,11 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     if not incoming.references or (asks and asks <= QUESTIONS and not reading.has_orders):
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked FROM outbox WHERE game = ? AND seat = ? "
+    rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "
                      f"AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
-    if not rows or any(row["phase"] is None for row in rows):
-        return None
+    if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
+        return None  # a reply to press is a message, whenever it comes
     latest = max(row["phase"] for row in rows)
     if latest >= table.state["engine"]["phase"]:
         return None
@@ -503,7 +504,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     reading = read_text(text, names)
     answer = Answer(ignored=[line for _, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
-    if "press" not in reading.names and players.answers_press(mail):
+    relayed = "press" not in reading.names and players.answers_press(mail)
+    if relayed:
         reading = Reading()  # a reply to press is all message: no orders, no commands
         answer.ignored = []
     elif reading.has_orders:
@@ -523,8 +525,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "on_file": answer.on_file,
-            "outcome": outcome(answer.recorded, reading.has_orders, reading.names,
-                               answer.errors)}
+            "outcome": "reply to press" if relayed else outcome(
+                answer.recorded, reading.has_orders, reading.names, answer.errors)}
 
 
 def controller(table, seat: str) -> str:

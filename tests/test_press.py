@@ -72,7 +72,7 @@ def test_a_reply_to_press_goes_back_through_pbem_and_holds_no_orders(auguste_gam
     reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
     [press] = outbox(referee, kind="press")
     row = reply(referee, "rome", "bob", "Agreed. orange: move XXX YYY", START, answering=press)
-    assert (row["status"], row["seat"]) == ("done", "bob")
+    assert (row["status"], row["seat"], row["reason"]) == ("done", "bob", "reply to press")
     back = [r for r in outbox(referee, kind="press") if r["seat"] == "ann"]
     assert len(back) == 1 and "Agreed. orange: move XXX YYY" in text_of(back[0])
     assert SECRET not in text_of(back[0]), "the quoted history is not relayed"
@@ -127,3 +127,23 @@ def test_press_option_must_make_sense(referee):
                                        "--db", referee.store.path])
     assert result.exit_code == 1
     assert "press must be open, anonymous, none: 'loud'" in result.output
+
+
+def test_a_reply_to_press_of_a_turn_that_is_over_still_goes_back(auguste_game):
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    referee.tick(referee.table("rome").state["engine"]["deadline"], send=False)
+    row = reply(referee, "rome", "bob", "Late, but agreed.", START, answering=press)
+    assert (row["status"], row["reason"]) == ("done", "reply to press")
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob", "ann"]
+    assert "Late, but agreed." in text_of(outbox(referee, kind="press")[-1])
+
+
+def test_press_in_reply_to_an_old_turns_mail_is_not_refused(auguste_game):
+    referee = auguste_game
+    welcome = outbox(referee, kind="welcome", seat="ann")[0]
+    referee.tick(referee.table("rome").state["engine"]["deadline"], send=False)
+    row = reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START, answering=welcome)
+    assert row["status"] == "done"
+    assert len(outbox(referee, kind="press")) == 1

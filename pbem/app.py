@@ -386,6 +386,56 @@ class Referee:
             letters.resumed(table, self.store.seats(game_id), now)
         return table.state["engine"]["deadline"]
 
+    def rollback(self, game_id: str, phase: int, reason: str, now: str) -> dict:
+        """Reopen `phase` from the state the game had just before it opened; tell every seat.
+
+        Nothing leaves the log: the events since are kept and marked undone (an
+        absence, a concession, press and a new player are not undone), the
+        orders sent for the phases undone are marked so, and replay checks the
+        state returned to against the log's own hash. A finished game cannot
+        be taken back: its seed is known. Returns {"phase", "from_seq", "to_seq"}.
+        """
+        now = iso(parse_time(now))
+        reason = " ".join(reason.split())
+        if not reason:
+            raise PbemError("say why (--reason): every seat is told")
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            if eng["over"]:
+                raise PbemError(f"game {game_id} is over and its seed was revealed, so it "
+                                "cannot be taken back")
+            rows = list(self.store.event_rows(game_id))
+            phases = engine.live_phases(rows)
+            if phase not in phases:
+                raise PbemError(f"game {game_id} has no phase {phase}; its phases are 1 to "
+                                f"{eng['phase']}")
+            to_seq = phases[phase]["start"] - 1
+            earlier = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= to_seq])
+            if engine.state_hash(earlier) != rows[to_seq - 1]["state_hash"]:
+                raise PbemError(f"the log of {game_id} does not give its own state at seq "
+                                f"{to_seq}: run pbem replay {game_id} --verify")
+            held = eng.get("paused")
+            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier), now)
+            table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
+            if held:
+                table = self.record(table, [engine.paused(table.state, held["reason"], now)],
+                                    now)
+            self.undo_orders(game_id, phase)
+            letters.reports(table, self.store.seats(game_id), now)
+            letters.ask_referee(table, now)
+        return {"phase": phase, "from_seq": to_seq + 1, "to_seq": rows[-1]["seq"]}
+
+    def undo_orders(self, game_id: str, phase: int) -> None:
+        """Mark the orders sent for `phase` and later as undone, and forget WAIT and READY."""
+        self.store.db.execute("UPDATE submissions SET status = 'undone' WHERE game = ? "
+                              "AND phase >= ? AND status != 'undone'", [game_id, phase])
+        for key in ("wait_phase", "ready_phase"):
+            self.store.db.execute(f"UPDATE seats SET {key} = 0 WHERE game = ? AND {key} >= ?",
+                                  [game_id, phase])
+        self.store.db.execute("UPDATE games SET reminded_phase = ?, dirty = 0 WHERE id = ? "
+                              "AND reminded_phase >= ?", [phase - 1, game_id, phase])
+
     def preview(self, game_id: str) -> dict:
         """What the open phase would resolve to with the orders in now; nothing is recorded.
 

@@ -674,6 +674,28 @@ def resume(referee, game_id, now):
 
 @main.command()
 @click.argument("game_id")
+@click.option("--to-phase", "phase", type=click.IntRange(min=1), required=True,
+              help="The phase to reopen, from the state the game had just before it opened.")
+@click.option("--reason", required=True, help="Why, in a few words: every seat is told.")
+@now_option
+@common
+def rollback(referee, game_id, phase, reason, now):
+    """Take a game back to the start of a phase, to undo a mistaken turn.
+
+    The log stays whole: the events since are kept and marked undone (pbem log
+    shows them so), the orders sent since are set aside, every seat gets the
+    board of the reopened phase, and pbem replay --verify checks it all.
+
+    Example: pbem rollback rome --to-phase 7 --reason "bob's orders were lost in the mail"
+    """
+    done = referee.rollback(game_id, phase, reason, when(now))
+    click.echo(f"game {game_id} is back at the start of phase {done['phase']}: events "
+               f"{done['from_seq']} to {done['to_seq']} are undone (kept in the log); every "
+               "seat gets the board again (pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @common
 def preview(referee, game_id, as_json):

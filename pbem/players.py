@@ -267,33 +267,11 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
 # ------------------------------------------------------------------ history
 
 
-def phases_of(rows: list[dict]) -> dict:
-    """{phase: {"opened", "requests", "start": seq of its phase_opened, "closed": seq of its
-    orders_set, "end": seq of the event that opened what came next}} for the phases a
-    rollback did not undo."""
-    gone = engine.undone(rows)
-    phases, current = {}, None
-    for row in rows:
-        if row["seq"] in gone:
-            continue
-        if row["type"] in ("phase_opened", "game_over", "game_stopped", "game_drawn") \
-                and current is not None and phases[current]["closed"]:
-            phases[current]["end"] = row["seq"]
-        if row["type"] == "phase_opened":
-            current = row["payload"]["phase"]
-            phases[current] = {"opened": row["payload"]["opened"], "start": row["seq"],
-                               "requests": row["payload"]["requests"], "closed": None,
-                               "end": None}
-        elif row["type"] == "orders_set" and current is not None:
-            phases[current]["closed"] = row["seq"]
-    return phases
-
-
 def history_command(mail, command) -> None:
     """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
     table, seat = mail.table, mail.seat
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
-    phases = phases_of(rows)
+    phases = engine.live_phases(rows)
     asked = next((int(w) for w in command.args if w.isdigit()), None)
     if asked is None:
         with speaking(seat["lang"]):

@@ -498,6 +498,28 @@ def is_undone(spans, row) -> bool:
                                                    for start, end in spans)
 
 
+def live_phases(rows: list[dict]) -> dict:
+    """{phase: {"opened", "requests", "start": seq of its phase_opened, "closed": seq of its
+    orders_set, "end": seq of the event that opened what came next}} for the phases a
+    rollback did not undo."""
+    gone = undone(rows)
+    phases, current = {}, None
+    for row in rows:
+        if row["seq"] in gone:
+            continue
+        if row["type"] in ("phase_opened", "game_over", "game_stopped", "game_drawn") \
+                and current is not None and phases[current]["closed"]:
+            phases[current]["end"] = row["seq"]
+        if row["type"] == "phase_opened":
+            current = row["payload"]["phase"]
+            phases[current] = {"opened": row["payload"]["opened"], "start": row["seq"],
+                               "requests": row["payload"]["requests"], "closed": None,
+                               "end": None}
+        elif row["type"] == "orders_set" and current is not None:
+            phases[current]["closed"] = row["seq"]
+    return phases
+
+
 def deadline_moved(state: dict, deadline: str, seat: str | None = None) -> Event:
     """The open turn's deadline set to `deadline`, at a seat's SLOW or (seat None) by the referee."""
     engine = state["engine"]

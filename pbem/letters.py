@@ -85,6 +85,7 @@ class Table:
                                            seat["token"]),
             "marker": REPLY_MARKER,
             "slow": engine["timing"]["slow"] > 0,
+            "press": rules_engine.setting(self.state, "press"),
             "request": request,
             "proxies": self.proxies(seat["name"]),
             "waiting": sorted(engine["requests"]),

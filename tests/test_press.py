@@ -147,3 +147,21 @@ def test_press_in_reply_to_an_old_turns_mail_is_not_refused(auguste_game):
     row = reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START, answering=welcome)
     assert row["status"] == "done"
     assert len(outbox(referee, kind="press")) == 1
+
+
+def test_help_lists_the_table_commands_in_each_players_words(referee):
+    referee.new_game("auguste", "lyon", [SeatSpec("ann", "ann@players.example", lang="fr"),
+                                          SeatSpec("bob", "bob@players.example")], START,
+                     {"press": "none"}, seed="s")
+    referee.new_game("auguste", "rome", seats("cat", "dan"), START, seed="s")
+    reply(referee, "lyon", "ann", "AIDE", START)
+    reply(referee, "lyon", "bob", "HELP", START)
+    reply(referee, "rome", "cat", "HELP", START)
+    french, english, with_press = (flat(outbox(referee, kind="help", seat=s)[0])
+                                   for s in ("ann", "bob", "cat"))
+    assert "HISTORIQUE 3 : votre compte rendu de la phase 3" in french
+    assert "NULLE : votre vote" in french and "ABANDON : vous abandonnez" in french
+    assert "DRAW: your vote to end the game in a draw" in english
+    assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
+    assert "PRESS" not in english and "PRESSE" not in french, "this game has no press"
+    assert "PRESS bob (or a team, or ALL)" in with_press

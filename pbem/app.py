@@ -25,6 +25,7 @@ from .config import ConfigError
 from .errors import PbemError
 from .i18n import LANGUAGES, normal_language
 from .identity import new_token, valid_address, valid_game_id
+from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
 
@@ -220,13 +221,15 @@ class Referee:
     def resolve_phase(self, table: letters.Table, now: str) -> letters.Table:
         """Close the open phase with the orders in, report it, open what comes next."""
         game_id, phase = table.game_row["id"], table.state["engine"]["phase"]
-        given = {}
+        given, texts = {}, {}
         for seat in table.state["engine"]["requests"]:
             sub = self.current_submission(game_id, seat, phase)
             if sub is not None:
                 given[seat] = json.loads(sub["orders"])
+                if sub["text"].strip():
+                    texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
-        events = engine.close_phase(table.game, table.state, given, seed)
+        events = engine.close_phase(table.game, table.state, given, seed, texts)
         table = self.record(table, events, now)
         late = engine.lateness(table.state, events[0].payload)
         if late is not None:

@@ -818,6 +818,41 @@ def log(referee, game_id, seat, as_referee, as_json):
 
 @main.command()
 @click.argument("game_id")
+@click.option("--seat", help="Only this seat's receipts.")
+@click.option("--check", "file", type=click.File("rb"),
+              help="A file with order lines a seat sent: which phase used exactly them.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def receipt(referee, game_id, seat, file, as_json):
+    """List the receipts of the orders each phase used, or check a seat's saved orders.
+
+    A receipt is the SHA-256 of the order lines as pbem stored them (their
+    non-blank lines, each ended by a newline); each acknowledgement shows the
+    lines and their receipt, so a player can also check with sha256sum.
+
+    Example: pbem receipt rome --check ann-turn-3.txt
+    """
+    from .receipts import adjudicated, check, receipt as digest
+    referee.game_row(game_id)
+    if file is not None:
+        text = typed_text(file.read())
+        found = [r for r in check(referee.store, game_id, text) if not seat or r["seat"] == seat]
+        if as_json:
+            emit_json(found)
+        for r in [] if as_json else found:
+            click.echo(f"phase {r['phase']} of game {game_id} used exactly these orders of "
+                       f"{r['seat']} (event {r['seq']}, SHA-256 {r['sha256']})")
+        if not found:
+            raise click.ClickException(f"no phase of game {game_id} used these orders "
+                                       f"(SHA-256 {digest(text)})")
+        return
+    rows = [r for r in adjudicated(referee.store, game_id) if not seat or r["seat"] == seat]
+    listing(rows, as_json, f"game {game_id} has no receipts yet", lambda r: [
+        f"phase {r['phase']:4} {r['seat']:12} {r['sha256']}  (event {r['seq']})"])
+
+
+@main.command()
+@click.argument("game_id")
 @click.option("--to", "upto", type=click.IntRange(min=1), help="Stop after this event number.")
 @click.option("--verify", is_flag=True,
               help="Re-run the rules on the recorded orders and compare every byte.")

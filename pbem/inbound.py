@@ -31,6 +31,7 @@ from .errors import PbemError
 from .identity import Claim, claim, subject_tag, token_matches
 from .mail.parse import Incoming, read, shorten, visible
 from .reading import Reading, read_text, sections, sender_names
+from .receipts import receipt, receipt_text
 from .store import Store, body_digest, raw_digest
 from .timeutil import iso, parse_time
 
@@ -488,6 +489,7 @@ class Answer:
     ignored: list = field(default_factory=list)
     on_file: list = field(default_factory=list)
     recorded: bool = False
+    receipts: list = field(default_factory=list)
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
@@ -521,7 +523,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             if answer.recorded else "noted"
         letters.answer(table, seat, incoming, headline, now, notes=answer.notes,
                        understood=answer.understood, errors=answer.errors,
-                       ignored=answer.ignored, on_file=answer.on_file)
+                       ignored=answer.ignored, on_file=answer.on_file,
+                       receipts=answer.receipts)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "on_file": answer.on_file,
@@ -582,6 +585,10 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                           table.game.describe_orders(table.state["game"], target, orders)]
     referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
     answer.recorded = True
+    chain = referee.store.game(table.game_row["id"])
+    answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
+                            "text": receipt_text(orders_text), "seq": chain["last_seq"],
+                            "chain": chain["last_hash"]})
     answer.notes.insert(0, lead + ("Orders received; they replace any you sent before for "
                                    "this turn." if not errors else
                                    "Orders received, with errors (see below)."))

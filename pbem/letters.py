@@ -263,17 +263,18 @@ def result_text(result: dict) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
-           understood=(), errors=(), ignored=(), on_file=()) -> None:
+           understood=(), errors=(), ignored=(), on_file=(), receipts=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `on_file` the orders kept when
-    this mail did not replace them. At most MAX_LINES of each, so a mail of
+    this mail did not replace them; `receipts` those of the orders recorded
+    (see pbem/receipts.py). At most MAX_LINES of each, so a mail of
     thousands of bad lines gets a short answer.
     """
     errors = [str(e) for e in errors]
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
-                   notes=list(notes), error_total=len(errors),
+                   notes=list(notes), error_total=len(errors), receipts=list(receipts),
                    understood=bounded(understood, i18n._("and {num} more orders")),
                    errors=bounded(errors, i18n._("and {num} more lines I could not read")),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),

@@ -96,7 +96,7 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
     if row["type"] == "orders_set":
         p = row["payload"]
         given = {s: o for s, o in p["orders"].items() if s not in p["defaulted"]}
-        derived = engine.close_phase(game, state, given, seed)
+        derived = engine.close_phase(game, state, given, seed, p.get("texts"))
         expected.update({seq + i: e for i, e in enumerate(derived)})
         return
     if seq in expected:

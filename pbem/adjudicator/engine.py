@@ -286,11 +286,17 @@ def orders_for_phase(game, state: dict, given: dict) -> tuple[dict, list]:
     return orders, defaulted
 
 
-def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
-    """orders_set, a ruling_given for each ruling asked, and the game's resolution."""
+def close_phase(game, state: dict, given: dict, seed: str, texts: dict | None = None
+                ) -> list[Event]:
+    """orders_set, a ruling_given for each ruling asked, and the game's resolution.
+
+    `texts` are the receipts of the seats' order texts (see pbem/receipts.py),
+    recorded in orders_set when there are any.
+    """
     orders, defaulted = orders_for_phase(game, state, given)
     eng = state["engine"]
-    marker = secret("orders_set", phase=eng["phase"], orders=orders, defaulted=defaulted)
+    marker = secret("orders_set", phase=eng["phase"], orders=orders, defaulted=defaulted,
+                    **({"texts": texts} if texts else {}))
     rulings = [ruling_event(eng["phase"], asked, request, orders[asked], asked in defaulted)
                for asked, request in sorted(eng["requests"].items())
                if request["kind"] == "ruling"]

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 import pbem.games
 
-from . import i18n
+from . import i18n, reading
 
 TEXT_WIDTH = 78
 
@@ -55,23 +55,27 @@ def environment() -> jinja2.Environment:
     )
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
     env.globals["language"] = i18n.current
+    env.globals["command"] = env.filters["command"] = \
+        lambda name: reading.shown(name, i18n.current())
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
     return env
 
 
-def wrap(text: str, keep=(), width: int = TEXT_WIDTH) -> str:
+def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
     """A text paragraph (or several, one a line) filled to `width` columns.
 
     Long words (addresses) stay whole, and so does each phrase in `keep`
-    (a subject tag such as '[pbem rome #code]').
+    (a subject tag such as '[pbem rome #code]'); `indent` starts every line
+    after a paragraph's first (a list item's continuation).
     """
     text = str(text)
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", "\0"))
     return "\n".join(
-        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+        textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
+                      break_on_hyphens=False)
         for line in text.split("\n")).replace("\0", " ")
 
 

@@ -117,7 +117,7 @@ def test_outbox_shows_the_seats_codes_only_to_the_referee(run):
     run("init")
     run(*NEW)
     listed = json.loads(run("outbox", "--json"))
-    assert [m["subject"] for m in listed] == ["[pbem rome #…] the game begins"] * 2
+    assert [m["subject"] for m in listed] == ["[pbem rome #…] Turn 1: the game begins, your orders by Thu 12:00"] * 2
     assert "#…]" in run("outbox", "--all")
     codes = [m["subject"] for m in json.loads(run("outbox", "--json", "--referee"))]
     assert len(codes) == 2 and all(re.match(r"\[pbem rome #[a-z2-9]{10}\] ", c) for c in codes)

@@ -3,6 +3,9 @@
 from functools import lru_cache
 
 from pbem.adjudicator import hexgrid
+from pbem.i18n import _, said
+
+from .orders import colour_name, say
 
 from .rules import alive, board_of, seat_legions
 from .teams import COLOURS
@@ -135,60 +138,94 @@ def camp_fill(view, corner) -> str | None:
 
 def victims_text(victims) -> str:
     """'red on BAK, blue on DOR'."""
-    return ", ".join(f"{v['legion']} on {v['cell']}" for v in victims) or "nobody"
+    return ", ".join(_("{colour} on {cell}").format(colour=colour_name(v["legion"]),
+                                                     cell=v["cell"])
+                     for v in victims) or _("nobody")
 
 
 def narrate(event) -> str | None:
-    """One event as a sentence for a report; None for events players do not read."""
+    """One event as a sentence for a report, in the current language; None for the others."""
     p = event.payload
     t = event.type
     if t == "moved":
-        how = f"rode from {p['from']} via {p['via']} to {p['to']}" if p.get("via") else \
-            f"moved from {p['from']} to {p['to']}"
-        return f"{p['legion']}: a legionary {how}" + (" and took the shield" if p["shield"] else "")
+        legion = colour_name(p["legion"])
+        if p.get("via") and p["shield"]:
+            return _("{legion}: a legionary rode from {start} via {via} to {to} and took the "
+                     "shield").format(legion=legion, start=p["from"], via=p["via"], to=p["to"])
+        if p.get("via"):
+            return _("{legion}: a legionary rode from {start} via {via} to {to}").format(
+                legion=legion, start=p["from"], via=p["via"], to=p["to"])
+        if p["shield"]:
+            return _("{legion}: a legionary moved from {start} to {to} and took the "
+                     "shield").format(legion=legion, start=p["from"], to=p["to"])
+        return _("{legion}: a legionary moved from {start} to {to}").format(
+            legion=legion, start=p["from"], to=p["to"])
     if t == "collided":
-        who = ", ".join(f"{v['legion']} from {v['from']}" for v in p["victims"])
-        tail = "; the shield there was destroyed" if p["shield_destroyed"] else ""
-        return f"collision on {p['cell']}: {who} all died{tail}"
+        who = ", ".join(_("{colour} from {cell}").format(colour=colour_name(v["legion"]),
+                                                         cell=v["from"]) for v in p["victims"])
+        if p["shield_destroyed"]:
+            return _("collision on {cell}: {who} all died; the shield there was "
+                     "destroyed").format(cell=p["cell"], who=who)
+        return _("collision on {cell}: {who} all died").format(cell=p["cell"], who=who)
     if t == "order_void":
-        return f"{p['legion']}: the order did not count ({p['reason']}), so it passed"
+        return _("{legion}: the order did not count ({reason}), so it passed").format(
+            legion=colour_name(p["legion"]), reason=said(p["reason"]))
     if t == "card_played":
-        owner = f"team {p['team']}" if p["team"] else p["seat"]
-        return f"{owner} played {p['card'].upper()}"
+        if p["team"]:
+            return _("team {team} played {card}").format(team=p["team"],
+                                                         card=p["card"].upper())
+        return _("{seat} played {card}").format(seat=p["seat"], card=p["card"].upper())
     if t == "card_clash":
-        return (f"team {p['team']} played {p['card'].upper()} twice at once "
-                f"({', '.join(p['legions'])}): both orders failed and the card is kept")
+        return _("team {team} played {card} twice at once ({legions}): both orders failed "
+                 "and the card is kept").format(team=p["team"], card=p["card"].upper(),
+                                                legions=", ".join(map(colour_name,
+                                                                      p["legions"])))
     if t == "walls_built":
-        return f"{p['legion']} built a wall on {' and '.join(p['cells'])}"
+        return _("{legion} built a wall on {first} and {second}").format(
+            legion=colour_name(p["legion"]), first=p["cells"][0], second=p["cells"][-1])
     if t == "seer_called":
-        return f"SEER: {', '.join(p['seers'])} will see the other orders and answer next"
+        return _("SEER: {seats} will see the other orders and answer next").format(
+            seats=", ".join(p["seers"]))
     if t == "seer_sight":
-        seen = "; ".join(f"{seat}: " + ", ".join(lines) for seat, lines in p["orders"].items())
-        return f"what you saw as a seer: {seen or 'no other orders'}"
+        seen = "; ".join(_("{seat}: {orders}").format(seat=seat, orders=", ".join(
+            _("{colour}: {order}").format(colour=colour_name(colour), order=say(order))
+            for colour, order in sorted(legions.items())) or _("no order"))
+            for seat, legions in p["orders"].items())
+        return _("what you saw as a seer: {seen}").format(seen=seen or _("no other orders"))
     if t == "laurel_moved":
-        return f"{p['legion']} moved the laurel crown from {p['from']} to {p['to']}"
+        return _("{legion} moved the laurel crown from {start} to {to}").format(
+            legion=colour_name(p["legion"]), start=p["from"], to=p["to"])
     if t == "laurel_stayed":
-        return f"the laurel crown stayed on {p['at']}: {p['reason']}"
+        return _("the laurel crown stayed on {cell}: {reason}").format(
+            cell=p["at"], reason=said(p["reason"]))
     if t == "erupted":
-        return f"VOLCANO on {p['cell']} ({p['legion']}): killed {victims_text(p['victims'])}"
+        return _("VOLCANO on {cell} ({legion}): killed {victims}").format(
+            cell=p["cell"], legion=colour_name(p["legion"]), victims=victims_text(p["victims"]))
     if t == "pincered":
-        lines = "; ".join(f"{'-'.join(line['cells'])} between {line['ends'][0]} and "
-                          f"{line['ends'][1]}" for line in p["lines"])
-        return f"pincer: {lines}. Died: {victims_text(p['victims'])}"
+        lines = "; ".join(_("{cells} between {first} and {second}").format(
+            cells="-".join(line["cells"]), first=line["ends"][0], second=line["ends"][1])
+            for line in p["lines"])
+        return _("pincer: {lines}. Died: {victims}").format(lines=lines,
+                                                             victims=victims_text(p["victims"]))
     if t == "fought":
-        fights = "; ".join(f"{f['a']} ({f['strength_a']}) against {f['b']} ({f['strength_b']})"
-                           for f in p["fights"])
-        return f"frontal combat: {fights}. Died: {victims_text(p['victims'])}"
+        fights = "; ".join(_("{first} ({one}) against {second} ({two})").format(
+            first=f["a"], one=f["strength_a"], second=f["b"], two=f["strength_b"])
+            for f in p["fights"])
+        return _("frontal combat: {fights}. Died: {victims}").format(
+            fights=fights, victims=victims_text(p["victims"]))
     if t == "team_out":
-        return f"team {p['team']} is out: no legionary left"
+        return _("team {team} is out: no legionary left").format(team=p["team"])
     if t == "game_decided":
         if p["winners"]:
-            return f"team {' and '.join(p['winners'])} won: {p['reason']}"
-        return f"the game is drawn: {p['reason']}"
+            return _("team {teams} won: {reason}").format(
+                teams=_(" and ").join(p["winners"]), reason=said(p["reason"]))
+        return _("the game is drawn: {reason}").format(reason=said(p["reason"]))
     if t == "turn_ended":
-        return f"end of turn {p['turn']}"
+        return _("end of turn {turn}").format(turn=p["turn"])
     if t == "setup":
         legions = p["state"]["legions"]
-        return "legions: " + ", ".join(f"{c} (team {l['team']}, {l['seat']})"
-                                        for c, l in legions.items())
+        return _("legions: {legions}").format(legions=", ".join(
+            _("{colour} (team {team}, {seat})").format(colour=colour_name(c), team=l["team"],
+                                                       seat=l["seat"])
+            for c, l in legions.items()))
     return None

@@ -39,6 +39,7 @@ NAMES = {
     "fr": "fr", "french": "fr", "francais": "fr", "français": "fr",
 }
 DATE_PATTERN = "EEE d MMM y HH:mm"
+MSGID = "msgid"  # the key of a stored sentence's English text
 
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
 
@@ -128,9 +129,17 @@ class Said(str):
 
     def stored(self) -> dict:
         """The sentence as plain data for an event: {"msgid": ..., "args": {...}}."""
-        return {"msgid": self.msgid,
-                "args": {k: v.stored() if isinstance(v, Said) else v
-                         for k, v in sorted(self.args.items())}}
+        return {MSGID: self.msgid,
+                "args": {k: _stored(v) for k, v in sorted(self.args.items())}}
+
+
+def _stored(value):
+    """An argument of a Said as plain data (Said and lists of them included)."""
+    if isinstance(value, Said):
+        return value.stored()
+    if isinstance(value, list):
+        return [_stored(v) for v in value]
+    return value
 
 
 def said(message) -> str:
@@ -142,9 +151,9 @@ def said(message) -> str:
         message = message.stored()
     if isinstance(message, list):
         return "; ".join(said(part) for part in message)
-    if isinstance(message, dict) and "msgid" in message:
-        return _(message["msgid"]).format(
-            **{k: said(v) for k, v in message.get("args", {}).items()})
+    if isinstance(message, dict) and MSGID in message:
+        english = message[MSGID]
+        return _(english).format(**{k: said(v) for k, v in message.get("args", {}).items()})
     return str(message)
 
 

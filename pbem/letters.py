@@ -19,7 +19,7 @@ from .adjudicator.rng import seed_digest
 from .i18n import N_
 from .identity import reply_address, subject_tag
 from .mail.compose import compose, message_id
-from .mail.parse import REPLY_MARKER
+from .mail.parse import REPLY_MARKERS
 from .store import row_event
 
 
@@ -90,7 +90,7 @@ class Table:
             "tag": subject_tag(self.game_row["id"], seat["token"]),
             "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
                                            seat["token"]),
-            "marker": REPLY_MARKER,
+            "marker": REPLY_MARKERS.get(i18n.current(), REPLY_MARKERS["en"]),
             "slow": engine["timing"]["slow"] > 0,
             "over": engine["over"],
             "briefing": "",
@@ -239,9 +239,35 @@ def welcome(table: Table, seats: list[dict], now: str) -> None:
 
     for seat in seats:
         others = [s["name"] for s in seats if s["name"] != seat["name"]]
+        with i18n.speaking(seat["lang"]):
+            said = briefing(table, seat, seats)
         table.send(seat, "welcome", headline, "welcome", now, others=others,
-                   seed_sha256=digest)
+                   seed_sha256=digest, briefing=said)
         mark_reported(table, seat)
+
+
+def briefing(table: Table, seat: dict, seats: list[dict]) -> str:
+    """The game's paragraph for a seat's welcome (how to win, its goals), with its allies.
+
+    A game tells it with ``briefing(state, seat)`` ({"text", "allies"}); the
+    allies' addresses are added here, so allies can agree on their moves.
+    """
+    telling = getattr(table.game, "briefing", None)
+    if telling is None:
+        return ""
+    told = telling(table.state["game"], seat["name"])
+    lines = [render.wrap(line) for line in told["text"].split("\n")]
+    allies = told.get("allies")
+    if allies:
+        address = {s["name"]: s["email"] for s in seats}
+        lines.append(render.wrap(i18n._(
+            "Your allies: {allies}. pbem carries no messages between players: write to "
+            "them directly.").format(allies=", ".join(
+                f"{name} <{address[name]}>" for name in allies))))
+    elif allies is not None:
+        lines.append(render.wrap(i18n._("You have no ally: every other seat plays against "
+                                        "you.")))
+    return "\n".join(lines)
 
 
 def report_headline(context) -> str:
@@ -306,7 +332,7 @@ def result_text(result: dict, with_reason: bool = True) -> str:
         return i18n._("no winner ({reason})").format(reason=reason) if reason \
             else i18n._("no winner")
     won = i18n.ngettext("{seats} won", "{seats} won", len(winners)).format(
-        seats=i18n._(", ").join(winners))
+        seats=", ".join(winners))
     return i18n._("{result} ({reason})").format(result=won, reason=reason) if reason else won
 
 
@@ -336,8 +362,17 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
         return i18n._("no orders found")
 
     table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
-               understood=list(understood), errors=[str(e) for e in errors],
+               understood=list(understood), errors=[error_text(e) for e in errors],
                ignored=list(ignored), on_file=list(on_file), resolving=resolving)
+
+
+def error_text(error) -> str:
+    """A line pbem could not accept, in the current language: 'line 2: there is no cell BUW'."""
+    if getattr(error, "line", None) is None:
+        return str(error)
+    if not error.text:
+        return error.message
+    return i18n._("line {line}: {message}").format(line=error.line, message=error.message)
 
 
 def game_over_answer(table: Table, seat: dict, incoming, now: str) -> None:

@@ -62,7 +62,9 @@ def test_a_game_from_the_command_line(run, tmp_path):
     run("tick", "--now", "2026-12-03T12:00Z")
     assert json.loads(run("list", "--json"))[0]["phase"] == 2
     view = json.loads(run("show", "rome", "--seat", "ann", "--json"))
-    assert view["you"] == {"seat": "ann", "legions": ["red", "green"]}
+    assert {k: view["you"][k] for k in ("seat", "legions")} == \
+        {"seat": "ann", "legions": ["red", "green"]}
+    assert view["you"]["examples"]["move"].startswith("red: move ")
     assert view["turn"] == 2
     assert "Phase 2" in run("show", "rome")
     public = json.loads(run("log", "rome", "--json"))

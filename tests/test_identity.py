@@ -55,7 +55,7 @@ def test_a_new_token_replaces_the_old_one_at_once(auguste_game):
     text = msg.get_body(preferencelist=("plain",)).get_content()
     html = msg.get_body(preferencelist=("html",)).get_content()
     assert f"Reply address: pbem+rome.{new}@referee.example" in text
-    assert f"<code>pbem+rome.{new}@referee.example</code>" in html
+    assert f">pbem+rome.{new}@referee.example</code>" in html
     assert old not in mail["raw"].decode()
 
     stale = deliver(auguste_game, order_mail(auguste_game, tag_token=old), now=LATER)

@@ -69,5 +69,5 @@ def test_help_mail_gives_the_order_syntax_and_the_commands(auguste_game):
     answer = inbound.submit(auguste_game, "rome", "ann", "HELP", START)
     assert answer["errors"] == []
     plain, html = parts(outbox(auguste_game, "help")[0])
-    assert "red: move BAK DOR" in plain and "STATUS" in plain and "WAIT" in plain
-    assert "red: move BAK DOR" in html
+    assert "red: move " in plain and "STATUS" in plain and "WAIT" in plain
+    assert "red: move " in html

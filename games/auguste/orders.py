@@ -37,6 +37,9 @@ FILLER = {"to", "->", "=>", "vers", "a", "en", "-", "and", "et"}
 # Colour names in sentences ("the red legion", "la légion rouge").
 COLOUR_NAMES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"),
                 "green": N_("green"), "blue": N_("blue"), "purple": N_("purple")}
+# Trump cards by name, as sentences say them.
+CARD_NAMES = {"seer": N_("SEER"), "wall": N_("WALL"), "rider": N_("RIDER"),
+              "volcano": N_("VOLCANO")}
 # How orders are written in each language, for examples.
 VERB_WORDS = {"en": {"move": "move", "laurel": "laurel", "pass": "pass"},
               "fr": {"move": "bouge", "laurel": "laurier", "pass": "passe"}}
@@ -54,6 +57,11 @@ def colour_name(colour: str) -> str:
     return _(COLOUR_NAMES[colour])
 
 
+def card_title(card: str) -> str:
+    """A trump card's name as sentences in the current language say it (SEER, DEVIN)."""
+    return _(CARD_NAMES[card])
+
+
 def closest(word: str, names, count: int = 2) -> list[str]:
     """The valid names closest to a mistyped one (BUW: BUV), best first."""
     return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
@@ -64,17 +72,37 @@ def example(state, seat) -> str:
 
     A legal move of its first living legion if it has one, else a pass.
     """
-    words = VERB_WORDS.get(current(), VERB_WORDS["en"])
-    mine = [c for c in seat_legions(state, seat) if alive(state, c)]
-    if not mine:
-        return words["pass"]
-    colour = colour_name(mine[0]) if current() == "fr" else mine[0]
+    return examples(state, seat)["move"]
+
+
+def examples(state, seat) -> dict:
+    """Orders this seat could really write now, in the reader's words, for its mails.
+
+    "move": a legal move of one of its legions (a pass when none can move),
+    "laurel": the crown pushed to a free cell next to it, "pass", and the
+    cells and legion they use.
+    """
+    french = current() == "fr"
+    words = VERB_WORDS["fr" if french else "en"]
+    mine = [c for c in seat_legions(state, seat) if alive(state, c)] or \
+        list(seat_legions(state, seat)) or sorted(state["legions"])[:1]
+    def written(colour):
+        return colour_name(colour) if french else colour
+    out = {"legion": written(mine[0]), "pass": f"{written(mine[0])}: {words['pass']}"}
+    out["move"] = out["pass"]
     for legion in mine:
         moves = legal_moves(state, seat, legion)
         if moves:
-            shown = colour_name(legion) if current() == "fr" else legion
-            return f"{shown}: {words['move']} {moves[0]['from']} {moves[0]['to']}"
-    return f"{colour}: {words['pass']}"
+            out.update(legion=written(legion), start=moves[0]["from"], to=moves[0]["to"],
+                       move=f"{written(legion)}: {words['move']} {moves[0]['from']} "
+                            f"{moves[0]['to']}")
+            break
+    board = board_of(state)
+    free = [n for n in sorted(board.neighbours[state["laurel"]])
+            if n not in state["units"] and not blocked(state, n)]
+    out["crown_to"] = free[0] if free else state["laurel"]
+    out["laurel"] = f"{out['legion']}: {words['laurel']} {out['crown_to']}"
+    return out
 
 
 def legal_moves(state, seat, colour) -> list[dict]:
@@ -223,7 +251,7 @@ def read_line(state, seat, mine, tokens):
 
 def unknown_word(state, seat, word: str) -> Said:
     """Why a line's first word is no order: the closest order words, and a real example."""
-    near = closest(word, KEYWORDS) + closest(word.upper(), board_of(state).cells, 1)
+    near = closest(word, KEYWORDS)
     if near:
         return Said("I do not understand {word!r}; did you mean {near}? Write for example "
                     "{example}, or send HELP", word=word, near=_(" or ").join(near),
@@ -308,7 +336,7 @@ def check_order(state, seat, colour, order) -> str | None:
         team = state["legions"][colour]["team"]
         if card in TEAM_CARDS and team not in state["cards"][card]:
             return Said("team {team} has already played its {card} card", team=team,
-                        card=card.upper())
+                        card=card_title(card))
     if card and state["stage"] == "seer" and seat in state["seers"]:
         return Said("you played SEER this turn: no other trump card until next turn")
     if kind == "move":

@@ -1,19 +1,21 @@
 """What players see of an Auguste game: views, the text map, the SVG data, narration."""
 
 from functools import lru_cache
+import textwrap
 
 from pbem.adjudicator import hexgrid
 from pbem.i18n import _, said
 
-from .orders import colour_name, say
-
-from .rules import alive, board_of, seat_legions
+from .orders import card_title, colour_name, examples, say
+from .rules import LONE_LIMIT, alive, board_of, seat_legions
 from .teams import COLOURS
 
 INITIAL = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P"}
 FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#e9c46a", "green": "#2a9d8f",
         "blue": "#1d4ed8", "purple": "#7b2cbf"}
 HEX_SIZE = 17
+TEXT_WIDTH = 78
+PIXELS = 640  # the board's natural width in mails; it shrinks to fit a phone
 
 
 def view(state, seat=None) -> dict:
@@ -37,7 +39,8 @@ def view(state, seat=None) -> dict:
             "goal": goal.get(name),
             "camp": camp_of.get(name),
         })
-    legions = {c: {**legion, "alive": alive(state, c)} for c, legion in state["legions"].items()}
+    legions = {c: {**legion, "alive": alive(state, c), "name": colour_name(c)}
+               for c, legion in state["legions"].items()}
     teams = {}
     for colour, legion in legions.items():
         team = teams.setdefault(legion["team"], {"legions": [], "alive": 0})
@@ -62,8 +65,41 @@ def view(state, seat=None) -> dict:
         "result": state["result"],
     }
     if seat is not None:
-        out["you"] = {"seat": seat, "legions": seat_legions(state, seat)}
+        out["you"] = {"seat": seat, "legions": seat_legions(state, seat),
+                      "examples": examples(state, seat)}
     return out
+
+
+def briefing(state, seat) -> dict:
+    """What a seat must know to play, for its welcome: how to win, its goals, its allies.
+
+    {"text": a short paragraph in the current language, "allies": [seat names]}.
+    """
+    board = board_of(state)
+    mine = seat_legions(state, seat)
+    teams = sorted({state["legions"][c]["team"] for c in mine})
+    corners = {legion["corner"] for legion in state["legions"].values()
+               if legion["team"] in teams}
+    goals = sorted(cell for cell, corner in board.goal_owner.items() if corner in corners)
+    allies = sorted({legion["seat"] for legion in state["legions"].values()
+                     if legion["team"] in teams and legion["seat"] != seat})
+    lines = [
+        _("How to win: bring the laurel crown (now on {laurel}) onto a goal cell of your "
+          "team's camps: {goals}.").format(laurel=state["laurel"], goals=", ".join(goals)),
+        _("Each turn each of your legions moves one legionary to a free cell next to its "
+          "group, or pushes the crown one cell if it stands next to it, or passes."),
+        _("Legionaries die when two move onto the same cell; in a pincer, when a straight "
+          "line of one team has an enemy at each end (next to it, or one empty cell away); "
+          "and in frontal combat, where of two neighbouring enemies the one with fewer "
+          "allies in a row behind it (a shield counts 2) dies."),
+    ]
+    if state["lone"] in mine:
+        lines.append(_("Your {colour} legion also wins alone when the other legions have fewer "
+                       "than {num} legionaries left.").format(colour=colour_name(state["lone"]),
+                                                               num=LONE_LIMIT))
+    if state["trumps"]:
+        lines.append(_("Trump cards are in play: send HELP for SEER, WALL, RIDER and VOLCANO."))
+    return {"text": "\n".join(lines), "allies": allies}
 
 
 def cell_mark(cell: dict) -> str:
@@ -83,19 +119,24 @@ def cell_mark(cell: dict) -> str:
 
 
 def board_text(view) -> str:
-    """The board as a monospace hex map: each cell's name with what stands on it below."""
+    """The board as a compact monospace hex map, within 78 columns on every board.
+
+    Each hex row is two lines, the cells' names and below each what stands on
+    it; rows are offset by half a cell, as the hexes are. A legend follows.
+    """
     rows = {}
     for cell in view["cells"]:
         rows.setdefault(cell["r"], []).append(cell)
     lines = []
     for r in sorted(rows):
         row = sorted(rows[r], key=lambda c: c["q"])
-        indent = " " * (3 * abs(r))
-        lines.append(indent + "   ".join(c["name"] for c in row))
-        lines.append(indent + "   ".join(cell_mark(c).ljust(3) for c in row).rstrip())
-    legend = ", ".join(f"{INITIAL[c]} {c}" for c in COLOURS if c in view["legions"])
-    lines += ["", f"Legions: {legend}. X+ carries a shield; + shield on the ground; "
-                  "@ laurel crown; * goal cell; ### wall."]
+        indent = " " * (2 * abs(r))
+        lines.append(indent + " ".join(c["name"] for c in row))
+        lines.append(indent + " ".join(cell_mark(c).center(3) for c in row))
+    legend = ", ".join(f"{INITIAL[c]} {colour_name(c)}" for c in COLOURS if c in view["legions"])
+    lines += ["", textwrap.fill(_("Legions: {legend}. X+ carries a shield; + shield on the "
+                                  "ground; @ laurel crown; * goal cell; ### wall.").format(
+                                      legend=legend), TEXT_WIDTH)]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -119,12 +160,14 @@ def svg_context(view) -> dict:
         cells.append({**cell, "x": x, "y": y, "points": points,
                       "fill": FILL.get(legion), "camp_fill": camp_fill(view, cell["camp"])})
     pad = size * 1.2
+    wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "cells": cells,
         "size": size,
-        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} "
-                    f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}",
-        "title": f"Auguste, turn {view['turn']}",
+        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}",
+        "pixels": PIXELS,
+        "pixels_high": round(PIXELS * high / wide),
+        "title": _("Auguste, turn {turn}").format(turn=view["turn"]),
     }
 
 
@@ -173,11 +216,11 @@ def narrate(event) -> str | None:
     if t == "card_played":
         if p["team"]:
             return _("team {team} played {card}").format(team=p["team"],
-                                                         card=p["card"].upper())
-        return _("{seat} played {card}").format(seat=p["seat"], card=p["card"].upper())
+                                                         card=card_title(p["card"]))
+        return _("{seat} played {card}").format(seat=p["seat"], card=card_title(p["card"]))
     if t == "card_clash":
         return _("team {team} played {card} twice at once ({legions}): both orders failed "
-                 "and the card is kept").format(team=p["team"], card=p["card"].upper(),
+                 "and the card is kept").format(team=p["team"], card=card_title(p["card"]),
                                                 legions=", ".join(map(colour_name,
                                                                       p["legions"])))
     if t == "walls_built":

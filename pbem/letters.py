@@ -10,7 +10,10 @@ notices to anyone else are in English.
 
 from dataclasses import dataclass, field
 from functools import cached_property
+import io
 import json
+
+from PIL import Image
 
 from . import i18n, render
 from .adjudicator import engine as rules_engine
@@ -24,6 +27,7 @@ from .store import row_event
 
 
 BOARD_TEMPLATES = ("report", "welcome", "over")
+BOARD_CID = "<board@pbem>"  # the Content-ID of a mail's board image
 
 
 @dataclass
@@ -47,16 +51,24 @@ class Table:
         return self.game.view(self.state["game"], None)
 
     def public_board(self) -> dict:
-        """The public board as text and as its HTML block (the SVG map).
+        """The public board as text, as a PNG, and as its HTML block (the PNG shown).
 
         Rendered once per language for the batch.
         """
         lang = i18n.current()
         if lang not in self.boards:
-            self.boards[lang] = {
-                "board": self.game.board_text(self.public),
-                "svg": render.board_html(self.ruleset, self.game, self.public)}
+            self.boards[lang] = self.board(self.public)
         return self.boards[lang]
+
+    def board(self, view: dict) -> dict:
+        """A view's board for a mail: text, PNG image, and the HTML block showing the image."""
+        svg = render.board_svg(self.ruleset, self.game, view)
+        png = render.board_png(svg)
+        width = Image.open(io.BytesIO(png)).width
+        title = self.game.svg_context(view).get("title") or self.game.TITLE
+        picture = render.board_picture(BOARD_CID.strip("<>"), title, width)
+        return {"board": self.game.board_text(view), "png": png,
+                "svg": render.board_html(self.ruleset, self.game, view, picture)}
 
     def prompt(self, name: str) -> str:
         """What the open phase asks of a seat, in the current language.
@@ -76,10 +88,9 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
-        board = {"board": None, "svg": None}
+        board = {"board": None, "svg": None, "png": None}
         if with_board and getattr(self.game, "SEAT_BOARDS", False):
-            board = {"board": self.game.board_text(seat_view),
-                     "svg": render.board_html(self.ruleset, self.game, seat_view)}
+            board = self.board(seat_view)
         elif with_board:
             board = self.public_board()
         return {
@@ -159,21 +170,25 @@ class Table:
                 refs += reply_to_mail.references + [in_reply_to]
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
+            images = {BOARD_CID: context["png"]} if context["png"] else {}
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else None)
+                  msg_id=seat["thread_id"] if first else None, images=images)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
-          in_reply_to=None, references=(), msg_id=None) -> str:
-    """Compose a mail and add it to the outbox; return its Message-ID."""
+          in_reply_to=None, references=(), msg_id=None, images=None) -> str:
+    """Compose a mail and add it to the outbox; return its Message-ID.
+
+    `images` ({Content-ID: PNG bytes}) go with the HTML part, which shows them by cid:.
+    """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
     raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                   text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
-                  in_reply_to=in_reply_to, references=references)
+                  in_reply_to=in_reply_to, references=references, images=images)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,

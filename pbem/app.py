@@ -21,7 +21,7 @@ from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
-from .i18n import LANGUAGES, normal_language
+from .i18n import LANGUAGES, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -134,10 +134,11 @@ class Referee:
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
         try:
-            events = engine.creation_events(game, game_id, ruleset, options,
-                                            [s.name for s in seats], seed, position)
-            state = engine.fold(game, events)
-            events.append(engine.open_phase(game, state, now))
+            with speaking("en"):  # the log is written in English, whoever is reading
+                events = engine.creation_events(game, game_id, ruleset, options,
+                                                [s.name for s in seats], seed, position)
+                state = engine.fold(game, events)
+                events.append(engine.open_phase(game, state, now))
         except SetupError as problem:
             raise PbemError(str(problem)) from None
         with self.store.transaction():
@@ -167,6 +168,14 @@ class Referee:
             "AND reminded_phase < phase ORDER BY id", [now, now])
         return [row["id"] for row in rows]
 
+    def settled(self, table: letters.Table, seat: dict) -> bool:
+        """Has this seat said READY, or sent orders without errors, for the open phase?"""
+        phase = table.state["engine"]["phase"]
+        if seat["ready_phase"] == phase:
+            return True
+        sub = self.current_submission(table.game_row["id"], seat["name"], phase)
+        return sub is not None and sub["errors"] == "[]"
+
     def ready(self, table: letters.Table) -> bool:
         """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
 
@@ -180,12 +189,7 @@ class Referee:
                     return False
                 continue
             seat = seats[name]
-            if seat["wait_phase"] == phase:
-                return False
-            if seat["ready_phase"] == phase:
-                continue
-            sub = self.current_submission(table.game_row["id"], name, phase)
-            if sub is None or sub["errors"] != "[]":
+            if seat["wait_phase"] == phase or not self.settled(table, seat):
                 return False
         return True
 
@@ -221,10 +225,11 @@ class Referee:
             if sub is not None:
                 given[seat] = json.loads(sub["orders"])
         seed = table.game_row["seed"]
-        events = engine.close_phase(table.game, table.state, given, seed)
-        table = self.record(table, events, now)
-        table = self.record(table, [engine.after_resolution(table.game, table.state, now, seed)],
-                            now)
+        with speaking("en"):  # the log is written in English, whoever is reading
+            events = engine.close_phase(table.game, table.state, given, seed)
+            table = self.record(table, events, now)
+            table = self.record(table, [engine.after_resolution(table.game, table.state, now,
+                                                                seed)], now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -296,8 +301,7 @@ class Referee:
                     or row["reminded_phase"] >= eng["phase"]:
                 return 0
             for seat in self.store.seats(game_id):
-                if seat["name"] in eng["requests"] and \
-                        self.current_submission(game_id, seat["name"], eng["phase"]) is None:
+                if seat["name"] in eng["requests"] and not self.settled(table, seat):
                     letters.reminder(table, seat, now)
                     count += 1
             self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})

@@ -18,6 +18,7 @@ from .adjudicator.engine import TIMING_OPTIONS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
+from .i18n import said
 from .identity import without_tokens
 from .mail import maildir
 from .mail.parse import visible
@@ -68,6 +69,13 @@ def emit_json(data) -> None:
     """Print data as indented, key-sorted JSON, every control character escaped."""
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     click.echo(UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text))
+
+
+def said_result(result: dict | None) -> dict | None:
+    """A game's result for the referee, its reason as an English sentence."""
+    if not result:
+        return result
+    return {**result, "reason": said(result.get("reason", ""))}
 
 
 def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
@@ -187,7 +195,7 @@ def list_command(referee, as_json):
             "waiting_for": sorted(eng["requests"]),
             "seats": [s["name"] for s in seats],
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
-            "result": eng["result"],
+            "result": said_result(eng["result"]),
         })
     if as_json:
         emit_json(rows)
@@ -527,7 +535,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
     click.echo(table.game.board_text(shown))
     phase = table.state["engine"]
     if phase["over"]:
-        click.echo(f"\nGame over: {json.dumps(phase['result'], sort_keys=True)}")
+        click.echo(f"\nGame over: {json.dumps(said_result(phase['result']), sort_keys=True)}")
     else:
         click.echo(f"\nPhase {phase['phase']}, deadline {phase['deadline']}, waiting for "
                    f"{', '.join(sorted(phase['requests']))}")

@@ -19,6 +19,7 @@ from .adjudicator.rng import PhaseRng
 from .app import Referee, SeatSpec
 from .config import load
 from .errors import PbemError
+from .i18n import said
 from .mail import fetch, maildir
 from .mail.parse import message_from_bytes
 from .replay import replay
@@ -150,7 +151,7 @@ def summary(referee, game, folder, config, mails, silent) -> list[str]:
         f"{game.TITLE} demo: {eng['phase']} phases, {mails} bot mails read, "
         f"{silent} silent turns (default orders), {sent} mails sent.",
         "Result: " + (", ".join(result.get("winners") or []) + " won" if result.get("winners")
-                      else "no winner") + (f" ({result['reason']})" if result.get("reason") else "")
+                      else "no winner") + (f" ({said(result['reason'])})" if result.get("reason") else "")
         if eng["over"] else "Result: stopped at the turn cap before the game ended.",
         f"Replay: {'verified, byte for byte' if verdict.ok else 'MISMATCH'} "
         f"({verdict.events} events).",

@@ -11,6 +11,7 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
+from ..i18n import Said
 from .contract import (REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
@@ -219,7 +220,8 @@ def after_resolution(game, state: dict, now: str, seed: str) -> Event:
 
 def stopped(reason: str, seed: str) -> Event:
     """The referee ends a game before the rules do: nobody wins, the seed is revealed."""
-    return public("game_stopped", reason=f"stopped by the referee: {reason}", seed=seed)
+    return public("game_stopped", reason=Said("stopped by the referee: {reason}",
+                                              reason=reason).stored(), seed=seed)
 
 
 def extension(state: dict, seat: str) -> Event | None:

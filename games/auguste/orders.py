@@ -11,6 +11,7 @@ One order per legion per turn:
     red: move BAK DOR volcano  (trumps)
 """
 
+from contextvars import ContextVar
 from difflib import get_close_matches
 import re
 import unicodedata
@@ -22,6 +23,8 @@ from .rules import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact
                     seat_legions)
 from .teams import COLOURS
 
+# While parse reads a mail: each seat's example order, worked out once.
+READING_EXAMPLES = ContextVar("auguste_reading_examples", default=None)
 KEYWORDS = {
     "move": "move", "bouge": "move", "bouger": "move", "deplace": "move",
     "laurel": "laurel", "laurier": "laurel",
@@ -70,9 +73,15 @@ def closest(word: str, names, count: int = 2) -> list[str]:
 def example(state, seat) -> str:
     """An order this seat could really write now, in the reader's words ("red: move BAK DOR").
 
-    A legal move of its first living legion if it has one, else a pass.
+    A legal move of its first living legion if it has one, else a pass. While
+    a mail is read, it is worked out once, however many lines need it.
     """
-    return examples(state, seat)["move"]
+    known = READING_EXAMPLES.get()
+    if known is None:
+        return examples(state, seat)["move"]
+    if seat not in known:
+        known[seat] = examples(state, seat)["move"]
+    return known[seat]
 
 
 def examples(state, seat) -> dict:
@@ -91,11 +100,10 @@ def examples(state, seat) -> dict:
     out = {"legion": written(mine[0]), "pass": f"{written(mine[0])}: {words['pass']}"}
     out["move"] = out["pass"]
     for legion in mine:
-        moves = legal_moves(state, seat, legion)
-        if moves:
-            out.update(legion=written(legion), start=moves[0]["from"], to=moves[0]["to"],
-                       move=f"{written(legion)}: {words['move']} {moves[0]['from']} "
-                            f"{moves[0]['to']}")
+        move = next(each_legal_move(state, seat, legion), None)
+        if move:
+            out.update(legion=written(legion), start=move["from"], to=move["to"],
+                       move=f"{written(legion)}: {words['move']} {move['from']} {move['to']}")
             break
     board = board_of(state)
     free = [n for n in sorted(board.neighbours[state["laurel"]])
@@ -107,15 +115,18 @@ def examples(state, seat) -> dict:
 
 def legal_moves(state, seat, colour) -> list[dict]:
     """Every legal MOVE of a legion this turn."""
-    moves = []
+    return list(each_legal_move(state, seat, colour))
+
+
+def each_legal_move(state, seat, colour):
+    """The legal MOVEs of a legion this turn, one after the other (the first comes fast)."""
     board = board_of(state)
     mine = sorted(c for c, u in state["units"].items() if u["legion"] == colour)
     for cell in mine:
         for to in sorted({n for g in mine for n in board.neighbours[g]}):
             order = {"kind": "move", "from": cell, "to": to, "volcano": False}
             if check_order(state, seat, colour, order) is None:
-                moves.append(order)
-    return moves
+                yield order
 
 
 def colour_word(word: str) -> str | None:
@@ -127,6 +138,15 @@ def colour_word(word: str) -> str | None:
 
 def parse(state, seat, text):
     """Read a seat's orders; one error per line that cannot be accepted."""
+    reading = READING_EXAMPLES.set({})
+    try:
+        return read_orders(state, seat, text)
+    finally:
+        READING_EXAMPLES.reset(reading)
+
+
+def read_orders(state, seat, text):
+    """parse's work: the orders and the errors of each line."""
     mine = [c for c in seat_legions(state, seat) if alive(state, c)]
     orders = {"seer": False, "legions": {}}
     errors = []

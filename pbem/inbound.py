@@ -309,7 +309,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     eng = table.state["engine"]
     lead = "" if target == sender else f"For {target}: "
     if target not in eng["requests"]:
-        waiting = ", ".join(sorted(eng["requests"])) or "nobody"
+        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or "nobody"
         whom = "you" if target == sender else target
         answer.notes.append(f"{lead}Nothing is asked of {whom} now (waiting for {waiting}), "
                             "so these orders were not recorded.")

@@ -30,8 +30,8 @@ BRIEF_UPDATES = True   # seats waiting for another's turn get a short update, no
 
 
 def demo_options(turns: int) -> dict:
-    """A short fogged campaign: a few rounds, the turn count shared out among the players."""
-    return {"rounds": str(max(2, turns // (len(DEMO_SEATS) * 3)))}
+    """A fogged campaign of a round per four turns (the demo's turns are the players')."""
+    return {"rounds": str(max(2, turns // len(DEMO_SEATS)))}
 
 
 def timing(options: dict) -> dict:

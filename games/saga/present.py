@@ -192,7 +192,7 @@ def options(state, seat, kind) -> dict:
                 else []}
     if kind == "disband":
         return {"short": state["turn"]["short"]}
-    return {}
+    return {"result": True, "points": bool(state["turn"]["battle"].get("points_rule"))}
 
 
 def battle_view(state, seat) -> dict | None:
@@ -229,7 +229,7 @@ def battle_view(state, seat) -> dict | None:
 def board_text(view) -> str:
     """The map as monospace text, one zone a line, within 78 columns."""
     lines = [headline(view), ""]
-    lines.append(f"{_('Zone'):<17}{_('Held by'):<16}{_('Armies')}")
+    lines.append(f"{_('Zone'):<17}{_('Held by'):<21}{_('Armies')}")
     for zone in view["zones"]:
         lines.append(zone_line(view, zone))
     lines.append("")
@@ -270,7 +270,7 @@ def zone_line(view, zone) -> str:
     if zone["status"] == "known":
         when = " " + (_("(turn {turn}, may have changed)") if zone["stale"]
                       else _("(turn {turn})")).format(turn=zone["turn"])
-    text = f"{name:<17}{holder:<16}{armies}{when}"
+    text = f"{name:<17}{holder:<20} {armies}{when}"
     if len(text) > WIDTH:
         text = f"{name:<17}{holder}\n{'':<19}{armies}{when}"
     return text

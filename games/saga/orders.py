@@ -282,9 +282,6 @@ class Reader:
     def take(self, number, line, step) -> None:
         """Check a step on the sketch; apply it there; or defer the move out to the end."""
         if self.stage == "orders" and is_outward(self.sketch, self.seat, step):
-            if self.deferred:
-                raise ValueError(_("line {line} already moves out (or scouts): one per turn")
-                                 .format(line=self.deferred[0][0]))
             self.deferred.append((number, line, step))
             return
         trouble = problem(self.sketch, self.seat, step)
@@ -384,12 +381,18 @@ class Reader:
         self.take(number, line, {"do": "release", "seat": args[0]})
 
     def finish_turn(self) -> None:
-        """The move out (or scouting), checked once every other step is done."""
+        """The move out (or scouting), checked once every other step is done: the first
+        that may be made is, any other is refused."""
+        taken = None
         for number, line, step in self.deferred:
             trouble = problem(self.sketch, self.seat, step)
+            if taken is not None:
+                trouble = _("line {line} already moves out (or scouts): one per turn").format(
+                    line=taken)
             if trouble:
                 self.error(number, line, trouble)
             else:
+                taken = number
                 self.steps.append(step)
 
     # ------------------------------------------------------------ questions

@@ -115,8 +115,9 @@ def play_phase(referee, orders: dict, now: str, ruling=None) -> tuple[dict, str]
     for seat, text in orders.items():
         answers[seat] = inbound.submit(referee, "case", seat, text, now)
     if ruling is not None:
-        [asked] = [r for r in referee.rulings("case") if r["asked"] == REFEREE]
-        referee.rule("case", asked["id"], ruling.get("text", "the referee's reasons"),
+        asked = [r for r in referee.rulings("case") if r["asked"] == REFEREE]
+        assert asked, f"a ruling is given but the referee is asked nothing: {referee.rulings('case')}"
+        referee.rule("case", asked[0]["id"], ruling.get("text", "the referee's reasons"),
                      ruling["set"], now)
         return answers, now
     deadline = referee.table("case").state["engine"]["deadline"]

@@ -227,10 +227,10 @@ def events(state, seat, step) -> list:
     if kind == "ransom":
         captor = state["lords"][seat]["captor"]
         return [told(state, [seat, captor], "ransom_paid", seat=seat, captor=captor,
-                     gold=ransom_of(state, seat))]
+                     gold=ransom_of(state, seat)), lord_home(state, seat)]
     if kind == "release":
         return [told(state, [seat, step["seat"]], "lord_released", seat=seat,
-                     lord_of=step["seat"])]
+                     lord_of=step["seat"]), lord_home(state, step["seat"])]
     return []
 
 

@@ -204,7 +204,8 @@ class LeakWatch:
             if row["seat"] is None:
                 continue
             hidden, seen = self.narrated.get(row["seat"], (set(), set()))
-            found = sorted(mail_lines(row["raw"]) & (hidden - seen))
+            lines = mail_lines(row["raw"])
+            found = sorted(lines & (hidden - seen))
             assert not found, f"mail {row['id']} to {row['seat']} shows {found[:3]}"
             self.checked["mails"] += 1
 

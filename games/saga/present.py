@@ -16,7 +16,7 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
-from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
+from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
                        faction_name, points_text, scenario_name, unit_name, units_text)
 from .moves import captives, ransom_of
 from .rules import (END_REASONS, aftermath_asks, fall_back_options, give_way,
@@ -116,12 +116,21 @@ def army_view(army, seat, name) -> dict:
             "text": units_text(army["units"], army["lord"])}
 
 
+def army_lines(army, zone) -> list[str]:
+    """An army in a seat's mail: name, zone, points, units (folded within 78 columns)."""
+    main = " " + _("(Main Host)") if army["main"] else ""
+    return indent(_("{army} in {zone}, {points}{main}: {units}").format(
+        army=army["name"], zone=zone, points=points_text(army["points"]), main=main,
+        units=army["text"]))
+
+
 def realm(state, seat) -> dict:
     """A seat's realm in full: gold, zones, armies, its Lord."""
     return {"seat": seat, "faction": faction_name(state["factions"][seat]),
             "homeland": state["homelands"][seat], "gold": state["gold"][seat],
             "zones": zones_of(state, seat),
-            "armies": [{**army_view(a, seat, n), "zone": a["zone"]}
+            "armies": [{**army_view(a, seat, n), "zone": a["zone"],
+                        "lines": army_lines(army_view(a, seat, n), a["zone"])}
                        for n, a in sorted(state["armies"][seat].items())],
             "lord": lord_text(state, seat), "trick": bool(state["tricks"].get(seat)),
             "overlord": state["overlord"].get(seat), "vassals": vassals_of(state, seat),
@@ -161,38 +170,107 @@ def own_view(state, seat) -> dict:
     return yours
 
 
-def options(state, seat, kind) -> dict:
-    """What a seat asked now may order, for its mail's 'you may send' list."""
-    if kind == "signup":
-        return {"signup": {f: zones for f, zones in signup_options(state).items()}}
-    if kind == "orders":
-        armies = state["armies"][seat]
-        return {"moves": {n: internal_moves(state, seat, n) for n in sorted(armies)},
-                "out": {n: outward_targets(state, seat, n) for n in sorted(armies)
-                        if outward_targets(state, seat, n)},
-                "scout": scout_targets(state, seat),
-                "ransom": state["lords"][seat]["status"] == "captured",
-                "release": captives(state, seat)}
-    if kind == "move":
-        scouted = state["turn"]["scout"]
-        return {"zone": scouted["zone"],
-                "movers": [n for n in sorted(state["armies"][seat])
-                           if scouted["zone"] in outward_targets(state, seat, n)]}
-    if kind == "retreat":
-        zone = state["turn"]["contact"]["zone"]
-        return {"retreats": {n: give_way(state, seat, zone, points(state["armies"][seat][n]))
-                             for n in state["turn"]["retreats"]}}
-    if kind == "setup":
-        battle = state["turn"]["battle"]
-        return {"withdraw": withdraw_options(state) if seat == battle["defender"] else {},
-                "scenario": seat == battle.get(battle["chooser"]) and not battle["scenario"]}
-    if kind == "aftermath":
-        asks = aftermath_asks(state).get(seat, [])
-        return {"asks": asks, "fall_back": fall_back_options(state) if "fall_back" in asks
-                else []}
-    if kind == "disband":
-        return {"short": state["turn"]["short"]}
-    return {"result": True, "points": bool(state["turn"]["battle"].get("points_rule"))}
+def options(state, seat, kind) -> list[str]:
+    """The orders a seat asked now may send, as lines of its mail (each within 78 columns)."""
+    lines = ORDER_LINES[kind](state, seat)
+    return [folded for line in lines for folded in indent(line)]
+
+
+def indent(line, first="  ", rest="      ") -> list[str]:
+    """A line folded within the text width, its continuation indented."""
+    return textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def choice(words) -> str:
+    """'Kent | Wessex'."""
+    return " | ".join(words)
+
+
+def signup_lines(state, seat) -> list[str]:
+    """Signup: each free faction with its free homelands, and the armies."""
+    lines = [f"faction {f}   homeland {choice(zones)}"
+             for f, zones in signup_options(state).items()]
+    return lines + ["host 1 hearthguards 2 warriors 1 levies   " +
+                    _("(4 or 5 points, with the Lord)"),
+                    "reserve 1 warriors   " + _("(1 or 2 points)")]
+
+
+def turn_lines(state, seat) -> list[str]:
+    """The turn: moves inside, the move out, scouting, reorganising, recruits, the Lord."""
+    armies = state["armies"][seat]
+    lines = [f"move {n} {choice(internal_moves(state, seat, n))}" for n in sorted(armies)
+             if internal_moves(state, seat, n)]
+    lines += [f"move {n} {choice(outward_targets(state, seat, n))}   " +
+              _("(your one move out)") for n in sorted(armies) if outward_targets(state, seat, n)]
+    if scout_targets(state, seat):
+        lines.append(f"scout {choice(scout_targets(state, seat))}   " +
+                     _("(instead of moving out; then MOVE or STAY)"))
+    lines += ["army A+B   split A 2 [NAME]   disband A 1 levies",
+              "recruit hearthguards|warriors|levies [ZONE|ARMY]   " +
+              _("(at upkeep, one of each type)")]
+    if state["lords"][seat]["status"] == "captured":
+        lines.append("ransom   " + _("({gold} gold: your Lord comes back)").format(
+            gold=ransom_of(state, seat)))
+    return lines + [f"release {s}" for s in captives(state, seat)]
+
+
+def move_lines(state, seat) -> list[str]:
+    """After a scouting: MOVE into the scouted zone, or STAY."""
+    zone = state["turn"]["scout"]["zone"]
+    return [f"move {n} {zone}" for n in sorted(state["armies"][seat])
+            if zone in outward_targets(state, seat, n)] + \
+        ["stay", "recruit hearthguards|warriors|levies [ZONE|ARMY]"]
+
+
+def retreat_lines(state, seat) -> list[str]:
+    """Where each small army may retreat."""
+    zone = state["turn"]["contact"]["zone"]
+    return [f"retreat {n} {choice(give_way(state, seat, zone, points(state['armies'][seat][n])))}"
+            for n in state["turn"]["retreats"]]
+
+
+def setup_lines(state, seat) -> list[str]:
+    """Before a battle: withdraw an army, or fight with all; the scenario."""
+    battle = state["turn"]["battle"]
+    lines = []
+    if seat == battle["defender"] and withdraw_options(state):
+        lines += [f"withdraw {n} {choice(zones)}"
+                  for n, zones in sorted(withdraw_options(state).items())] + ["fight"]
+    if seat == battle.get(battle["chooser"]) and not battle["scenario"]:
+        lines.append("scenario 1-6   (" + ", ".join(
+            f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1)) + ")")
+    return lines
+
+
+def aftermath_lines(state, seat) -> list[str]:
+    """After a battle: the units lost, where to fall back, the promotion."""
+    asks = aftermath_asks(state).get(seat, [])
+    lines = []
+    if "losses" in asks:
+        lines.append("lose 1 warriors 1 levies   " + _("(the units you lose, your choice)"))
+    if "fall_back" in asks:
+        lines.append(f"retreat {choice(fall_back_options(state))}")
+    if "promote" in asks:
+        lines.append("promote warriors | levies | none")
+    return lines
+
+
+def disband_lines(state, seat) -> list[str]:
+    """Upkeep short: what to disband."""
+    return ["disband ARMY N [levies|warriors|hearthguards]   " +
+            _("({num} points to disband)").format(num=state["turn"]["short"])]
+
+
+def result_lines(state, seat) -> list[str]:
+    """A battle's report."""
+    points_ = " points N" if state["turn"]["battle"].get("points_rule") else ""
+    return [f"result won{points_}", f"result lost{points_}"]
+
+
+ORDER_LINES = {"signup": signup_lines, "orders": turn_lines, "move": move_lines,
+               "retreat": retreat_lines, "setup": setup_lines, "aftermath": aftermath_lines,
+               "disband": disband_lines, "result": result_lines}
 
 
 def battle_view(state, seat) -> dict | None:
@@ -214,13 +292,13 @@ def battle_view(state, seat) -> dict | None:
            "rolls": None}
     if battle.get("forces"):
         out["forces"] = [{"seat": s, "role": role, **battle["forces"][s],
-                          "text": units_text(battle["forces"][s]["units"],
-                                             battle["forces"][s]["lord"])}
-                         for role, s in (("attacker", battle["attacker"]),
-                                         ("defender", battle["defender"]))]
+                          "lines": indent(f"{label} {s}: {force_text(battle['forces'][s])}")}
+                         for role, label, s in (
+                             ("attacker", _("ATTACKER"), battle["attacker"]),
+                             ("defender", _("DEFENDER"), battle["defender"]))]
     if battle.get("rolls"):
-        out["rolls"] = [{"table": t, **r, "name": effect_name(r["effect"])}
-                        for t, r in sorted(battle["rolls"].items())]
+        out["rolls"] = [line for t in ("winner", "loser", "lord") if t in battle["rolls"]
+                        for line in indent(table_text({**battle["rolls"][t], "table": t}))]
     return out
 
 

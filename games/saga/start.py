@@ -141,11 +141,30 @@ def signup_events(state, seat, orders) -> list:
 
 # ---------------------------------------------------------------- positions
 
+def table(position, key, kind=dict):
+    """A position's table (or list), empty when absent; SetupError when it is something else."""
+    value = position.get(key)
+    if value is None:
+        return kind()
+    if not isinstance(value, kind):
+        what = "a table such as {ann = ...}" if kind is dict else "a list such as [\"ann\"]"
+        raise SetupError(f"{key}: give {what}")
+    return value
+
+
+def whole(value, where: str, least: int = 0) -> int:
+    """A whole number from a position; SetupError otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise SetupError(f"{where}: give a whole number, {least} or more")
+    return value
+
+
 def read_position(state, board, position) -> None:
     """Fill a blank state with a position's factions, zones, armies, gold and turn."""
     seats = state["seats"]
     for key in ("factions", "homelands"):
-        missing = [s for s in seats if s not in (position.get(key) or {})]
+        given = position.get(key)
+        missing = [s for s in seats if not isinstance(given, dict) or s not in given]
         if missing:
             raise SetupError(f"{key}: give every seat's, {missing[0]!r} has none")
     for seat, word in position["factions"].items():
@@ -162,22 +181,22 @@ def read_position(state, board, position) -> None:
         state["owner"][state["homelands"][seat]] = seat
     if len(set(state["homelands"].values())) != len(seats):
         raise SetupError("homelands: two seats have the same homeland")
-    for word, seat in (position.get("owners") or {}).items():
+    for word, seat in table(position, "owners").items():
         check_seat(seats, seat, "owners")
         state["owner"][zone_of(board, word, "owners")] = seat
-    for word in position.get("free") or []:
+    for word in table(position, "free", list):
         state["owner"].pop(zone_of(board, word, "free"), None)
-    read_armies(state, board, position.get("armies") or {})
-    for seat, gold in (position.get("gold") or {}).items():
+    read_armies(state, board, table(position, "armies"))
+    for seat, gold in table(position, "gold").items():
         check_seat(seats, seat, "gold")
-        if not isinstance(gold, int) or gold < 0:
+        if not isinstance(gold, int) or isinstance(gold, bool) or gold < 0:
             raise SetupError(f"gold.{seat}: give a whole number of gold, 0 or more")
         state["gold"][seat] = gold
-    read_lords(state, position.get("lords") or {})
-    for seat in position.get("tricks") or []:
+    read_lords(state, table(position, "lords"))
+    for seat in table(position, "tricks", list):
         check_seat(seats, seat, "tricks")
         state["tricks"][seat] = True
-    for vassal, overlord in (position.get("vassals") or {}).items():
+    for vassal, overlord in table(position, "vassals").items():
         check_seat(seats, vassal, "vassals")
         check_seat(seats, overlord, "vassals")
         if vassal == overlord:
@@ -185,7 +204,7 @@ def read_position(state, board, position) -> None:
         state["overlord"][vassal] = overlord
     if any(o in state["overlord"] for o in state["overlord"].values()):
         raise SetupError("vassals: a vassal's overlord cannot itself be a vassal")
-    read_knowledge(state, board, position.get("knowledge") or {})
+    read_knowledge(state, board, table(position, "knowledge"))
     read_turn(state, position)
 
 
@@ -208,8 +227,13 @@ def read_armies(state, board, table) -> None:
     lords = set()
     for seat, armies in table.items():
         check_seat(state["seats"], seat, "armies")
+        if not isinstance(armies, dict):
+            raise SetupError(f"armies.{seat}: give its armies, e.g. [armies.{seat}.host]")
         for name, row in armies.items():
             where = f"armies.{seat}.{name}"
+            if not isinstance(row, dict):
+                raise SetupError(f"{where}: each army is a table, e.g. {{zone = \"Kent\", "
+                                 "warriors = 2}")
             if not valid_name(name):
                 raise SetupError(f"{where}: an army's name is lower-case letters and digits")
             zone = zone_of(board, row.get("zone", ""), where)
@@ -245,6 +269,8 @@ def read_lords(state, table) -> None:
     """lords.<seat> = {status = "captured", captor = "bob", wounded = true}."""
     for seat, row in table.items():
         check_seat(state["seats"], seat, "lords")
+        if not isinstance(row, dict):
+            raise SetupError(f"lords.{seat}: give a table, e.g. {{status = \"captured\"}}")
         lord = state["lords"][seat]
         if row.get("status") == "captured":
             check_seat(state["seats"], row.get("captor"), f"lords.{seat}.captor")
@@ -260,30 +286,36 @@ def read_knowledge(state, board, table) -> None:
     """knowledge.<seat>.<zone> = {turn, owner, armies = [{points, units, lord}], homeland}."""
     for seat, facts in table.items():
         check_seat(state["seats"], seat, "knowledge")
+        if not isinstance(facts, dict):
+            raise SetupError(f"knowledge.{seat}: give a table of zones")
         for word, row in facts.items():
             zone = zone_of(board, word, f"knowledge.{seat}")
+            if not isinstance(row, dict) or not isinstance(row.get("armies", []), list):
+                raise SetupError(f"knowledge.{seat}.{word}: give {{turn, owner, armies = "
+                                 "[{points = 4}], homeland}")
             armies = row.get("armies")
             fact = {"owner": row.get("owner"), "homeland": row.get("homeland"),
                     "armies": None if armies is None else [
                         {"points": a.get("points"), "units": a.get("units"),
                          "lord": a.get("lord")} for a in armies]}
-            state["knowledge"].setdefault(seat, {})[zone] = {"turn": int(row.get("turn", 0)),
-                                                             "fact": fact}
+            turn = whole(row.get("turn", 0), f"knowledge.{seat}.{word}.turn")
+            state["knowledge"].setdefault(seat, {})[zone] = {"turn": turn, "fact": fact}
 
 
 def read_turn(state, position) -> None:
     """The round, its order, whose turn it is, and how many turns each seat has played."""
     seats = state["seats"]
-    round_ = int(position.get("round", 1))
+    round_ = whole(position.get("round", 1), "round", 1)
     shift = (round_ - 1) % len(seats)
-    order = list(position.get("order") or seats[shift:] + seats[:shift])
+    order = list(table(position, "order", list) or seats[shift:] + seats[:shift])
     if sorted(order) != sorted(seats):
         raise SetupError("order: give every seat once")
     active = position.get("active", order[0])
     check_seat(seats, active, "active")
     state.update(stage="campaign", round=round_, order=order)
-    played = position.get("played") or {}
+    played = table(position, "played")
     for seat in seats:
         before = order.index(seat) < order.index(active)
-        state["played"][seat] = int(played.get(seat, round_ - 1 + (1 if before else 0)))
-    state["turn"] = new_turn(int(position.get("turn", 1)), round_, active)
+        state["played"][seat] = whole(played.get(seat, round_ - 1 + (1 if before else 0)),
+                                      f"played.{seat}")
+    state["turn"] = new_turn(whole(position.get("turn", 1), "turn", 1), round_, active)

@@ -8,7 +8,6 @@ none of it, and running the step again is safe.
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-import copy
 import fcntl
 import json
 import secrets
@@ -17,7 +16,7 @@ import pbem.games
 
 from . import letters
 from .adjudicator import engine
-from .adjudicator.contract import REFEREE, SetupError
+from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
@@ -97,7 +96,7 @@ class Referee:
 
     def record(self, table: letters.Table, events, now: str) -> letters.Table:
         """Append events to a game inside the current transaction; return the new table."""
-        game, state = table.game, copy.deepcopy(table.state)
+        game, state = table.game, plain_copy(table.state)
         hashes = []
         for event in events:
             state, digest = engine.step(game, state, event)

@@ -34,7 +34,7 @@ class Verdict:
 
 def same(row: dict, event) -> bool:
     """Is a stored row byte-identical to a derived event?"""
-    return (row["type"], canonical(row["payload"]), canonical(row["visible_to"])) == \
+    return (row["type"], row["payload_text"], row["visible_to_text"]) == \
         (event.type, canonical(event.payload), canonical(event.visible_to))
 
 
@@ -69,8 +69,8 @@ def replay(store, game_id: str, upto: int | None = None, verify: bool = False) -
 
 def check_chain(verdict: Verdict, row: dict, prev: str) -> str:
     """Check one row's link in the hash chain; return its hash."""
-    digest = chain_hash(prev, row["game"], row["seq"], row["type"], canonical(row["payload"]),
-                        canonical(row["visible_to"]), row["at"])
+    digest = chain_hash(prev, row["game"], row["seq"], row["type"], row["payload_text"],
+                        row["visible_to_text"], row["at"])
     if row["prev_hash"] != prev or row["hash"] != digest:
         verdict.problems.append(f"seq {row['seq']}: the hash chain is broken")
     return row["hash"]

@@ -278,13 +278,18 @@ class Store:
                     {"last_seq": seq, "last_hash": prev})
 
     def event_rows(self, game_id: str, after: int = 0, upto: int | None = None):
-        """Stream a game's event rows in order, with payloads decoded."""
+        """Stream a game's event rows in order, with payloads decoded.
+
+        Each row also keeps its payload and visible_to as stored (``payload_text``,
+        ``visible_to_text``), the canonical JSON its hash was made from.
+        """
         sql = "SELECT * FROM events WHERE game = ? AND seq > ?"
         params = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
         for row in self.db.query(sql + " ORDER BY seq", params):
+            row["payload_text"], row["visible_to_text"] = row["payload"], row["visible_to"]
             row["payload"] = json.loads(row["payload"])
             row["visible_to"] = json.loads(row["visible_to"])
             yield row

@@ -21,3 +21,8 @@ def test_idle_tick_benchmark_runs():
 def test_ingest_benchmark_runs():
     out = run("ingest.py", "--mails", "8")
     assert "floor" in out and "8 mails" in out
+
+
+def test_replay_benchmark_runs():
+    out = run("replay.py", "--turns", "20", "--repeat", "1")
+    assert "pbem replay --verify" in out and "x floor" in out

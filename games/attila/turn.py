@@ -7,9 +7,8 @@ confirmation of orders kept over a conflict, the rest of a turn whose mail
 stopped early) or until the turn, and maybe the game, ends.
 """
 
-import copy
 
-from pbem.adjudicator.contract import private, public, secret
+from pbem.adjudicator.contract import plain_copy, private, public, secret
 
 from .material import HAND_SIZE, PEOPLES, PROVINCE_LIMIT, century_of, last_of_century
 from .rules import (apply, can_exchange, end_reasons, gain, next_seat, pawns_in, playable,
@@ -22,7 +21,7 @@ class Runner:
     """The scratch state of one phase, with the events that built it."""
 
     def __init__(self, state, rng):
-        self.state = copy.deepcopy(state)
+        self.state = plain_copy(state)
         self.rng = rng
         self.events = []
 

@@ -37,10 +37,8 @@ class Board:
         self.neighbours = {name: [self.at[h] for h in hexgrid.neighbours(qr) if h in self.at]
                            for name, qr in self.cells.items()}
         self.goal_owner = {cell: camp["corner"] for camp in self.camps for cell in camp["goals"]}
-
-    def step(self, cell: str, direction, times: int = 1) -> str | None:
-        """The cell `times` steps from `cell` along a direction vector, or None off the board."""
-        return self.at.get(hexgrid.add(self.cells[cell], hexgrid.scale(direction, times)))
+        self.next = {d: {name: self.at.get(hexgrid.add(qr, d)) for name, qr in self.cells.items()}
+                     for d in hexgrid.DIRECTIONS}  # the neighbour in each direction, or None
 
     def adjacent(self, a: str, b: str) -> bool:
         """Are two cells neighbours?"""

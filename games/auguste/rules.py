@@ -9,7 +9,7 @@ next stage sees exactly the board the previous one left.
 import copy
 
 from pbem.adjudicator import hexgrid
-from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+from pbem.adjudicator.contract import Request, SetupError, plain_copy, private, public, secret
 from pbem.adjudicator.options import number_option, yes_no_option
 
 from . import board as boards
@@ -290,7 +290,7 @@ class Turn:
     """The scratch board of one turn, with the events that built it."""
 
     def __init__(self, state):
-        self.state = copy.deepcopy(state)
+        self.state = plain_copy(state)
         self.board = board_of(state)
         self.events = []
 
@@ -428,38 +428,36 @@ def erupt(turn, plan, movers) -> None:
 
 def pincered_lines(state, board) -> list[dict]:
     """Every line of one team caught between enemies at both ends, on this board."""
-    units = state["units"]
+    teams = {cell: team_of(state, cell) for cell in state["units"]}
     lines = []
     for axis in hexgrid.AXES:
         back = hexgrid.neg(axis)
-        for start in units:
-            team = team_of(state, start)
-            before = board.step(start, back)
-            if before in units and team_of(state, before) == team:
-                continue
+        ahead, behind = board.next[axis], board.next[back]
+        for start, team in teams.items():
+            if teams.get(behind[start]) == team:
+                continue  # not the rear end of its line
             run = [start]
-            while True:
-                nxt = board.step(run[-1], axis)
-                if nxt in units and team_of(state, nxt) == team:
-                    run.append(nxt)
-                else:
-                    break
-            front = pincer_end(state, board, run[-1], axis, team)
-            rear = pincer_end(state, board, run[0], back, team)
-            if front and rear:
+            while teams.get(ahead[run[-1]]) == team:
+                run.append(ahead[run[-1]])
+            front = pincer_end(teams, board, run[-1], axis, team)
+            rear = front and pincer_end(teams, board, run[0], back, team)
+            if rear:
                 lines.append({"cells": run, "ends": [rear, front]})
     return sorted(lines, key=lambda line: line["cells"])
 
 
-def pincer_end(state, board, end, direction, team) -> str | None:
-    """The enemy closing a line's end (next cell, or across one empty cell), or None."""
-    first = board.step(end, direction)
+def pincer_end(teams, board, end, direction, team) -> str | None:
+    """The enemy closing a line's end (next cell, or across one empty cell), or None.
+
+    `teams` gives the team on each occupied cell.
+    """
+    first = board.next[direction][end]
     if first is None:
         return None
-    if first in state["units"]:
-        return first if team_of(state, first) != team else None
-    second = board.step(end, direction, 2)
-    if second in state["units"] and team_of(state, second) != team:
+    if first in teams:
+        return first if teams[first] != team else None
+    second = board.next[direction][first]
+    if second in teams and teams[second] != team:
         return second
     return None
 
@@ -474,26 +472,31 @@ def pincer(turn) -> None:
     turn.emit(public("pincered", lines=lines, victims=victims))
 
 
-def strength(state, board, cell, foe) -> int:
-    """A legionary's strength against a neighbouring foe: itself plus its row behind."""
-    team = team_of(state, cell)
+def strength(state, board, cell, foe, teams=None) -> int:
+    """A legionary's strength against a neighbouring foe: itself plus its row behind.
+
+    `teams` (the team on each occupied cell) may be given when it is known already.
+    """
+    teams = teams if teams is not None else {c: team_of(state, c) for c in state["units"]}
+    team = teams[cell]
     value = 2 if state["units"][cell]["shield"] else 1
     direction = hexgrid.add(board.cells[cell], hexgrid.neg(board.cells[foe]))
-    behind = board.step(cell, direction)
-    while behind in state["units"] and team_of(state, behind) == team:
+    behind = board.next[direction][cell]
+    while teams.get(behind) == team:
         value += 1
-        behind = board.step(behind, direction)
+        behind = board.next[direction][behind]
     return value
 
 
 def combats(state, board) -> list[dict]:
     """Every frontal combat on this board, each pair once."""
+    teams = {cell: team_of(state, cell) for cell in state["units"]}
     fights = []
-    for a in state["units"]:
+    for a, team in teams.items():
         for b in board.neighbours[a]:
-            if b > a and b in state["units"] and team_of(state, a) != team_of(state, b):
-                fights.append({"a": a, "b": b, "strength_a": strength(state, board, a, b),
-                               "strength_b": strength(state, board, b, a)})
+            if b > a and b in teams and team != teams[b]:
+                fights.append({"a": a, "b": b, "strength_a": strength(state, board, a, b, teams),
+                               "strength_b": strength(state, board, b, a, teams)})
     return sorted(fights, key=lambda f: (f["a"], f["b"]))
 
 

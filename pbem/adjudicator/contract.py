@@ -42,6 +42,7 @@ or a sorted list of seat names.
 
 from dataclasses import dataclass, field
 import json
+import marshal
 
 
 ALL = "all"
@@ -135,3 +136,12 @@ class SetupError(ValueError):
 def canonical(data) -> str:
     """JSON with sorted keys and no spaces: the byte form we hash and compare."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def plain_copy(data):
+    """A deep copy of plain JSON data (dicts, lists, text, numbers), keys in the same order.
+
+    Several times faster than copy.deepcopy, which matters where every turn
+    of a long game copies its state (a turn's scratch board, replay).
+    """
+    return marshal.loads(marshal.dumps(data))

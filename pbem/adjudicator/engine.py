@@ -8,11 +8,11 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 (an ISO UTC string) as an argument.
 """
 
-import copy
 import hashlib
 import json
 
-from .contract import REFEREE, Event, Request, SetupError, canonical, public, secret
+from .contract import (REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
+                       secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event
@@ -86,19 +86,10 @@ def step(game, state: dict, event: Event) -> tuple[dict, str]:
 
 def fold(game, events, state=None) -> dict:
     """Apply events, in order, to a copy of state (or to a new state)."""
-    state = new_state() if state is None else copy.deepcopy(state)
+    state = new_state() if state is None else plain_copy(state)
     for event in events:
         state, _ = step(game, state, event)
     return state
-
-
-def canonical_copy(data):
-    """A deep copy with every dict's keys in sorted order.
-
-    The engine keeps state in this form after every event (see step), so
-    nothing a game does can depend on the order its events inserted keys in.
-    """
-    return json.loads(canonical(data))
 
 
 def state_hash(state: dict) -> str:
@@ -230,7 +221,7 @@ def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
     rulings = [ruling_event(eng["phase"], asked, request, orders[asked], asked in defaulted)
                for asked, request in sorted(eng["requests"].items())
                if request["kind"] == "ruling"]
-    resolved = game.resolve(canonical_copy(state["game"]), orders, phase_rng(seed, state))
+    resolved = game.resolve(plain_copy(state["game"]), orders, phase_rng(seed, state))
     return [marker] + rulings + list(resolved)
 
 

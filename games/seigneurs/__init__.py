@@ -1,0 +1,43 @@
+"""Seigneurs: lords of a valley tax, trade, build and fight; a barbarian raids and judges.
+
+Rules as pbem plays them: docs/rules/seigneurs.md. 2 to 5 lords and a
+barbarian, who is the game's judge (``pbem new seigneurs --judge SEAT``).
+Options (``--option k=v``): OPTIONS below.
+"""
+
+from pbem.adjudicator.rounds import ROUND_OPTIONS
+
+from .bot import bot_orders
+from .flow import default_orders, outcome, pending, resolve
+from .narrate import narrate
+from .orders import describe_orders, parse
+from .present import board_text, svg_context, view
+from .rules import apply
+from .start import setup
+
+TITLE = "Seigneurs"
+SUMMARY = "lords of a valley tax, trade, build and fight; a barbarian raids and judges " \
+          "(2-5 lords and a barbarian)"
+DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
+OPTIONS = {
+    "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",
+    "turns": "how many turns the game lasts (default 10)",
+    **ROUND_OPTIONS,
+}
+BRIEF_UPDATES = True  # seats asked nothing get what happened, not the board, after a round
+
+
+def demo_options(turns: int) -> dict:
+    """Four lords and zed the barbarian; a Seigneurs turn is some twenty phases, so the
+    demo's --turns (60 by default) gives one game turn for every three, ten at most."""
+    return {"judge": "zed", "turns": str(min(10, max(1, turns // 3)))}
+
+
+def timing(options: dict) -> dict:
+    """A turn's first phases take a day; rounds within them round_hours."""
+    return {"turn_hours": 24.0, "reminder_hours": 6.0}
+
+
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
+           "pending", "parse", "resolve", "default_orders", "view", "outcome",
+           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders"]

@@ -1,0 +1,247 @@
+"""The economy phase: production, the domain's own production, taxation round after round.
+
+A taxation round asks every lord at once and resolves in seat order: each
+lord's collector claims one place (``tax``) or a free farm (``oath``), or the
+lord passes. Claims may be opposed with warriors, round after round until a
+round adds none; the parties then agree or fight; a claim is carried out
+when nobody opposes it any more (see docs/rules/seigneurs.md).
+"""
+
+from pbem.adjudicator.bags import draw
+from pbem.adjudicator.contract import public
+
+from .material import RESOURCES, count
+from .rules import (done, goods_at, lord_farms, material, place_owner, places, seats_at,
+                    stock_event, village_of)
+
+
+# ---------------------------------------------------------------- production
+
+def production(run) -> None:
+    """Every farm draws from the bag (plain 2, village 1 a farm); oven and mill add food."""
+    state = run.state
+    mat = material(state)
+    bag = dict(state["bag"])
+    draws, baked = {}, {}
+    for place in places(state):
+        owner = place_owner(state, place)
+        village = village_of(state, owner) == place if owner else False
+        if village:
+            wanted = mat["village_draw"] * state["village_farms"].get(owner, 0)
+        elif place in state["farms"]:
+            wanted = mat["plain_draw"]
+        else:
+            continue
+        if wanted <= 0:
+            continue
+        drawn, bag = draw(bag, wanted, run.rng)
+        if drawn:
+            draws[place] = {g: drawn.count(g) for g in RESOURCES if drawn.count(g)}
+        extra = 0
+        if village and done(state, owner, "oven"):
+            extra = state["village_farms"].get(owner, 0)
+        elif not village and owner and done(state, owner, "mill"):
+            extra = 1
+        if extra:
+            baked[place] = {"food": extra}
+    run.emit(public("produced", draws=draws, baked=baked, bag_left=sum(bag.values())))
+
+
+def cheapest(state, how_many: int) -> list[str]:
+    """The cheapest resources at the reference prices (ties in the order wood, stone...)."""
+    ranked = sorted(RESOURCES, key=lambda g: (state["prices"][g], RESOURCES.index(g)))
+    return [ranked[i % len(ranked)] for i in range(how_many)]
+
+
+def domain_production(run, lord: str, chosen) -> None:
+    """The domain's own production: the resources the lord names, or the cheapest three."""
+    size = material(run.state)["domain"]
+    goods = list(chosen or []) if chosen and len(chosen) == size else cheapest(run.state, size)
+    change = {g: goods.count(g) for g in RESOURCES if goods.count(g)}
+    run.emit(stock_event(run.state, lord, change, "domain"))
+
+
+# ---------------------------------------------------------------- taxation
+
+def claim_problem(state, lord: str, act: dict, claimed: list) -> str | None:
+    """Why a lord's collector cannot go where it is sent now, or None (in English, a code)."""
+    place = act["place"]
+    if place in state["taxed"] or place in claimed:
+        return "taxed"
+    if act["kind"] == "oath":
+        if place not in state["farms"] or state["farms"][place] is not None:
+            return "not-free"
+        if not available(state, lord):
+            return "no-warrior"
+        return None
+    owner = place_owner(state, place)
+    if owner is None and place not in state["farms"]:
+        return "no-farm"
+    return None
+
+
+def available(state, seat: str, place: str | None = None) -> list[dict]:
+    """The seat's warriors that may still serve in this economy phase (already there first)."""
+    free = [w for w in state["warriors"] if w["seat"] == seat and not w["out"]
+            and w["at"] is not None
+            and state["engaged"].get(str(w["id"]), place) == place]
+    home = village_of(state, seat)
+    return sorted(free, key=lambda w: (w["at"] != place, w["at"] != home, w["id"]))
+
+
+def taxation_round(run, orders: dict) -> bool:
+    """One taxation round (and, in round 1, the domains' production); True if a lord acted."""
+    state = run.state
+    first = state["round"]["number"] == 1
+    claimed = []
+    for lord in state["lords"]:
+        mine = orders.get(lord) or {}
+        if first:
+            domain_production(run, lord, mine.get("produce"))
+        act = mine.get("act")
+        if not act:
+            continue
+        problem = claim_problem(run.state, lord, act, claimed)
+        number = len(run.state["claims"]) + 1
+        claim = {"id": number, "seat": lord, "kind": act["kind"], "place": act["place"],
+                 "take": act.get("take", {}), "sides": {lord: "collector"}, "status": "open"}
+        if problem:
+            run.emit(public("claim_refused", seat=lord, place=act["place"], kind=act["kind"],
+                            why=problem))
+            continue
+        claimed.append(act["place"])
+        run.emit(public("claimed", claim=claim))
+        if act["kind"] == "oath":
+            escort = available(run.state, lord, act["place"])[0]
+            run.emit(public("warriors_sent", seat=lord, place=act["place"], ids=[escort["id"]],
+                            side="collector", claim=number))
+    return bool(claimed)
+
+
+def open_claims(state) -> list[dict]:
+    """This round's claims not carried out yet."""
+    return [c for c in state["claims"] if c["status"] == "open"]
+
+
+def opposers_asked(state) -> list[str]:
+    """The lords that could still send warriors to a claim this round."""
+    return [lord for lord in state["lords"] if available(state, lord)]
+
+
+def opposition_round(run, orders: dict) -> bool:
+    """Warriors sent to oppose or support claims, in seat order; True if any came."""
+    added = False
+    for lord in run.state["lords"]:
+        for send in (orders.get(lord) or {}).get("send", []):
+            claim = next((c for c in open_claims(run.state) if c["place"] == send["place"]),
+                         None)
+            if claim is None:
+                continue
+            side = "collector" if claim["seat"] == lord or send["side"] == "support" \
+                else "opposer"
+            if claim["sides"].get(lord, side) != side:
+                continue
+            chosen = [w for w in available(run.state, lord, claim["place"])
+                      if str(w["id"]) not in run.state["engaged"]][:send["count"]]
+            if not chosen:
+                continue
+            run.emit(public("warriors_sent", seat=lord, place=claim["place"],
+                            ids=[w["id"] for w in chosen], side=side, claim=claim["id"]))
+            added = True
+    return added
+
+
+def side_seats(state, claim: dict, side: str) -> list[str]:
+    """The seats on one side of a claim with fit warriors on its place."""
+    here = seats_at(state, claim["place"])
+    return [s for s in here if claim["sides"].get(s) == side]
+
+
+def contested(state) -> list[dict]:
+    """The open claims with fit warriors on both sides."""
+    return [c for c in open_claims(state)
+            if side_seats(state, c, "opposer") and side_seats(state, c, "collector")]
+
+
+def parties(state, claim: dict) -> list[str]:
+    """Every seat with fit warriors on a contested claim's place, in seat order."""
+    return side_seats(state, claim, "collector") + side_seats(state, claim, "opposer")
+
+
+def parley(run, orders: dict) -> list[str]:
+    """Each contested claim: agreed by every party, or fought; the places where fights begin."""
+    fights = []
+    for claim in contested(run.state):
+        who = sorted(parties(run.state, claim), key=run.state["seats"].index)
+        words = {s: ((orders.get(s) or {}).get("parley") or {}).get(claim["place"]) for s in who}
+        if all(w is None or "agree" in w for w in words.values()):
+            terms = {s: (w or {}).get("agree", "") for s, w in words.items()}
+            run.emit(public("agreement_made", agreement={
+                "id": len(run.state["agreements"]) + 1, "kind": "parley",
+                "parties": who, "terms": terms, "turn": run.state["turn"],
+                "place": claim["place"], "broken": None}))
+            run.emit(public("claim_closed", id=claim["id"], place=claim["place"],
+                            status="agreed"))
+        else:
+            fights.append(claim)
+    return [c["place"] for c in fights]
+
+
+def carry_out(run) -> None:
+    """Every open claim, in order: blocked while opposed, else collected or sworn."""
+    for claim in open_claims(run.state):
+        state = run.state
+        if side_seats(state, claim, "opposer"):
+            run.emit(public("claim_closed", id=claim["id"], place=claim["place"],
+                            status="blocked"))
+            continue
+        if claim["kind"] == "oath":
+            swear(run, claim)
+        else:
+            collect(run, claim)
+
+
+def collect(run, claim: dict) -> None:
+    """The collector takes what it came for (what is there, at most); famine, broken oaths."""
+    state = run.state
+    place, lord = claim["place"], claim["seat"]
+    here = goods_at(state, place)
+    wanted = dict(here) if claim["take"] == "all" else claim["take"]
+    took = {g: min(n, here.get(g, 0)) for g, n in wanted.items() if min(n, here.get(g, 0))}
+    run.emit(public("taxed", seat=lord, place=place, took=took, claim=claim["id"]))
+    run.emit(public("claim_closed", id=claim["id"], place=place, status="done"))
+    owner = place_owner(run.state, place)
+    if here and not goods_at(run.state, place):
+        run.emit(public("famine", place=place, seat=lord))
+        if owner:
+            tokens(run, owner, 1 if owner == lord else 2, "famine", place)
+    if owner != lord and took:
+        if owner is None:
+            for other in run.state["lords"]:
+                tokens(run, other, 1, "free-farm", place)
+        else:
+            tokens(run, owner, 1, "protection", place)
+
+
+def swear(run, claim: dict) -> None:
+    """An oath: the free farm becomes the lord's; every lord puts a token in its bag."""
+    run.emit(public("oath_sworn", seat=claim["seat"], place=claim["place"]))
+    run.emit(public("claim_closed", id=claim["id"], place=claim["place"], status="done"))
+    for lord in run.state["lords"]:
+        tokens(run, lord, 1, "oath", claim["place"])
+
+
+def tokens(run, lord: str, number: int, why: str, place: str) -> None:
+    """Jacquerie tokens into a lord's bag (the cause is public; the bag's content is not)."""
+    run.emit(public("tokens_added", lord=lord, count=number, why=why, place=place))
+
+
+def growth_sources(state, lord: str) -> list[str]:
+    """A lord's farms that may found a new farm now (4 resources or more)."""
+    least = material(state)["growth"]
+    out = [t for t in lord_farms(state, lord) if count(goods_at(state, t)) >= least]
+    village = village_of(state, lord)
+    if state["village_farms"].get(lord, 0) and count(goods_at(state, village)) >= least:
+        out.append(village)
+    return out
+

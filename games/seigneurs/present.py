@@ -1,0 +1,412 @@
+"""What each seat may see of the valley, and the valley in words, text and SVG.
+
+Public: the valley (tiles, farms and owners, buildings, resources on the
+places, warriors), the bag's counts, the reference prices, the claims and
+fights under way, wars, peace and agreements, the parts of the event card that
+took effect. A lord also sees its own stock, its jacquerie bag, the offers and
+proposals made to it or by it, and the event card if its warrior stands in a
+watchtower. The barbarian sees everything.
+"""
+
+import textwrap
+
+from pbem.adjudicator.hexgrid import pixel, polygon
+from pbem.i18n import N_, _, ngettext
+
+from .development import merchant_price
+from .narrate import STAGE_NAMES, agreement_recorded, told
+from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
+                       valley)
+from .seasons import default_freeing
+from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
+                    village_owner, warriors_at)
+
+COLOURS = ["#c0392b", "#2e86c1", "#d4ac0d", "#8e44ad", "#16a085"]
+BARBARIAN_COLOUR = "#222222"
+KIND_FILL = {"forest": "#5b8c4a", "fields": "#e8d27a", "village": "#b9b1a3"}
+SIZE = 30
+
+
+def view(state, seat=None) -> dict:
+    """The game as a seat (or the public, seat=None) may see it."""
+    out = public_view(state)
+    if seat == state["barbarian"]:
+        out["you"] = barbarian_view(state)
+    elif seat in state["lords"]:
+        out["you"] = lord_view(state, seat)
+    if "you" in out:
+        out["you"]["lines"] = your_lines(out, out["you"])
+    return out
+
+
+def your_lines(view, you) -> list[str]:
+    """The seat's own section of its mails, sentence by sentence."""
+    lines = []
+    if "jacquerie" in you:
+        lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
+        lines.append(_("Your jacquerie bag: {neutral} neutral, {jacquerie} jacquerie "
+                       "tokens.").format(**you["jacquerie"]))
+    else:
+        lines.append(_("You are the barbarian: you see everything, and you judge."))
+        lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
+        for seat, goods in you["stocks"].items():
+            bag = you["jacquerie_bags"][seat]
+            lines.append(_("Stock of {seat}: {goods}; jacquerie bag {neutral} neutral, "
+                           "{jacquerie} jacquerie.").format(seat=seat, goods=goods_text(goods),
+                                                            **bag))
+    lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
+    merchants = view["merchants"]
+    if merchants:
+        lines.append(_("Merchants this turn ({number} of each good): {goods}.").format(
+            number=merchants["count"], goods="; ".join(
+                _("{good} sold at {buy}, bought at {sell}").format(
+                    good=good_name(g), buy=p["buy"], sell=p["sell"])
+                for g, p in merchants["goods"].items())))
+    drawn = you.get("card")
+    if drawn:
+        lines.append(_("The event card {card}: {invaders} invaders on the {side} side; "
+                       "pilgrims leave {offering} at a church of holiness {holiness} or more."
+                       ).format(card=drawn["id"], invaders=drawn["invaders"], side=drawn["side"],
+                                offering=goods_text(drawn["pilgrims"]["offering"]),
+                                holiness=drawn["pilgrims"]["holiness"]))
+    for o in you["offers"]:
+        lines.append(_("Open offer {number}: {seat} offers {to} {give} for {take}.").format(
+            number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
+            take=goods_text(o["take"])))
+    for p in you["proposals"]:
+        lines.append(_("Peace offered by {seat} to {to}: \u00ab{terms}\u00bb").format(
+            seat=p["from"], to=p["to"], terms=p["terms"] or "-"))
+    for f in you.get("freeing", []):
+        lines.append(_("Revolt: {number} farms of {lord} turn free; you choose which "
+                       "(default: those with fewest resources: {farms}).").format(
+            number=f["count"], lord=f["lord"], farms=", ".join(f["default"])))
+    return lines
+
+
+def public_view(state) -> dict:
+    """Everything everybody may see."""
+    land = valley(state)
+    drawn = card(state)
+    shown = {part: drawn[part] for part in ("invaders", "pilgrims")
+             if drawn and part in state["revealed"]}
+    if drawn and "invaders" in shown:
+        shown["side"] = drawn["side"]
+    return {
+        "game": "seigneurs", "turn": state["turn"], "turns": state["turns"],
+        "stage": state["stage"], "round": (state["round"] or {}).get("number"),
+        "seats": list(state["seats"]), "lords": list(state["lords"]),
+        "barbarian": state["barbarian"],
+        "tiles": [{"name": t, "q": land.coords[t][0], "r": land.coords[t][1],
+                   "kind": state["kinds"].get(t, "forest"),
+                   "place": tiles_of_place(state, t)} for t in land.names],
+        "places": [place_view(state, p) for p in places(state) if shows(state, p)],
+        "bag": {g: state["bag"].get(g, 0) for g in RESOURCES},
+        "prices": {g: state["prices"][g] for g in GOODS if g in state["prices"]},
+        "heads": dict(state["heads"]),
+        "wars": [[a, b] for i, a in enumerate(state["seats"]) for b in state["seats"][i + 1:]
+                 if state["relations"].get("|".join(sorted((a, b)))) == "war"],
+        "peace": [[a, b] for i, a in enumerate(state["seats"]) for b in state["seats"][i + 1:]
+                  if state["relations"].get("|".join(sorted((a, b)))) == "peace"],
+        "agreements": [dict(a) for a in state["agreements"]],
+        "claims": [dict(c) for c in state["claims"] if c["status"] == "open"],
+        "fights": {p: {"round": f["round"], "hits": dict(f["hits"]), "context": f["context"]}
+                   for p, f in sorted(state["fights"].items())},
+        "merchants": merchants_view(state),
+        "card": shown,
+        "deck_left": len(state["deck"]),
+        "taxed": list(state["taxed"]),
+        "tokens": dict(state["tokens"]),
+        "farms": {lord: {"plain": sum(1 for o in state["farms"].values() if o == lord),
+                         "village": state["village_farms"].get(lord, 0)}
+                  for lord in state["lords"]},
+        "free_farms": sum(1 for o in state["farms"].values() if o is None),
+        "buildings": {lord: building_rows(state, lord) for lord in state["lords"]},
+        "off_board": len([w for w in state["warriors"] if w["at"] is None]),
+        "result": state["result"],
+    }
+
+
+def tiles_of_place(state, tile: str) -> str:
+    """The place a tile belongs to."""
+    owner = village_owner(state, tile)
+    return state["villages"][owner][0] if owner else tile
+
+
+def shows(state, place: str) -> bool:
+    """Is there anything on a place to list?"""
+    return bool(place_owner(state, place) or place in state["farms"]
+                or state["goods"].get(place) or warriors_at(state, place))
+
+
+def place_view(state, place: str) -> dict:
+    """One place: its tiles, farm or village, goods, warriors."""
+    lord = village_owner(state, place)
+    owner = place_owner(state, place)
+    troops = []
+    for seat in state["seats"]:
+        here = warriors_at(state, place, seat)
+        if here:
+            troops.append({"seat": seat, "fit": sum(1 for w in here if not w["out"]),
+                           "out": sum(1 for w in here if w["out"]),
+                           "armed": sum(1 for w in here if w["armed"]),
+                           "load": sum(sum(w["load"].values()) for w in here)})
+    return {"name": place, "tiles": tiles_of(state, place), "village": lord,
+            "owner": owner if owner or place not in state["farms"] else "free",
+            "village_farms": state["village_farms"].get(lord, 0) if lord else 0,
+            "goods": dict(state["goods"].get(place, {})), "warriors": troops}
+
+
+def building_rows(state, lord: str) -> list[dict]:
+    """A lord's buildings and projects."""
+    rows = []
+    for building in BUILDINGS:
+        entry = state["buildings"].get(lord, {}).get(building)
+        if entry:
+            rows.append({"building": building, "paid": dict(entry["paid"]),
+                         "done": entry["done"]})
+    if any(r["building"] == "church" and r["done"] is not None for r in rows):
+        rows.append({"building": "offerings", "paid": dict(state["churches"].get(lord, {})),
+                     "done": church_wealth(state, lord), "holiness": holiness(state, lord)})
+    return rows
+
+
+def merchants_view(state) -> dict | None:
+    """The merchants in the valley this turn, with their prices."""
+    merchants = state["merchants"]
+    if not merchants:
+        return None
+    return {"count": merchants["count"],
+            "goods": {g: {"buy": merchant_price(state, g, "buy"),
+                          "sell": merchant_price(state, g, "sell")}
+                      for g in merchants["goods"]}}
+
+
+def offers_of(state, seat) -> list[dict]:
+    """The open offers to and from a seat."""
+    return [dict(o) for o in state["offers"] if o["status"] == "open"
+            and seat in (o["from"], o["to"])]
+
+
+def lord_view(state, lord: str) -> dict:
+    """What only this lord knows."""
+    return {"seat": lord, "stock": dict(state["stocks"].get(lord, {})),
+            "jacquerie": dict(state["jacquerie"][lord]),
+            "offers": offers_of(state, lord),
+            "proposals": [dict(p) for p in state["proposals"] if lord in (p["from"], p["to"])],
+            "card": card(state) if lord in state["seen"] else None,
+            "merchant_use": dict(state["merchant_use"].get(lord, {}))}
+
+
+def barbarian_view(state) -> dict:
+    """The barbarian sees everything: every stock, bag, offer and the card."""
+    return {"seat": state["barbarian"], "stock": dict(state["stocks"].get(state["barbarian"],
+                                                                          {})),
+            "stocks": {s: dict(state["stocks"].get(s, {})) for s in state["lords"]},
+            "jacquerie_bags": {s: dict(state["jacquerie"][s]) for s in state["lords"]},
+            "offers": [dict(o) for o in state["offers"] if o["status"] == "open"],
+            "proposals": [dict(p) for p in state["proposals"]],
+            "card": card(state), "deck": list(state["deck"]),
+            "freeing": [{**x, "default": default_freeing(state, x["lord"], x["count"])}
+                        for x in state["freeing"]],
+            "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {}))}
+
+
+# ---------------------------------------------------------------- the board as text
+
+def mark(view, seat: str) -> str:
+    """A seat's one-letter mark on the text map: 1-5 for lords, B for the barbarian."""
+    if seat == view["barbarian"]:
+        return "B"
+    return str(view["lords"].index(seat) + 1)
+
+
+def board_text(view) -> str:
+    """The valley within 78 columns: a hex map, then every place with something on it."""
+    head = _("Seigneurs, turn {turn} of {turns}: {stage}").format(
+        turn=view["turn"], turns=view["turns"], stage=told(STAGE_NAMES, view["stage"]))
+    lines = [head, ""]
+    lines += hex_map(view)
+    lines.append(_("Map: . forest, f fields, v village; 1-5 the lord, F free; * warriors."))
+    lines.append(", ".join(f"{mark(view, s)} {s}" for s in view["lords"]) +
+                 f", B {view['barbarian']} " + _("(barbarian)"))
+    lines.append("")
+    for p in view["places"]:
+        lines.append(place_line(view, p))
+    lines += building_lines(view)
+    lines.append("")
+    lines.append(_("Prices: {prices}").format(prices=", ".join(
+        f"{_(n)} {view['prices'][g]}" for g, n in price_names(view))))
+    lines.append(_("Bag: {goods}").format(goods=goods_text(view["bag"])))
+    heads = [f"{lord} <- {head}" for lord, head in view["heads"].items() if lord != head]
+    if heads:
+        lines.append(_("Domains headed by another family: {heads}").format(
+            heads=", ".join(heads)))
+    if view["wars"]:
+        lines.append(_("At war: {pairs}").format(pairs=", ".join(
+            f"{a}-{b}" for a, b in view["wars"])))
+    for agreement in view["agreements"]:
+        lines.append(agreement_recorded({"agreement": agreement}))
+    return "\n".join(wrapped(line) for line in lines)
+
+
+def wrapped(line: str) -> str:
+    """A line of the text board within 78 columns (continued lines indented)."""
+    return textwrap.fill(line.rstrip(), 78, subsequent_indent="    ", break_long_words=False) \
+        if len(line) > 78 else line.rstrip()
+
+
+def building_lines(view) -> list[str]:
+    """Each lord's buildings, finished or on the way."""
+    lines = []
+    for lord, rows in view["buildings"].items():
+        parts = []
+        for row in rows:
+            if row["building"] == "offerings":
+                parts.append(_("offerings worth {wealth}, holiness {holiness}").format(
+                    wealth=row["done"], holiness=row["holiness"]))
+            elif row["done"] is not None:
+                parts.append(building_name(row["building"]))
+            else:
+                parts.append(_("{building} (paid: {goods})").format(
+                    building=building_name(row["building"]), goods=goods_text(row["paid"])))
+        if parts:
+            lines.append(_("Buildings of {lord}: {buildings}.").format(
+                lord=lord, buildings=", ".join(parts)))
+    return lines
+
+
+def price_names(view):
+    """(good, its name msgid) for the price line."""
+    names = {"wood": N_("wood"), "stone": N_("stone"), "food": N_("food"),
+             "metal": N_("metal"), "weapons": N_("forged weapons")}
+    return [(g, names[g]) for g in names if g in view["prices"]]
+
+
+def hex_map(view) -> list[str]:
+    """Rows of tiles, each as name and a three-letter code, offset like the hexagons."""
+    rows = {}
+    for tile in view["tiles"]:
+        rows.setdefault(tile["r"], []).append(tile)
+    owners = {p["name"]: p for p in view["places"]}
+    width = max(len(r) for r in rows.values())
+    lines = []
+    for r in sorted(rows):
+        pad = " " * (3 * (width - len(rows[r])))
+        names = pad + "".join(f"{t['name']:<6}" for t in rows[r])
+        codes = pad + "".join(f"{tile_code(view, t, owners):<6}" for t in rows[r])
+        lines += [names, codes]
+    return lines
+
+
+def tile_code(view, tile, owners) -> str:
+    """A tile in three letters: its kind, the lord of its farm, warriors."""
+    kind = {"forest": ".", "fields": "f", "village": "v"}[tile["kind"]]
+    place = owners.get(tile["place"])
+    owner = ""
+    if place and place["owner"] == "free":
+        owner = "F"
+    elif place and place["owner"]:
+        owner = mark(view, place["owner"])
+    troops = "*" if place and place["warriors"] else ""
+    return kind + owner + troops
+
+
+def place_line(view, p) -> str:
+    """One place in words."""
+    where = "-".join(p["tiles"])
+    if p["village"]:
+        what = _("village of {lord} ({farms} farms)").format(lord=p["village"],
+                                                            farms=p["village_farms"])
+    elif p["owner"] == "free":
+        what = _("free farm")
+    elif p["owner"]:
+        what = _("farm of {lord}").format(lord=p["owner"])
+    else:
+        what = _("forest")
+    parts = [f"{where}: {what}"]
+    if p["goods"]:
+        parts.append(goods_text(p["goods"]))
+    for t in p["warriors"]:
+        parts.append(troop_text(t))
+    return "; ".join(parts)
+
+
+def troop_text(t) -> str:
+    """'ann 3 warriors (1 armed, 1 out of action)'."""
+    total = t["fit"] + t["out"]
+    text = ngettext("{seat} {number} warrior", "{seat} {number} warriors", total).format(
+        seat=t["seat"], number=total)
+    notes = []
+    if t["armed"]:
+        notes.append(_("{number} armed").format(number=t["armed"]))
+    if t["out"]:
+        notes.append(_("{number} out of action").format(number=t["out"]))
+    if t["load"]:
+        notes.append(_("carrying {number} resources").format(number=t["load"]))
+    return text + (f" ({', '.join(notes)})" if notes else "")
+
+
+# ---------------------------------------------------------------- the board as SVG
+
+def svg_context(view) -> dict:
+    """Hexagons, farms, warriors and a legend for board.svg.j2."""
+    hexes = []
+    owners = {p["name"]: p for p in view["places"]}
+    xs, ys = [], []
+    for tile in view["tiles"]:
+        x, y = pixel((tile["q"], tile["r"]), SIZE)
+        xs.append(x)
+        ys.append(y)
+    left, top = min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
+    for tile in view["tiles"]:
+        x, y = pixel((tile["q"], tile["r"]), SIZE)
+        place = owners.get(tile["place"])
+        colour = None
+        if place and place["owner"] == "free":
+            colour = BARBARIAN_COLOUR
+        elif place and place["owner"]:
+            colour = seat_colour(view, place["owner"])
+        first = place is not None and place["tiles"][0] == tile["name"]
+        hexes.append({
+            "name": tile["name"], "x": round(x - left, 1), "y": round(y - top, 1),
+            "points": shift(polygon((tile["q"], tile["r"]), SIZE), left, top),
+            "fill": KIND_FILL[tile["kind"]], "owner": colour,
+            "goods": sum(place["goods"].values()) if place and first else 0,
+            "troops": [{"fill": seat_colour(view, t["seat"]), "count": t["fit"] + t["out"],
+                        "seat": t["seat"]} for t in (place["warriors"] if place and first
+                                                      else [])],
+            "buildings": building_marks(view, place["village"])
+            if place and place["village"] and not first else "",
+        })
+    width = round(max(xs) - min(xs) + SIZE * 2.4 + 150, 1)
+    height = round(max(ys) - min(ys) + SIZE * 2.6, 1)
+    legend = [{"name": s, "fill": seat_colour(view, s), "y": 24 + 18 * i}
+              for i, s in enumerate(view["lords"] + [view["barbarian"]])]
+    return {"hexes": hexes, "width": width, "height": height, "legend": legend,
+            "legend_x": round(width - 140, 1),
+            "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
+                                                                   turns=view["turns"])}
+
+
+def building_marks(view, lord: str) -> str:
+    """A village's finished buildings as letters (their names in a title)."""
+    done = [row["building"] for row in view["buildings"].get(lord, [])
+            if row["building"] in BUILDINGS and row["done"] is not None]
+    return "".join(building_name(b)[0].upper() for b in done)
+
+
+def seat_colour(view, seat: str) -> str:
+    """A seat's colour on the map."""
+    if seat == view["barbarian"]:
+        return BARBARIAN_COLOUR
+    return COLOURS[view["lords"].index(seat) % len(COLOURS)]
+
+
+def shift(points: str, left: float, top: float) -> str:
+    """An SVG points string moved so the map starts at 0, 0."""
+    out = []
+    for pair in points.split():
+        x, y = pair.split(",")
+        out.append(f"{float(x) - left:.1f},{float(y) - top:.1f}")
+    return " ".join(out)
+

@@ -1,0 +1,183 @@
+"""The end of a turn: growth, pilgrimage, revolt; and the end of the game."""
+
+from pbem.adjudicator.bags import draw_until
+from pbem.adjudicator.contract import public
+
+from .economy import growth_sources
+from .founding import found, open_tile
+from .material import RESOURCES, count
+from .rules import (card, church_wealth, farm_count, free_farms, goods_at, holiness,
+                    lord_farms, material, valley, village_of)
+
+# ---------------------------------------------------------------- founding farms
+
+
+def discard_four(goods: dict, number: int) -> dict:
+    """The resources a growing farm discards: the most plentiful first."""
+    pile, out = dict(goods), {}
+    for _ in range(number):
+        good = max(RESOURCES, key=lambda g: (pile.get(g, 0), -RESOURCES.index(g)))
+        pile[good] -= 1
+        out[good] = out.get(good, 0) + 1
+    return out
+
+
+def growth_asked(state) -> list[str]:
+    """The lords with a farm that may grow."""
+    return [lord for lord in state["lords"] if growth_sources(state, lord)]
+
+
+def growth(run, orders: dict) -> None:
+    """Lords found the farms they ordered; then free farms holding 5 grow by themselves."""
+    least = material(run.state)["growth"]
+    for lord in run.state["lords"]:
+        grown = {}
+        for order in (orders.get(lord) or {}).get("found", []):
+            source = order["source"]
+            if source not in growth_sources(run.state, lord):
+                continue
+            if source != village_of(run.state, lord) and grown.get(source):
+                continue
+            if grown.get(source, 0) >= run.state["village_farms"].get(lord, 0) and \
+                    source == village_of(run.state, lord):
+                continue
+            tile = order["tile"]
+            if tile is not None and not open_tile(run.state, tile):
+                continue
+            grown[source] = grown.get(source, 0) + 1
+            found(run, lord, tile, order.get("bag", []), order.get("gift"), source,
+                  discard_four(goods_at(run.state, source), least))
+    free_growth(run)
+
+
+def free_growth(run) -> None:
+    """A free farm holding 5 resources founds a free farm next to it (4 discarded)."""
+    state = run.state
+    for tile in free_farms(state):
+        if count(goods_at(run.state, tile)) < material(state)["free_growth"]:
+            continue
+        near = [t for t in valley(state).neighbours(tile) if open_tile(run.state, t)]
+        if not near:
+            continue
+        scarce = sorted(RESOURCES, key=lambda g: (run.state["bag"].get(g, 0),
+                                                  RESOURCES.index(g)))[:2]
+        found(run, None, sorted(near, key=valley(state).names.index)[0], scarce,
+              source=tile, discard=discard_four(goods_at(run.state, tile),
+                                                material(state)["growth"]))
+
+
+# ---------------------------------------------------------------- pilgrimage
+
+def pilgrimage(run) -> None:
+    """The pilgrims stop at the richest church holy enough; ties share, rounded down."""
+    state = run.state
+    drawn = card(state)
+    if drawn is None:
+        return
+    pilgrims = drawn["pilgrims"]
+    least = pilgrims.get("holiness", 0)
+    holy = [lord for lord in state["lords"] if holiness(state, lord) >= least]
+    offering = dict(pilgrims.get("offering", {}))
+    if not holy or not offering:
+        run.emit(public("pilgrims_passed", offering=offering, holiness=least))
+        return
+    best = max(church_wealth(state, lord) for lord in holy)
+    richest = [lord for lord in holy if church_wealth(state, lord) == best]
+    share = {g: n // len(richest) for g, n in offering.items() if n // len(richest)}
+    run.emit(public("pilgrims_stopped", churches=richest, offering=offering, share=share,
+                    holiness=least))
+
+
+# ---------------------------------------------------------------- revolt
+
+def triangle(k: int) -> int:
+    """1 + 2 + ... + k."""
+    return k * (k + 1) // 2
+
+
+def revolt(run) -> None:
+    """Each lord that got a token this turn draws until a neutral token comes out."""
+    state = run.state
+    asking = []
+    for lord in state["lords"]:
+        if not state["tokens"].get(lord):
+            continue
+        drawn, _ = draw_until(dict(run.state["jacquerie"][lord]), "neutral", run.rng)
+        k = drawn.count("jacquerie")
+        free = min(triangle(k), farm_count(run.state, lord))
+        run.emit(public("revolt_drawn", lord=lord, drawn=drawn, jacquerie=k, free=free))
+        if free == 0:
+            continue
+        if free >= farm_count(run.state, lord):
+            free_farms_of(run, lord, lord_farms(run.state, lord),
+                          run.state["village_farms"].get(lord, 0))
+        else:
+            asking.append({"lord": lord, "count": free})
+    if asking:
+        run.emit(public("freeing_asked", freeing=asking))
+
+
+def candidates(state, lord: str) -> list[str]:
+    """The farms the barbarian may free, by default order: fewest resources first."""
+    plain = lord_farms(state, lord)
+    village = village_of(state, lord)
+    per_village = count(goods_at(state, village))
+    ranked = [(count(goods_at(state, t)), 0, i, t) for i, t in enumerate(plain)]
+    ranked += [(per_village, 1, i, "village") for i in range(state["village_farms"].get(lord, 0))]
+    return [entry[3] for entry in sorted(ranked)]
+
+
+def default_freeing(state, lord: str, number: int) -> list[str]:
+    """The farms that turn free when the barbarian says nothing: the ones with fewest resources."""
+    return candidates(state, lord)[:number]
+
+
+def chosen_farms(state, lord: str, number: int, named: list[str]) -> list[str]:
+    """The barbarian's choice, kept where it is possible, completed by the default order."""
+    pool = candidates(state, lord)
+    chosen = []
+    for word in named:
+        if word in pool:
+            pool.remove(word)
+            chosen.append(word)
+    return (chosen + pool)[:number]
+
+
+def free_farms_of(run, lord: str, tiles: list[str], village: int) -> None:
+    """Farms turn free; village farms that revolt leave the valley."""
+    run.emit(public("farms_freed", lord=lord, tiles=sorted(tiles), village=village))
+
+
+def freeing(run, choice: dict) -> None:
+    """The revolts of this turn, with the barbarian's choice of farms."""
+    for entry in list(run.state["freeing"]):
+        lord, number = entry["lord"], entry["count"]
+        named = [choice.get(f"{lord}-{i}", "") for i in range(1, number + 1)]
+        picks = chosen_farms(run.state, lord, number, [n.upper() if n != "village" else n
+                                                      for n in named])
+        tiles = [p for p in picks if p != "village"]
+        free_farms_of(run, lord, tiles, picks.count("village"))
+
+
+# ---------------------------------------------------------------- the end
+
+def prestige(state, lord: str) -> int:
+    """The default judgement: domains headed by the lord's family x3, farms, buildings x2."""
+    domains = sum(1 for head in state["heads"].values() if head == lord)
+    buildings = sum(1 for e in state["buildings"][lord].values() if e["done"] is not None)
+    return 3 * domains + farm_count(state, lord) + 2 * buildings
+
+
+def default_winner(state) -> str:
+    """The lord with the most prestige (ties: seat order)."""
+    best = max(prestige(state, lord) for lord in state["lords"])
+    return next(lord for lord in state["lords"] if prestige(state, lord) == best)
+
+
+def immediate_end(state) -> tuple[str, str] | None:
+    """(winner, reason key) when the barbarian's or one lord's family heads every domain."""
+    heads = set(state["heads"].values())
+    if len(heads) == 1:
+        head = heads.pop()
+        return head, "barbarian" if head == state["barbarian"] else "dynasty"
+    return None

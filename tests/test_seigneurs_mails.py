@@ -1,0 +1,125 @@
+"""What a Seigneurs report tells a lord: the valley (text map and SVG hex map), its stock
+and bag, the reference prices, the offers to and from it, and exactly what it
+may send now; in English or French, within 78 columns; and what a player sees
+of the HTML map in a real browser."""
+
+import email
+from pathlib import Path
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from pbem import inbound
+from pbem.app import SeatSpec
+from pbem.games import seigneurs
+from pbem.i18n import speaking
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+
+POSITION = {
+    "stage": "market",
+    "card": "border-raid",
+    "villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+    "farms": {"B2": "ann", "D6": "bob", "I3": "free"},
+    "village_farms": {"ann": 2, "bob": 1},
+    "goods": {"B2": {"wood": 2}, "bob": {"metal": 1}},
+    "stocks": {"ann": {"wood": 4, "coins": 5}, "bob": {"metal": 2, "stone": 1}},
+    "jacquerie": {"ann": {"neutral": 3, "jacquerie": 1}},
+}
+
+
+def parts(raw: bytes) -> dict:
+    """{"plain": text, "html": text} of a mail."""
+    out = {}
+    for part in email.message_from_bytes(raw).walk():
+        if part.get_content_maintype() == "text":
+            out[part.get_content_subtype()] = part.get_payload(decode=True).decode(
+                part.get_content_charset())
+    return out
+
+
+def last_mail(referee, seat: str, kind: str = "report") -> dict:
+    """The parts of the last mail of a kind to a seat."""
+    row = referee.store.one("SELECT raw FROM outbox WHERE seat = ? AND kind = ? "
+                            "ORDER BY id DESC LIMIT 1", [seat, kind])
+    return parts(row["raw"])
+
+
+def new_game(tmp_path, bob_lang="en"):
+    """Ann and bob (bob in bob_lang) and zed the barbarian, at the market of turn 1."""
+    referee = make_referee(tmp_path)
+    players = [SeatSpec("ann", "ann@players.example"),
+               SeatSpec("bob", "bob@players.example", lang=bob_lang),
+               SeatSpec("zed", "zed@players.example")]
+    referee.new_game("seigneurs", "v", players, START, {"judge": "zed"}, seed="mails",
+                     position=POSITION)
+    return referee
+
+
+def test_a_lords_report_shows_its_valley_stock_bag_prices_offers_and_orders(tmp_path):
+    referee = new_game(tmp_path)
+    answer = inbound.submit(referee, "v", "ann", "offer bob give wood 2 take metal 1", START)
+    assert answer["understood"] == ["you offer bob wood 2 for metal 1"]
+    ack = last_mail(referee, "ann", "ack")["plain"]
+    assert "you offer bob wood 2 for metal 1" in ack
+    referee.tick(later(START, 25), send=False)
+
+    for seat in ("ann", "bob"):
+        mail = last_mail(referee, seat)
+        text, page = mail["plain"], mail["html"]
+        assert all(len(line) <= 78 for line in text.splitlines()), \
+            [line for line in text.splitlines() if len(line) > 78]
+        assert "Open offer 1: ann offers bob wood 2, for metal 1." not in text
+        assert "Open offer 1: ann offers bob wood 2 for metal 1." in text
+        assert "Reference prices: wood 1, stone 2, food 1, metal 3, forged weapons 5." in text
+        assert "offer bob give wood 2 take metal 1" in text and "accept 3 / refuse 3" in text
+        assert "C2-C3: village of ann (2 farms)" in text and "I3: free farm" in text
+        assert "<svg" in page and "viewBox=" in page and page.count("<polygon") == 61
+    ann = last_mail(referee, "ann")["plain"]
+    assert "Your stock: wood 4, coins 5." in ann
+    assert "Your jacquerie bag: 3 neutral, 1 jacquerie tokens." in ann
+    assert "metal 2, stone 1" not in ann and "Your stock: stone 1, metal 2." not in ann
+    zed = last_mail(referee, "zed")["plain"]
+    assert "You are the barbarian" in zed and "Stock of bob: stone 1, metal 2;" in zed
+
+
+def test_a_french_lord_reads_its_report_and_its_errors_in_french(tmp_path):
+    referee = new_game(tmp_path, bob_lang="fr")
+    game = referee.table("v").state["game"]
+    with speaking("fr"):
+        orders, errors = seigneurs.parse(game, "bob", "offre ann donne metal 1 prend bois 2\n"
+                                         "achte metal 1")
+        said = seigneurs.describe_orders(game, "bob", orders)
+    assert said == ["vous proposez à ann métal 1 contre bois 2"]
+    assert str(errors[0]) == ("line 2: achte n'est pas un ordre\u00a0; vouliez-vous dire "
+                              "achete\u00a0?\u00a0; maintenant vous pouvez écrire\u00a0: "
+                              "offer, accept, refuse, buy, sell, peace, pass")
+    inbound.submit(referee, "v", "bob", "offre ann donne metal 1 prend bois 2", START)
+    referee.tick(later(START, 25), send=False)
+    text = last_mail(referee, "bob")["plain"]
+    assert "Votre réserve\u00a0: pierre 1, métal 2." in text
+    assert "Prix de référence\u00a0: bois 1, pierre 2, nourriture 1, métal 3, armes forgées 5." \
+        in text
+    assert "Ce que vous pouvez envoyer maintenant" in text
+    assert all(len(line) <= 78 for line in text.splitlines())
+
+
+@pytest.mark.skipif(not shutil.which("chromium"), reason="needs a headless Chromium")
+def test_the_hex_map_draws_in_a_browser(tmp_path):
+    referee = new_game(tmp_path)
+    referee.tick(later(START, 25), send=False)
+    page = tmp_path / "report.html"
+    page.write_text(last_mail(referee, "ann")["html"], encoding="utf-8")
+    shot = tmp_path / "report.png"
+    subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                    "--window-size=400,900", f"--screenshot={shot}", page.as_uri()],
+                   check=True, capture_output=True, timeout=60)
+    png = Path(shot).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == (400, 900)
+    assert len(png) > 20000, "the screenshot is nearly blank: no map was drawn"
+    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", page.read_text(encoding="utf-8"))

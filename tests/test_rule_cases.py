@@ -22,8 +22,8 @@ the resulting state with the case's ``[expect]`` table.
     no_events = ["pincered"]            # event types that must not have happened
     counts = {century_scored = 1}       # how many times these events happened
     told = ["ann was silent"]           # pieces of the public log every seat reads
-    seen = {ann = ["die 5"]}            # pieces of the log this seat reads (its own events too)
-    unseen = {cat = ["battle of"]}      # pieces this seat's log must never show
+    log_says = {ann = ["die 5"]}        # pieces of the log this seat reads (its own events too)
+    log_never_says = {cat = ["battle"]} # pieces this seat's log must never show
 
 A game's check.py may take the events too: check(state, expect, events).
 """

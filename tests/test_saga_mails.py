@@ -41,9 +41,12 @@ def text(msg) -> str:
 
 @pytest.fixture
 def battle(tmp_path):
-    """ann scouted Mercia (a 6), marched in; bob picked the scenario: the battle is set."""
+    """ann scouted Mercia (a 6), marched in; bob picked the scenario: the battle is set.
+    cat reads French."""
     referee = make_referee(tmp_path)
-    referee.new_game("saga", "case", seats("ann", "bob", "cat"), START, {}, seed=CASE["seed"],
+    players = seats("ann", "bob", "cat")
+    players[2].lang = "fr"
+    referee.new_game("saga", "case", players, START, {}, seed=CASE["seed"],
                      position={**CASE["position"],
                                "factions": {**CASE["position"]["factions"], "cat": "scots"},
                                "homelands": {**CASE["position"]["homelands"], "cat": "Alba"}})
@@ -86,6 +89,17 @@ def test_both_players_get_one_battle_mail_with_everything(battle):
     assert not [m for m in mails(battle, "cat") if "attacks" in text(m) or
                 "marched" in text(m) or "BATTLE" in text(m)], "cat learns nothing of the battle"
     assert battle.table("case").state["engine"]["requests"]["ann"]["hours"] == 168
+
+
+def test_a_french_seat_reads_its_campaign_in_french(battle):
+    body = text(mails(battle, "cat")[-1])
+    assert "cat mène les Scots\u00a0; Patrie Alba." in body
+    assert "Trésor\u00a0: 0 ors." in body
+    assert "Comment écrire vos ordres" in body
+    assert "Campagne SAGA, manche 2, tour 3\u00a0: ann joue" in body
+    assert "3 Alba          cat (Scots) *" in body
+    answer = inbound.submit(battle, "case", "ann", "resultat gagne", later(START, 9))
+    assert answer["understood"] == ["battle report: you won"]
 
 
 def test_every_text_part_fits_78_columns(battle):
@@ -148,3 +162,16 @@ def test_the_map_fits_a_phone_and_greys_what_is_unknown(battle, tmp_path):
 def html_unescape(value: str) -> str:
     import html
     return html.unescape(value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_mail_of_a_campaign_fits_78_columns(tmp_path, lang):
+    from test_saga_games import play_campaign
+    referee = make_referee(tmp_path)
+    play_campaign(referee, "w", 4, seed=f"width-{lang}", options={"rounds": "6", "lang": lang})
+    sent = mails(referee)
+    assert len(sent) > 40
+    for mail in sent:
+        for line in text(mail).splitlines():
+            assert len(line) <= 78, f"{mail['Subject']}: {line!r}"

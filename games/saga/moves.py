@@ -29,8 +29,8 @@ def army_problem(state, seat, name) -> str | None:
     if name in armies:
         return None
     known = ", ".join(sorted(armies)) or _("none")
-    return _("you have no army called {army}; your armies: {names}").format(army=name,
-                                                                            names=known)
+    return _("you have no army called {army} (your armies: {names})").format(army=name,
+                                                                             names=known)
 
 
 def is_outward(state, seat, step) -> bool:

@@ -591,7 +591,7 @@ def say_step(state, seat, step) -> str:
                                                    units=units_text(step["units"]))
     if kind == "recruit":
         where = step.get("place") or _("your homeland")
-        return _("at upkeep, recruit 1 {unit} in {where} (5 gold, if you still can)").format(
+        return _("recruit 1 {unit} in {where} at upkeep (5 gold)").format(
             unit=unit_name(step["type"]), where=where)
     if kind == "ransom":
         return _("pay the ransom of your Lord")

@@ -69,7 +69,13 @@ def result_view(state) -> dict | None:
     if result is None:
         return None
     return {"winners": list(result["winners"]), "zones": dict(result["zones"]),
-            "reason": _(END_REASONS[result["reason"]]).format(**result["values"])}
+            "reason": reason_text(result)}
+
+
+def reason_text(result) -> str:
+    """Why the campaign ended, in the current language."""
+    reason = END_REASONS[result["reason"]]
+    return _(reason).format(**result["values"])
 
 
 def zone_view(state, board, zone, viewer, everything, number) -> dict:
@@ -376,14 +382,15 @@ def armies_text(armies) -> str:
 
 def legend(view) -> list[str]:
     """How to read the map."""
-    lines = [_("* a homeland. Armies: name points (hearthguards/warriors/levies, +L the Lord)."),
-             _("? not known. A zone you do not hold shows what you learned, and when.")]
+    lines = wrap(_("* a homeland. Armies: name points (hearthguards/warriors/levies, "
+                   "+L the Lord).")) + \
+        wrap(_("? not known. A zone you do not hold shows what you learned, and when."))
     factions = ", ".join(f"{f['seat']} {f['name']} ({f['homeland']})" for f in view["factions"])
     if factions:
         lines += wrap(_("Factions: {list}.").format(list=factions))
     goal = view["zones_to_win"]
-    lines.append(_("The first to hold {num} zones wins.").format(num=goal) if goal else
-                 _("After round {num}, most zones wins.").format(num=view["rounds"]))
+    lines += wrap(_("The first to hold {num} zones wins.").format(num=goal) if goal else
+                  _("After round {num}, most zones wins.").format(num=view["rounds"]))
     return lines
 
 
@@ -610,7 +617,7 @@ NARRATIONS = {
     "order_skipped": lambda p: _("an order could not be carried out: {why}").format(**p),
     "campaign_won": lambda p: _("the campaign is over: {winners} won ({reason})").format(
         winners=" and ".join(p["winners"]),
-        reason=_(END_REASONS[p["reason"]]).format(**p["values"])),
+        reason=reason_text(p)),
     "ruling_given": lambda p: _("ruling by {by}: {values}{text}").format(
         by=_("the referee") if p["by"] == REFEREE else p["by"],
         values=", ".join(f"{k} {v}" for k, v in sorted(p["set"].items())),

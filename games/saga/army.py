@@ -29,11 +29,6 @@ def unit_count(army: dict) -> int:
     return points(army) + (1 if army["lord"] else 0)
 
 
-def is_empty(army: dict) -> bool:
-    """No unit and no Lord: the army is gone."""
-    return not points(army) and not army["lord"]
-
-
 def merged(first: dict, second: dict) -> dict:
     """Two armies as one (in the first one's zone)."""
     units = {t: first["units"][t] + second["units"][t] for t in UNIT_TYPES}

@@ -20,11 +20,10 @@ Every line a mail cannot use gets an error naming its line, why, and the
 closest valid word.
 """
 
-import copy
 from difflib import get_close_matches
 import re
 
-from pbem.adjudicator.contract import OrderError
+from pbem.adjudicator.contract import OrderError, plain_copy
 from pbem.adjudicator.results import parse_result
 from pbem.i18n import _, ngettext
 
@@ -113,7 +112,7 @@ class Reader:
 
     def __init__(self, state, seat, stage):
         self.state = state
-        self.sketch = copy.deepcopy(state)
+        self.sketch = plain_copy(state)
         self.seat = seat
         self.stage = stage
         self.board = board_of(state)

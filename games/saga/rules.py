@@ -17,7 +17,7 @@ from pbem.adjudicator.contract import REFEREE, Request
 from pbem.adjudicator.rulings import ruling_request
 from pbem.i18n import N_, _
 
-from .army import points
+from .army import points, unit_count
 from .material import MIN_FIGHT
 from .state import (armies_in, board_of, friends, owner_of, room, seen_by, total_points,
                     vassals_of, zones_of)
@@ -135,21 +135,16 @@ def aftermath_asks(state) -> dict:
     loser, winner = battle["loser"], battle["winner"]
     lost = rolls.get("loser", {})
     army = state["armies"][loser].get(battle["forces"][loser]["army"])
-    if lost.get("choice") and army is not None and 0 < lost["lose"] < unit_total(army):
+    units = unit_count(army) if army else 0
+    if lost.get("choice") and 0 < lost["lose"] < units:
         asks.setdefault(loser, []).append("losses")
-    if lost.get("lose", 0) < unit_total(army or {"units": {}, "lord": False}) and \
-            len(fall_back_options(state)) > 1:
+    if lost.get("lose", 0) < units and len(fall_back_options(state)) > 1:
         asks.setdefault(loser, []).append("fall_back")
     won = state["armies"][winner].get(battle["forces"][winner]["army"])
     if rolls.get("winner", {}).get("promote") and won and \
             (won["units"]["warriors"] or won["units"]["levies"]):
         asks.setdefault(winner, []).append("promote")
     return asks
-
-
-def unit_total(army: dict) -> int:
-    """Units of an army, the Lord counted."""
-    return sum(army["units"].values()) + (1 if army.get("lord") else 0)
 
 
 # ---------------------------------------------------------------- phases

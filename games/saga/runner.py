@@ -4,7 +4,8 @@ A phase resolves on a copy of the state: every event is folded into it as
 soon as it is emitted, so each rule sees exactly what the previous one left.
 """
 
-import copy
+
+from pbem.adjudicator.contract import plain_copy
 
 from .state import apply, told
 from .tables import roll_die
@@ -16,7 +17,7 @@ class Runner:
     """The scratch state of one phase, with the events that built it."""
 
     def __init__(self, state, rng):
-        self.state = copy.deepcopy(state)
+        self.state = plain_copy(state)
         self.rng = rng
         self.events = []
 

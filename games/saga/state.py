@@ -103,11 +103,6 @@ def room(state, zone: str, extra: int) -> bool:
     return zone_points(state, zone) + extra <= MAX_ZONE
 
 
-def overlord_of(state, seat: str) -> str | None:
-    """The seat whose vassal this seat is, or None."""
-    return state["overlord"].get(seat)
-
-
 def vassals_of(state, seat: str) -> list[str]:
     """The seats that are this seat's vassals, in seat order."""
     return [s for s in state["seats"] if state["overlord"].get(s) == seat]

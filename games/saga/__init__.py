@@ -26,7 +26,6 @@ OPTIONS = {
     "board": "a map of games/saga/boards/ (default: default, the rules page's map)",
 }
 SEAT_BOARDS = True     # under fog each seat's map is drawn from what it knows
-BRIEF_UPDATES = True   # seats waiting for another's turn get a short update, no map
 
 
 def demo_options(turns: int) -> dict:
@@ -39,7 +38,7 @@ def timing(options: dict) -> dict:
     return {}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS", "BRIEF_UPDATES",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests"]

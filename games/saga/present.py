@@ -528,8 +528,6 @@ NARRATIONS = {
     "campaign_began": lambda p: _("the campaign begins"),
     "round_began": lambda p: _("round {round}: order of play {order}").format(
         round=p["round"], order=", ".join(p["order"])),
-    "turn_began": lambda p: _("turn {number}: {seat} plays").format(**p),
-    "turn_ended": lambda p: _("end of turn {number}").format(**p),
     "army_moved": lambda p: _("{army} moved from {a} to {b}").format(army=p["army"],
                                                                      a=_from(p), b=p["to"]),
     "armies_merged": lambda p: _("{other} joined {army} in {zone}").format(**p),

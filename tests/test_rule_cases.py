@@ -97,7 +97,7 @@ def told_problems(expect: dict, game, public: list) -> list[str]:
 def seen_problems(expect: dict, game, referee) -> list[str]:
     """Pieces of text each seat's own log must (or must never) tell."""
     problems = []
-    for key, wanted in (("seen", True), ("unseen", False)):
+    for key, wanted in (("log_says", True), ("log_never_says", False)):
         for seat, pieces in expect.get(key, {}).items():
             told = "\n".join(game.narrate(Event(e["type"], e["payload"], e["visible_to"]))
                              or "" for e in referee.events("case", seat))
@@ -167,3 +167,14 @@ def test_a_wrong_expectation_is_caught(tmp_path):
     assert any(p.startswith("units:") for p in problems)
     assert any(p.startswith("bob had unexpected errors") for p in problems)
     assert "no collided event happened" in " ".join(problems)
+
+
+def test_a_wrong_log_expectation_is_caught(tmp_path):
+    path = Path(__file__).parent / "games" / "saga" / \
+        "fog_a_move_inside_is_seen_by_its_player_alone.toml"
+    case = tomllib.loads(path.read_text(encoding="utf-8"))
+    case["expect"].update(log_says={"bob": ["reserve moved"]},
+                          log_never_says={"ann": ["reserve moved"]})
+    problems = "\n".join(run_case(case, "saga", tmp_path))
+    assert "the log of bob never says 'reserve moved'" in problems
+    assert "the log of ann says 'reserve moved'" in problems

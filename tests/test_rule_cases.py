@@ -116,7 +116,8 @@ def play_phase(referee, orders: dict, now: str, ruling=None) -> tuple[dict, str]
         answers[seat] = inbound.submit(referee, "case", seat, text, now)
     if ruling is not None:
         asked = [r for r in referee.rulings("case") if r["asked"] == REFEREE]
-        assert asked, f"a ruling is given but the referee is asked nothing: {referee.rulings('case')}"
+        assert asked, f"a ruling is given but the referee is asked nothing: " \
+                      f"{referee.rulings('case')}"
         referee.rule("case", asked[0]["id"], ruling.get("text", "the referee's reasons"),
                      ruling["set"], now)
         return answers, now

@@ -69,7 +69,8 @@ def test_games_lists_saga_and_its_options(run):
 
 
 @pytest.mark.parametrize("options, said", [
-    (["--option", "rounds=3", "--option", "zones_to_win=5"], "give zones_to_win or rounds, not both"),
+    (["--option", "rounds=3", "--option", "zones_to_win=5"],
+     "give zones_to_win or rounds, not both"),
     (["--option", "rounds=-2"], "rounds must be a whole number, more than 0"),
     (["--option", "fog=maybe"], "fog must be yes or no"),
     (["--option", "colour=red"], "SAGA campaign has no option colour"),

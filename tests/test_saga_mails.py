@@ -67,7 +67,8 @@ def test_the_scout_alone_is_answered_at_once(battle):
     body = text(answer)
     assert "held by bob: army 4 (1/2/1 +L), their homeland" in " ".join(body.split())
     assert "  move host Mercia" in body and "  stay" in body
-    assert not any("scouting Mercia" in text(m) for m in mails(battle, "bob") + mails(battle, "cat"))
+    others = mails(battle, "bob") + mails(battle, "cat")
+    assert not any("scouting Mercia" in text(m) for m in others)
 
 
 def test_both_players_get_one_battle_mail_with_everything(battle):

@@ -51,7 +51,8 @@ def has(army: dict, units: dict, lord: bool = False) -> bool:
 
 
 def cheapest(army: dict, count: int) -> tuple[dict, bool]:
-    """(units, lord): the `count` units lost first: Levies, Warriors, Hearthguards, the Lord last."""
+    """(units, lord): the `count` units lost first: Levies, Warriors, Hearthguards, then
+    the Lord."""
     taken = {t: 0 for t in UNIT_TYPES}
     for kind in LOSS_ORDER:
         step = min(count, army["units"][kind])

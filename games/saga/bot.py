@@ -100,7 +100,8 @@ def turn(state, seat, rng) -> list[str]:
         lines.append(f"{word('scout', french)} {rng.choice(scouts)}")
     elif movers and choice < 9:
         name = rng.choice(movers)
-        lines.append(f"{word('move', french)} {name} {rng.choice(outward_targets(state, seat, name))}")
+        target = rng.choice(outward_targets(state, seat, name))
+        lines.append(f"{word('move', french)} {name} {target}")
     return lines
 
 

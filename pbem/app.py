@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 import fcntl
 import json
+import os
 import secrets
 
 import pbem.games
@@ -335,11 +336,22 @@ class Referee:
                                                        table.game_row["seed"])], now)
             letters.reports(table, self.store.seats(game_id), now)
 
+    def poll(self, now: str | None, watch: bool = False) -> int:
+        """Store the new mail of the Maildir or IMAP folder; return how many were stored.
+
+        Only one poll runs at a time on a database: a second one stops at once
+        with PbemError. `now` and `watch` are as for `pbem.mail.fetch.poll`.
+        """
+        from .mail import fetch
+        with poll_lock(self.store.path):
+            return fetch.poll(self, now, watch=watch)
+
     def tick(self, now: str, send: bool = True) -> TickReport:
         """Read the inbox, resolve what is due, send reminders, then send the outbox.
 
         Only one tick runs at a time on a database: a second one (cron firing
-        while a slow tick still runs) stops at once with PbemError.
+        while a slow tick still runs) stops at once with PbemError. The
+        referee's digest of refused mail goes out with it, once a day at most.
         """
         from . import inbound
         from .mail import outbox
@@ -347,6 +359,7 @@ class Referee:
         report = TickReport()
         with tick_lock(self.store.path):
             report.mails_read = inbound.process_inbox(self, now)
+            inbound.digest(self, now)
             for game_id in self.due_games(now):
                 count = self.step(game_id, now)
                 if count:
@@ -390,17 +403,34 @@ def ruling_id(phase: int, asked: str) -> str:
 
 
 @contextmanager
-def tick_lock(db_path: str):
-    """Hold an exclusive lock file beside the database for the length of a tick."""
-    with open(f"{db_path}.tick-lock", "a+") as handle:
+def database_lock(db_path: str, job: str):
+    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
+
+    The lock file sits beside the real database file, symbolic links resolved
+    (as SQLite resolves them), so every path to one database shares one lock.
+    A second holder stops at once with PbemError.
+    """
+    real = os.path.realpath(db_path)
+    with open(f"{real}.{job}-lock", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise PbemError("another pbem tick is running on this database") from None
+            raise PbemError(f"another pbem {job} is running on this database ({real})") \
+                from None
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def tick_lock(db_path: str):
+    """The lock a tick holds on a database for its whole length."""
+    return database_lock(db_path, "tick")
+
+
+def poll_lock(db_path: str):
+    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
+    return database_lock(db_path, "poll")
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:

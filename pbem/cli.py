@@ -4,6 +4,7 @@ import functools
 import json
 import logging
 from pathlib import Path
+import re
 import sys
 import tomllib
 
@@ -19,6 +20,7 @@ from .config import ConfigError, load
 from .errors import PbemError
 from .identity import without_tokens
 from .mail import maildir
+from .mail.parse import visible
 from .replay import replay as replay_game
 from .store import Store
 from .timeutil import parse_time, iso, system_now
@@ -57,9 +59,15 @@ def when(now: str | None) -> str:
         raise click.BadParameter(str(problem), param_hint="--now") from None
 
 
+# Characters JSON leaves as they are that a terminal acts on (DEL, C1 controls) or that
+# reorder text on screen: written as \u escapes, the same JSON, safe to print.
+UNPRINTABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def emit_json(data) -> None:
-    """Print data as indented, key-sorted JSON."""
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    """Print data as indented, key-sorted JSON, every control character escaped."""
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
+    click.echo(UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text))
 
 
 def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
@@ -69,8 +77,8 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
         return
     if not rows:
         click.echo(empty)
-    for row in rows:
-        for line in lines(row):
+    for row in rows:  # what a mail put in a row reaches the terminal without control characters
+        for line in lines({k: visible(v) if isinstance(v, str) else v for k, v in row.items()}):
             click.echo(line)
 
 
@@ -271,14 +279,14 @@ def poll(referee, watch, now):
 
     Each mail is stored before it is marked read or moved to the Processed
     folder, so an interrupted poll loses nothing and stores nothing twice.
+    Only one poll runs at a time on a database.
 
     Example: pbem poll && pbem tick
     """
-    from .mail import fetch
     if watch:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
-    count = fetch.poll(referee, moment, watch=watch)
+    count = referee.poll(moment, watch=watch)
     click.echo(f"{count} new mail(s) stored")
 
 

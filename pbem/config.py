@@ -30,6 +30,7 @@ DEFAULTS = {
         "outbox": "mail/outbox",
         "max_bytes": 1_000_000,
         "rate_per_hour": 30,
+        "handle_seconds": 30.0,
     },
     "smtp": {
         "host": "",

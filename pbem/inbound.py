@@ -3,27 +3,52 @@
 Each inbox row is handled in one transaction that records what the mail
 changed, queues its answer and marks the row. Every path ends in a status
 with a reason: done (answered), rejected (answered, nothing changed), ignored
-(automatic mail, or a stranger already answered today), quarantined (over the
-rate limit, or too large), duplicate, bounce, or failed (a bug; the referee is
-told).
+(automatic mail, a stranger's mail, or a refusal already answered today),
+quarantined (unreadable, from an unclear sender, over the rate limit, too
+large, or its handling failed), duplicate, or bounce.
+
+No mail stops the ones after it: handling one has a time budget
+(``mail.handle_seconds``), and whatever goes wrong with one mail quarantines
+that mail, with the reason, before the next is handled. What a mail may cost
+depends on what it proves: mail carrying a seat's code from the seat's
+address counts against that seat's hourly allowance, any other mail against
+its sender address's, so forged mail never uses up a seat's. Strangers (an
+address no game knows) are never answered; the referee gets, at most once a
+day, a digest of the mail refused.
 """
 
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 import json
+import signal
+import threading
 
 from . import letters
 from .adjudicator import engine
 from .errors import PbemError
-from .identity import claim, subject_tag, token_matches
-from .mail.parse import Incoming, read
+from .identity import Claim, claim, subject_tag, token_matches
+from .mail.parse import Incoming, read, shorten, visible
 from .reading import read_text, sections, sender_names
-from .store import Store, raw_digest
+from .store import Store, body_digest, raw_digest
 from .timeutil import iso, parse_time
 
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
+DIGEST_EVERY = timedelta(days=1)
+DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
+DIGEST_EXAMPLES = 5
 RELEASED = "released by the referee"
+QUESTIONS = {"help", "status"}  # commands that ask, whatever turn a mail answers
+
+
+class Overtime(BaseException):
+    """Handling one mail took longer than its budget.
+
+    A BaseException, like KeyboardInterrupt, so that no guard that sets aside
+    what one header or one part of a mail does wrong can swallow it.
+    """
 
 
 def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
@@ -33,18 +58,24 @@ def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
 
 
 def store_raw(store: Store, raw: bytes, source: str, now: str, **where) -> int:
-    """Insert one inbox row inside the caller's transaction."""
+    """Insert one inbox row inside the caller's transaction (whatever the bytes are)."""
     head = read(raw, headers_only=True)
     return store.insert("inbox", {
         "message_id": head.message_id or None, "source": source, "received_at": now,
-        "raw": raw, "size": len(raw), "digest": raw_digest(raw), "sender": head.sender or None,
-        "status": "new", **where,
+        "raw": raw, "size": len(raw), "digest": raw_digest(raw), "body_digest": body_digest(raw),
+        "sender": head.sender or None, "status": "new", **where,
     })
 
 
 def process_inbox(referee, now: str) -> int:
-    """Handle every new inbox row, oldest first; return how many were handled."""
+    """Handle every new inbox row, oldest first; return how many were handled.
+
+    A mail whose handling raises, or takes longer than ``mail.handle_seconds``,
+    is quarantined with the reason (the referee's digest lists it) and nothing
+    it did is kept; the next mail is handled all the same.
+    """
     store = referee.store
+    budget = referee.config["mail"]["handle_seconds"]
     count = 0
     last = 0
     while True:
@@ -58,111 +89,147 @@ def process_inbox(referee, now: str) -> int:
                 full = store.one("SELECT * FROM inbox WHERE id = ? AND status = 'new'", [last])
                 if full is None:
                     continue
-                status, reason, game, seat = handle(referee, full, now)
+                with time_limit(budget):
+                    status, reason, game, seat = handle(referee, full, now)
                 store.update("inbox", {"id": last}, {"status": status, "reason": reason,
                                                      "game": game, "seat": seat})
-        except Exception as problem:  # a bug must not stop the tick or lose the mail
+        except (Exception, Overtime) as problem:  # one mail never stops the others
             with store.transaction():
                 store.update("inbox", {"id": last}, {
-                    "status": "failed", "reason": f"{type(problem).__name__}: {problem}"})
-                letters.notice(referee, referee.config["referee"], f"mail {last} could not be handled",
-                               [f"Inbox row {last} raised {type(problem).__name__}: {problem}. "
-                                "The mail is kept; nothing in any game changed."], now)
+                    "status": "quarantined",
+                    "reason": f"could not be handled: {type(problem).__name__}: "
+                              f"{shorten(str(problem))}"})
         count += 1
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise Overtime inside the block once `seconds` have passed.
+
+    Only the main thread receives signals, so elsewhere the block runs unbounded.
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise Overtime(f"took longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass
+class Who:
+    """Who a mail says it is from, and whether it proves it."""
+
+    claim: Claim
+    game: dict | None   # the game it is for, when there is one
+    seats: list         # that game's seats at the sender's address
+    seat: dict | None   # the one of them whose code the mail carries: proven
+
+    def rate_key(self, sender: str) -> str:
+        """What the mail counts against: its seat when proven, else its sender address."""
+        return f"seat {self.seat['game']}/{self.seat['name']}" if self.seat else sender
+
+
+def identify(referee, incoming: Incoming) -> Who:
+    """The game, the seats and the proven seat (address and code) of a mail."""
+    store = referee.store
+    found = claim(incoming.subject, incoming.recipients, referee.config["address"])
+    game = store.game(found.game) if found.game else None
+    seats = store.all("SELECT * FROM seats WHERE game = ? AND email = ? ORDER BY position",
+                      [found.game, incoming.sender]) if game else []
+    seat = next((s for s in seats if token_matches(s["token"], found.tokens)), None)
+    return Who(found, game, seats, seat)
 
 
 def handle(referee, row: dict, now: str):
     """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs.
 
     A mail over the size limit is read for its headers only (answered briefly,
-    never parsed). Then, in order: a replayed Message-ID, an automatic mail
-    (never answered; a delivery failure marks its seats), a sender over the
-    hourly allowance; only then is the mail routed.
+    never parsed). Then, in order: a mail already handled, an automatic mail
+    (never answered; a delivery failure marks its seats), a From header that
+    names no single sender, a sender over the hourly allowance, a mail too
+    large or unreadable; only then is the mail routed.
     """
     config = referee.config
     too_large = row["size"] > config["mail"]["max_bytes"]
     head = read(row["raw"], headers_only=too_large)
-    if duplicate(referee.store, head, row["id"]):
-        return "duplicate", f"Message-ID {head.message_id} already handled", None, None
+    repeated = duplicate(referee.store, row)
+    if repeated:
+        return "duplicate", repeated, None, None
     if head.automatic:
         if head.bounced:
             return bounce(referee, head, now)
         return "ignored", f"automatic mail: {head.automatic}", None, None
-    if row["reason"] != RELEASED and flooding(referee, head.sender, row["received_at"] or now):
+    if head.sender_problem:
+        return unclear_sender(referee, head, now)
+    who = identify(referee, head)
+    if row["reason"] != RELEASED and flooding(referee, who.rate_key(head.sender),
+                                              row["received_at"] or now):
         return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
-                               f"mails in an hour from {head.sender}"), None, None
+                               f"mails in an hour from {head.sender}"
+                               + ("" if who.seat else " without a seat's code")), None, None
     if too_large:
-        answered = oversize(referee, head, row["size"], now)
-        reason = f"too large: {row['size']} bytes, over {config['mail']['max_bytes']}"
-        return "quarantined", reason + ("" if answered else ", not answered again"), None, None
-    return route(referee, head, now)
+        return oversize(referee, head, who, row["size"], now)
+    if head.problem:
+        return unreadable(referee, head, who, now)
+    return route(referee, head, who, now)
 
 
-def duplicate(store: Store, head: Incoming, row_id: int) -> bool:
-    """Was a mail with this Message-ID already handled (failed ones may be tried again)?"""
-    return bool(head.message_id) and store.one(
-        "SELECT id FROM inbox WHERE message_id = ? AND id < ? AND status NOT IN ('new', 'failed')",
-        [head.message_id, row_id]) is not None
+def duplicate(store: Store, row: dict) -> str | None:
+    """Why this inbox row repeats a mail already handled, or None.
+
+    The same Message-ID with the same body (whatever headers servers added on
+    the way) is the same mail; so are the very same bytes.
+    """
+    done = "status NOT IN ('new', 'failed') AND id < ?"
+    if row["message_id"]:
+        if store.one(f"SELECT id FROM inbox WHERE message_id = ? AND body_digest = ? AND {done}",
+                     [row["message_id"], row["body_digest"], row["id"]]):
+            return f"Message-ID {row['message_id']} already handled"
+        return None
+    earlier = store.one(f"SELECT id FROM inbox WHERE digest = ? AND {done}",
+                        [row["digest"], row["id"]])
+    return f"the same mail as inbox {earlier['id']}, already handled" if earlier else None
 
 
-def flooding(referee, sender: str, moment: str) -> bool:
-    """Count this mail against its sender's hourly allowance; True when over it."""
+def flooding(referee, key: str, moment: str) -> bool:
+    """Count this mail against `key`'s hourly allowance (a seat or an address); True when over."""
     store = referee.store
-    row = store.one("SELECT * FROM senders WHERE address = ?", [sender])
+    row = store.one("SELECT * FROM senders WHERE address = ?", [key])
     if row is None:
-        store.insert("senders", {"address": sender, "window_start": moment, "count": 1})
+        store.insert("senders", {"address": key, "window_start": moment, "count": 1})
         return False
     if parse_time(moment) - parse_time(row["window_start"]) >= RATE_WINDOW:
-        store.update("senders", {"address": sender}, {"window_start": moment, "count": 1})
+        store.update("senders", {"address": key}, {"window_start": moment, "count": 1})
         return False
-    store.update("senders", {"address": sender}, {"count": row["count"] + 1})
+    store.update("senders", {"address": key}, {"count": row["count"] + 1})
     return row["count"] + 1 > referee.config["mail"]["rate_per_hour"]
 
 
-def oversize(referee, head: Incoming, size: int, now: str) -> bool:
-    """Tell the sender a mail was too large to read (strangers once a day); True if told."""
-    limit = referee.config["mail"]["max_bytes"]
-    notes = [f"Your mail \"{head.subject}\" is {size} bytes, over this referee's limit of "
-             f"{limit} bytes, so it was not read and changed nothing. Send your orders as "
-             "plain text, without attachments."]
-    if referee.store.one("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [head.sender]):
-        letters.notice(referee, head.sender, "your mail was too large", notes, now,
-                       incoming=head)
-        return True
-    return stranger(referee, head, "your mail was too large", notes, now)
+def seat_address(store: Store, address: str) -> bool:
+    """Is this the address of a seat, in any game?"""
+    return bool(address) and store.one("SELECT 1 FROM seats WHERE email = ? LIMIT 1",
+                                       [address]) is not None
 
 
-def bounce(referee, incoming: Incoming, now: str):
-    """A delivery failure: mark the seats at that address as bouncing and tell the referee."""
-    store = referee.store
-    hit = []
-    for address in incoming.bounced:
-        for seat in store.all("SELECT game, name FROM seats WHERE email = ?", [address]):
-            store.update("seats", {"game": seat["game"], "name": seat["name"]}, {"bouncing": 1})
-            hit.append(f"{seat['name']} in game {seat['game']} ({address})")
-    if hit:
-        letters.notice(referee, referee.config["referee"], "mail to a player bounced", [
-            "Mail to these seats could not be delivered: " + "; ".join(hit) + ".",
-            "Their games go on; silent seats get default orders at each deadline. "
-            "Check the address with the player."], now)
-        return "bounce", "delivery failed for " + "; ".join(hit), None, None
-    return "bounce", "delivery failed for " + ", ".join(incoming.bounced) + " (no seat)", \
-        None, None
-
-
-def stranger(referee, incoming: Incoming, headline: str, notes, now: str) -> bool:
-    """Answer someone who is not (or not provably) a seat, at most once a day; True if sent."""
-    store = referee.store
-    row = store.one("SELECT last_stranger_reply FROM senders WHERE address = ?",
-                    [incoming.sender])
+def once_a_day(store: Store, address: str, now: str) -> bool:
+    """May this address be sent a refusal now (none in the last day)? Records it when so."""
+    row = store.one("SELECT last_stranger_reply FROM senders WHERE address = ?", [address])
     last = row["last_stranger_reply"] if row else None
     if last and parse_time(now) - parse_time(last) < STRANGER_QUIET:
         return False
     store.db.execute(
         "INSERT INTO senders (address, window_start, count, last_stranger_reply) "
         "VALUES (?, ?, 0, ?) ON CONFLICT(address) DO UPDATE SET last_stranger_reply = ?",
-        [incoming.sender, now, now, now])
-    letters.notice(referee, incoming.sender, headline, notes, now, incoming=incoming)
+        [address, now, now, now])
     return True
 
 
@@ -173,28 +240,128 @@ def refused(answered: bool, reason: str, game=None, seat=None):
     return "ignored", reason + " (already answered in the last day)", game, seat
 
 
-def route(referee, incoming: Incoming, now: str):
-    """Match the mail to a game and a seat by token and address, then act on it."""
-    store, config = referee.store, referee.config
-    found = claim(incoming.subject, incoming.recipients, config["address"])
-    if found.game is None or store.game(found.game) is None:
+def refuse_known(referee, incoming: Incoming, reason: str, headline: str, notes, now: str,
+                 game=None):
+    """Refuse a mail: its sender is told, once a day, if a game knows the address;
+    a stranger is never answered (the referee's digest lists the mail)."""
+    store = referee.store
+    if not seat_address(store, incoming.sender):
+        return "ignored", f"{reason} (a stranger: not answered)", game, None
+    answered = once_a_day(store, incoming.sender, now)
+    if answered:
+        letters.notice(referee, incoming.sender, headline, notes, now, incoming=incoming)
+    return refused(answered, reason, game)
+
+
+def unclear_sender(referee, incoming: Incoming, now: str):
+    """A From header that names no single address: refused, nothing read.
+
+    Mail servers and pbem might read different senders in it, so it is never
+    routed. The Sender or Return-Path address is told why, once a day, when it
+    is a seat's; otherwise the mail is set aside silently.
+    """
+    store = referee.store
+    reason = f"unclear sender: {incoming.sender_problem}"
+    to = next((a for a in incoming.alternates if seat_address(store, a)), None)
+    if to is None:
+        return "quarantined", reason, None, None
+    if not once_a_day(store, to, now):
+        return "quarantined", reason + f" ({to} already told in the last day)", None, None
+    letters.notice(referee, to, "your mail was not accepted", [
+        f"A mail sent from this address was not accepted: {incoming.sender_problem} "
+        f"(From: {shorten(visible(incoming.from_header), 120)}), so I cannot tell who wrote "
+        "it. It changed nothing.",
+        "If you sent it, send it again with your own address alone in From."],
+        now, incoming=incoming)
+    return "rejected", reason + f"; {to} told", None, None
+
+
+def oversize(referee, head: Incoming, who: Who, size: int, now: str):
+    """A mail too large to read: its seat is told; a seat's address without its code
+    once a day; a stranger never."""
+    limit = referee.config["mail"]["max_bytes"]
+    reason = f"too large: {size} bytes, over {limit}"
+    notes = [f"Your mail \"{shorten(visible(head.subject), 80)}\" is {size} bytes, over this "
+             f"referee's limit of {limit} bytes, so it was not read and changed nothing. Send "
+             "your orders as plain text, without attachments."]
+    store = referee.store
+    if who.seat is not None or (seat_address(store, head.sender)
+                                and once_a_day(store, head.sender, now)):
+        letters.notice(referee, head.sender, "your mail was too large", notes, now,
+                       incoming=head)
+        return "quarantined", reason, None, None
+    return "quarantined", reason + ", not answered", None, None
+
+
+def unreadable(referee, head: Incoming, who: Who, now: str):
+    """A mail pbem could not read: set aside; its seat, when proven, is asked to resend."""
+    reason = f"unreadable: {head.problem}"
+    if who.seat is None:
+        return "quarantined", reason, None, None
+    table = referee.table(who.game["id"])
+    letters.answer(table, who.seat, head, "your mail could not be read", now, notes=[
+        f"I could not read your mail: {head.problem}. It changed nothing.",
+        "Send your orders again as plain text, in a reply to this mail."])
+    return "quarantined", reason, who.game["id"], who.seat["name"]
+
+
+def bounce(referee, incoming: Incoming, now: str):
+    """A delivery failure: mark the seats pbem's bounced mail went to, and tell the referee.
+
+    Only a report that quotes the Message-ID of a mail pbem sent to the failed
+    address counts; the referee is told when a seat starts bouncing.
+    """
+    store = referee.store
+    hit, newly = [], []
+    for address in incoming.bounced:
+        for seat in bounced_seats(store, incoming.quoted_ids, address):
+            store.update("seats", {"game": seat["game"], "name": seat["name"]}, {"bouncing": 1})
+            hit.append(f"{seat['name']} in game {seat['game']} ({address})")
+            if not seat["bouncing"]:
+                newly.append(hit[-1])
+    if newly:
+        letters.notice(referee, referee.config["referee"], "mail to a player bounced", [
+            "Mail to these seats could not be delivered: " + "; ".join(newly) + ".",
+            "Their games go on; silent seats get default orders at each deadline. "
+            "Check the address with the player."], now)
+    if hit:
+        return "bounce", "delivery failed for " + "; ".join(hit), None, None
+    return "bounce", ("delivery failed for " + ", ".join(incoming.bounced)
+                      + " (quotes no mail pbem sent there: no seat marked)"), None, None
+
+
+def bounced_seats(store: Store, quoted: list[str], address: str) -> list[dict]:
+    """The seats at `address` that were sent one of the quoted mails."""
+    if not quoted:
+        return []
+    marks = ", ".join("?" for _ in quoted)
+    return store.all(
+        "SELECT DISTINCT seats.* FROM outbox JOIN seats ON seats.game = outbox.game "
+        "AND seats.name = outbox.seat AND seats.email = outbox.to_addr "
+        f"WHERE outbox.to_addr = ? AND outbox.message_id IN ({marks}) "
+        "ORDER BY seats.game, seats.position", [address, *quoted])
+
+
+def route(referee, incoming: Incoming, who: Who, now: str):
+    """Act on a mail from a proven seat; refuse any other (answering only known addresses)."""
+    store = referee.store
+    found = who.claim
+    if who.game is None:
         what = f"no game called {found.game!r}" if found.game else "no game tag"
-        answered = stranger(referee, incoming, "I could not tell which game your mail is for", [
-            f"Your mail \"{incoming.subject}\" has {what} in its subject.",
+        return refuse_known(referee, incoming, what,
+                            "I could not tell which game your mail is for", [
+            f"Your mail \"{shorten(visible(incoming.subject), 80)}\" has {what} in its subject.",
             "To send orders, reply to the last mail you received from your game, keeping the "
             "tag [pbem GAME #code] in the subject. If you do not play a game here, you can "
-            "ignore this message."], now)
-        return refused(answered, what, found.game)
-    seats = store.all("SELECT * FROM seats WHERE game = ? AND email = ? ORDER BY position",
-                      [found.game, incoming.sender])
-    if not seats:
-        answered = stranger(referee, incoming, f"you are not a player of game {found.game}", [
+            "ignore this message."], now, game=found.game)
+    if not who.seats:
+        return refuse_known(referee, incoming, "sender is not a seat",
+                            f"you are not a player of game {found.game}", [
             f"Game {found.game} has no seat for {incoming.sender}, so your mail changed nothing. "
-            "If you play under another address, write from that one."], now)
-        return refused(answered, "sender is not a seat", found.game)
-    seat = next((s for s in seats if token_matches(s["token"], found.tokens)), None)
-    if seat is None:
-        return wrong_token(referee, incoming, found, seats[0], now)
+            "If you play under another address, write from that one."], now, game=found.game)
+    if who.seat is None:
+        return wrong_token(referee, incoming, found, who.seats[0], now)
+    seat = who.seat
     if seat["bouncing"]:
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game)
@@ -202,8 +369,47 @@ def route(referee, incoming: Incoming, now: str):
         letters.answer(table, seat, incoming, "this game is over", now,
                        notes=["This game is over; your mail changed nothing."])
         return "done", "game over", found.game, seat["name"]
+    closed = answered_turn(store, table, seat, incoming)
+    if closed is not None:
+        return turn_over(table, seat, incoming, closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
+
+
+def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | None:
+    """The turn, now over, whose mail this mail answers; None when it counts for the open one.
+
+    The mails of ours it references (In-Reply-To, References) say which turn it
+    answers: the latest of theirs. It is over when that turn has closed and
+    asked something of the seat. A mail that references none of ours, or only
+    asks (HELP, STATUS), counts for the open turn.
+    """
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asks = {command.name for command in reading.commands}
+    if not incoming.references or (asks and asks <= QUESTIONS and not reading.has_orders):
+        return None
+    marks = ", ".join("?" for _ in incoming.references)
+    rows = store.all(f"SELECT phase, asked FROM outbox WHERE game = ? AND seat = ? "
+                     f"AND message_id IN ({marks})",
+                     [table.game_row["id"], seat["name"], *incoming.references])
+    if not rows or any(row["phase"] is None for row in rows):
+        return None
+    latest = max(row["phase"] for row in rows)
+    if latest >= table.state["engine"]["phase"]:
+        return None
+    return latest if any(row["asked"] for row in rows if row["phase"] == latest) else None
+
+
+def turn_over(table, seat: dict, incoming: Incoming, closed: int, now: str):
+    """Answer a mail to a turn that is over: not used, and what the open turn needs."""
+    eng = table.state["engine"]
+    notes = [f"Turn {closed} is over: your mail answers a mail of that turn, so the orders "
+             "in it were not used."]
+    if seat["name"] in eng["requests"]:
+        notes.append(f"Turn {eng['phase']} needs your orders now (see below): send them in a "
+                     "reply to this mail.")
+    letters.answer(table, seat, incoming, f"turn {closed} is over", now, notes=notes)
+    return "rejected", f"answers turn {closed}, which is over", table.game_row["id"], seat["name"]
 
 
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
@@ -230,6 +436,45 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
         "carry your code.",
     ])
     return "rejected", reason, found.game, seat["name"]
+
+
+def digest(referee, now: str) -> bool:
+    """Mail the referee what was refused since the last digest: at most once a day,
+    nothing when nothing new was refused. True when a digest was queued."""
+    store = referee.store
+    with store.transaction():
+        last = store.one("SELECT * FROM referee_digests ORDER BY id DESC LIMIT 1")
+        if last and parse_time(now) - parse_time(last["sent_at"]) < DIGEST_EVERY:
+            return False
+        since = last["upto"] if last else 0
+        where = f"FROM inbox WHERE id > ? AND status IN ({', '.join('?' for _ in DIGESTED)})"
+        statuses, kinds, upto = Counter(), Counter(), since
+        for row in store.db.query(f"SELECT id, status, reason {where}", [since, *DIGESTED]):
+            statuses[row["status"]] += 1
+            kinds[reason_kind(row["reason"])] += 1
+            upto = max(upto, row["id"])
+        if not statuses:
+            return False
+        examples = store.all(
+            f"SELECT id, sender, status, reason {where} ORDER BY status = 'ignored', id DESC "
+            "LIMIT ?", [since, *DIGESTED, DIGEST_EXAMPLES])
+        total = sum(statuses.values())
+        letters.notice(referee, referee.config["referee"], f"{total} mail(s) refused", [
+            f"Since the last digest, {total} mail(s) were refused or set aside: "
+            + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) + ".",
+            "Why: " + "; ".join(f"{kind} ({n})" for kind, n in kinds.most_common(10)) + ".",
+            "For example: " + "; ".join(
+                f"inbox {row['id']} from {visible(row['sender'] or '(no sender)')}: "
+                f"{shorten(visible(row['reason'] or ''), 120)}" for row in examples) + ".",
+            "pbem inbox lists them; pbem inbox --release ID hands one to the next tick.",
+        ], now, kind="digest")
+        store.insert("referee_digests", {"sent_at": now, "upto": upto})
+    return True
+
+
+def reason_kind(reason: str | None) -> str:
+    """The kind of a refusal: its reason's first words."""
+    return (reason or "no reason").split(":")[0].split(" (")[0].strip()
 
 
 @dataclass

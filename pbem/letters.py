@@ -22,6 +22,8 @@ from .store import row_event
 
 
 BOARD_TEMPLATES = ("report", "welcome", "over")
+MAX_LINES = 50          # of errors, or of orders understood, in one answer
+MAX_LINE_CHARS = 300    # of one such line
 
 
 @dataclass
@@ -120,15 +122,22 @@ class Table:
                 refs += reply_to_mail.references + [in_reply_to]
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
+            engine = self.state["engine"]
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
+                  phase=engine["phase"], asked=seat["name"] in engine["requests"],
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
                   msg_id=seat["thread_id"] if first else None)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
-          in_reply_to=None, references=(), msg_id=None) -> str:
-    """Compose a mail and add it to the outbox; return its Message-ID."""
+          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None) -> str:
+    """Compose a mail and add it to the outbox; return its Message-ID.
+
+    `phase` is the game's phase the mail is written in, `asked` whether its seat
+    was asked something in it: a reply to it after that phase is not taken for
+    the next one.
+    """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
@@ -138,7 +147,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
-        "next_attempt": now, "created_at": now,
+        "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
     })
     return msg_id
 
@@ -244,11 +253,26 @@ def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=()
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `on_file` the orders kept when
-    this mail did not replace them.
+    this mail did not replace them. At most MAX_LINES of each, so a mail of
+    thousands of bad lines gets a short answer.
     """
-    table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
-               understood=list(understood), errors=[str(e) for e in errors],
-               ignored=list(ignored), on_file=list(on_file))
+    errors = [str(e) for e in errors]
+    with i18n.speaking(seat["lang"]):
+        table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
+                   notes=list(notes), error_total=len(errors),
+                   understood=bounded(understood, i18n._("and {num} more orders")),
+                   errors=bounded(errors, i18n._("and {num} more lines I could not read")),
+                   ignored=bounded(ignored, i18n._("and {num} more lines")),
+                   on_file=bounded(on_file, i18n._("and {num} more orders")))
+
+
+def bounded(lines, more: str) -> list[str]:
+    """At most MAX_LINES lines of at most MAX_LINE_CHARS, the last saying how many more."""
+    lines = [line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS - 1] + "…"
+             for line in map(str, lines)]
+    if len(lines) <= MAX_LINES:
+        return lines
+    return lines[:MAX_LINES] + [more.format(num=i18n.format_number(len(lines) - MAX_LINES))]
 
 
 def status(table: Table, seat: dict, incoming, now: str) -> None:

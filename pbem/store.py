@@ -170,13 +170,45 @@ def _m020_seat_language(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'")
 
 
+def _m010_outbox_phase(db: sqlite_utils.Database) -> None:
+    # The phase each mail was written in, and whether its seat was asked something then:
+    # a reply to a mail of a phase that is over is not taken for the open one.
+    db.execute("ALTER TABLE outbox ADD COLUMN phase INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN asked INTEGER")
+
+
+def _m011_inbox_body_digest(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE inbox ADD COLUMN body_digest TEXT")
+    for row in db.execute("SELECT id, raw FROM inbox").fetchall():
+        db.execute("UPDATE inbox SET body_digest = ? WHERE id = ?", [body_digest(row[1]), row[0]])
+    db.execute("CREATE INDEX inbox_raw_digest ON inbox(digest)")
+
+
+def _m012_referee_digests(db: sqlite_utils.Database) -> None:
+    # One row per daily digest of refused mail sent to the referee: up to which inbox row.
+    db.execute("CREATE TABLE referee_digests (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+               "sent_at TEXT NOT NULL, upto INTEGER NOT NULL)")
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
-              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language)]
+              ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
+              ("010_outbox_phase", _m010_outbox_phase),
+              ("011_inbox_body_digest", _m011_inbox_body_digest),
+              ("012_referee_digests", _m012_referee_digests)]
 
 
 def raw_digest(raw: bytes) -> str:
     """The SHA-256 of a raw mail, which tells a message without a Message-ID apart."""
     return hashlib.sha256(raw).hexdigest()
+
+
+def body_digest(raw: bytes) -> str:
+    """The SHA-256 of a mail's body (all after its header), whatever its line ends.
+
+    The same message delivered twice has the same body, even when the servers
+    on the way added different headers on top.
+    """
+    return hashlib.sha256(raw.replace(b"\r\n", b"\n").partition(b"\n\n")[2]).hexdigest()
 
 
 class Store:

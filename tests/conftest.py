@@ -38,3 +38,9 @@ def auguste_game(referee):
     referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
                      {"preset": "4-2"}, seed="fixed-seed")
     return referee
+
+
+def pytest_addoption(parser):
+    """--slow: also run the longest runs (10,000 hostile mails), which are skipped otherwise."""
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the 10,000-mail fuzz run")

@@ -23,6 +23,11 @@ def test_ingest_benchmark_runs():
     assert "floor" in out and "8 mails" in out
 
 
+def test_quote_strip_benchmark_runs():
+    out = run("quote_strip.py", "--sizes", "1000,10000")
+    assert "blank lines, then quoted lines" in out and "floor ms" in out
+
+
 def test_replay_benchmark_runs():
     out = run("replay.py", "--turns", "20", "--repeat", "1")
     assert "pbem replay --verify" in out and "x floor" in out

@@ -208,6 +208,6 @@ def test_inbox_lists_refused_mail_and_releases_it(run, tmp_path):
     run("tick", "--now", "2026-12-01T13:00Z")
     [row] = json.loads(run("inbox", "--json"))
     assert (row["status"], row["reason"], row["sender"]) == \
-        ("rejected", "no game tag", "eve@elsewhere.example")
+        ("ignored", "no game tag (a stranger: not answered)", "eve@elsewhere.example")
     assert "1 mail(s) released" in run("inbox", "--release", str(row["id"]))
     assert json.loads(run("inbox", "--json")) == []

@@ -121,7 +121,8 @@ def test_a_seat_moved_to_a_new_address_takes_orders_from_there_only(auguste_game
     assert code not in told and "ann@new.example" not in told
 
     stale = deliver(auguste_game, order_mail(auguste_game), now=LATER)
-    assert (stale["status"], stale["reason"]) == ("rejected", "sender is not a seat")
+    assert (stale["status"], stale["reason"]) == \
+        ("ignored", "sender is not a seat (a stranger: not answered)")
     fresh = deliver(auguste_game, order_mail(auguste_game, sender="Ann <ann@new.example>",
                                              number=2), now=LATER)
     assert (fresh["status"], fresh["reason"], fresh["seat"]) == ("done", "orders recorded", "ann")

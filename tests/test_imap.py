@@ -345,3 +345,38 @@ def test_watch_polls_servers_without_idle(tmp_path, plain_dovecot):
     finally:
         stop(process)
     assert stored(referee) == ["<m1@players.example>", "<m2@players.example>"]
+
+
+def hostile(number: int, content_type: str, body: bytes = b"hold\r\n") -> bytes:
+    """A mail no codec, or no sane parser, reads: a charset that is no charset, a deep nest."""
+    return (f"From: ann@players.example\r\nTo: pbem@referee.example\r\nSubject: mail {number}\r\n"
+            f"Message-ID: <h{number}@players.example>\r\nContent-Type: {content_type}\r\n\r\n"
+            ).encode() + body
+
+
+def deep(levels: int) -> bytes:
+    """Multiparts nested `levels` deep."""
+    inner = b"Content-Type: text/plain\r\n\r\nhold\r\n"
+    for level in range(levels):
+        inner = (f"Content-Type: multipart/mixed; boundary=b{level}\r\n\r\n--b{level}\r\n"
+                 .encode() + inner + f"--b{level}--\r\n".encode())
+    return inner
+
+
+def test_mail_pbem_cannot_parse_never_stops_a_poll(tmp_path, dovecot):
+    referee = mail_referee(tmp_path, imap=dovecot.settings())
+    dovecot.append(hostile(1, "text/plain; charset*=idna''x"))
+    dovecot.append(hostile(2, "text/plain; charset=\"utf\x00-8\""))
+    dovecot.append(hostile(3, "multipart/mixed; boundary=top",
+                           b"--top\r\n" + deep(1000) + b"--top--\r\n"))
+    dovecot.append(order(4))
+    assert "4 new mail(s) stored" in cli(tmp_path / "pbem.toml", "poll", "--now", NOW)
+    assert dovecot.messages("INBOX") == []
+    assert stored(referee) == ["<h1@players.example>", "<h2@players.example>",
+                               "<h3@players.example>", "<m4@players.example>"]
+    referee.tick(NOW, send=False)
+    rows = referee.store.all("SELECT status, reason FROM inbox ORDER BY id")
+    assert all(r["status"] != "new" and r["reason"] for r in rows)
+    assert rows[2] == {"status": "quarantined",
+                       "reason": "unreadable: it has more than 200 MIME parts"}
+    assert imap.poll(referee, NOW) == 0

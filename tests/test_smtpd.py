@@ -177,3 +177,23 @@ def test_broken_tls_settings_are_refused_before_listening(tmp_path, settings, pr
     with pytest.raises(ConfigError, match=problem):
         with smtpd.running(referee.config, f"127.0.0.1:{free_port()}"):
             pass
+
+
+@pytest.mark.parametrize("content_type, body", [
+    ("text/plain; charset*=idna''x", b"hold\r\n"),
+    ("text/plain; charset=\"utf\x00-8\"", b"hold\r\n"),
+    ("multipart/mixed; boundary=b", b"--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+     * 80),
+])
+def test_a_mail_pbem_cannot_parse_is_stored_and_gets_its_250(referee, server, content_type,
+                                                               body):
+    raw = (f"From: ann@players.example\r\nTo: pbem@referee.example\r\nSubject: odd\r\n"
+           f"Message-ID: <odd@players.example>\r\nContent-Type: {content_type}\r\n\r\n"
+           ).encode() + body
+    with client(server) as smtp:
+        assert smtp.sendmail("ann@players.example", ["pbem@referee.example"], raw) == {}
+        assert smtp.sendmail("ann@players.example", ["pbem@referee.example"], ORDER) == {}
+    assert [r["message_id"] for r in inbox(referee)] == \
+        ["<odd@players.example>", "<order.1@players.example>"]
+    referee.tick(START, send=False)
+    assert all(r["status"] != "new" and r["reason"] for r in inbox(referee))

@@ -22,7 +22,8 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     assert {"games", "seats", "inbox", "submissions", "events", "snapshots", "outbox"} <= names
     plain = sqlite3.connect(path)
     assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
-        ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("020_seat_language",)]
+        ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
+        ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",)]
 
 
 def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):
@@ -32,7 +33,8 @@ def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):
         store.insert("inbox", {"source": "maildir", "received_at": "2026-12-01T00:00:00Z",
                                "raw": b"Subject: old\n\nhold\n", "size": 18})
     plain = sqlite3.connect(path)   # back to the file as 002 left it
-    plain.executescript("DROP INDEX inbox_digest; ALTER TABLE inbox DROP COLUMN digest; "
+    plain.executescript("DROP INDEX inbox_digest; DROP INDEX inbox_raw_digest; "
+                        "ALTER TABLE inbox DROP COLUMN digest; "
                         "DELETE FROM _migrations WHERE name = '003_inbox_digest';")
     plain.close()
     assert Store(path).one("SELECT digest FROM inbox")["digest"] == \

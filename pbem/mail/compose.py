@@ -5,6 +5,9 @@ from email.utils import format_datetime, formataddr
 import secrets
 
 from ..timeutil import parse_time
+from .parse import MSG_ID
+
+ECHOED_REFERENCES = 10  # the thread's first Message-ID and the latest ones
 
 
 def message_id(domain: str, game: str | None) -> str:
@@ -12,10 +15,27 @@ def message_id(domain: str, game: str | None) -> str:
     return f"<{game or 'pbem'}.{secrets.token_hex(12)}@{domain}>"
 
 
+def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str]]:
+    """The In-Reply-To and References to write: well-formed Message-IDs only, few of them.
+
+    What a mail we answer says of itself is echoed only when it is a plain
+    Message-ID, and at most ECHOED_REFERENCES of them, so a hostile header
+    never grows or breaks our answer.
+    """
+    refs = [r for r in dict.fromkeys(references) if r and MSG_ID.fullmatch(r)]
+    if len(refs) > ECHOED_REFERENCES:
+        refs = refs[:1] + refs[-(ECHOED_REFERENCES - 1):]
+    if in_reply_to and not MSG_ID.fullmatch(in_reply_to):
+        in_reply_to = None
+    return in_reply_to, refs
+
+
 def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None,
             msg_id: str, date: str, reply_to: str | None = None,
             in_reply_to: str | None = None, references=()) -> bytes:
     """The raw bytes of one outgoing mail (text, plus HTML as an alternative)."""
+    replying = bool(in_reply_to)
+    in_reply_to, refs = threading(in_reply_to, references)
     msg = EmailMessage()
     msg["From"] = formataddr(sender)
     msg["To"] = to
@@ -26,10 +46,9 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
         msg["Reply-To"] = reply_to
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
-    refs = [r for r in references if r]
     if refs:
-        msg["References"] = " ".join(dict.fromkeys(refs))
-    msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-replied" if replying else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg.set_content(text)
     if html is not None:

@@ -9,8 +9,9 @@ folder's last UID; only then is it moved. So:
 - a message still in the folder at or below the last UID was stored by a run
   that stopped before moving it: move it, without storing it again;
 - a UIDVALIDITY change (the server renumbered the folder) starts the folder
-  over at UID 0; a message already stored under the same Message-ID (or, when
-  it has none, with the same bytes) is moved without being stored again.
+  over at UID 0; a message already stored under the same Message-ID with the
+  same body (or, when it has none, with the same bytes) is moved without
+  being stored again.
 
 The folder's state is kept under ``user@host/folder`` in the ``imap_folders``
 table (and in the ``folder`` column of the inbox), so pointing pbem at another
@@ -35,7 +36,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 from .. import inbound
 from ..config import ConfigError
 from ..errors import PbemError
-from ..store import raw_digest
+from ..store import body_digest, raw_digest
 from ..timeutil import system_now
 from .parse import read
 
@@ -179,7 +180,8 @@ class Poller:
     def known(self, validity: int, uid: int, raw: bytes) -> bool:
         """Is this message stored already, under this UID, its Message-ID or its bytes?
 
-        The Message-ID check is what makes a resync after a UIDVALIDITY change
+        The Message-ID check (with the body, so a different mail reusing an id
+        is still stored) is what makes a resync after a UIDVALIDITY change
         (even one interrupted halfway) store nothing twice; a message without
         a Message-ID is recognised by the digest of its bytes, which the
         delivering server's Received header makes unique to one delivery.
@@ -189,8 +191,8 @@ class Poller:
             return True
         message_id = read(raw, headers_only=True).message_id
         if message_id:
-            return self.store.one("SELECT id FROM inbox WHERE message_id = ?",
-                                  [message_id]) is not None
+            return self.store.one("SELECT id FROM inbox WHERE message_id = ? AND body_digest = ?",
+                                  [message_id, body_digest(raw)]) is not None
         return self.store.one("SELECT id FROM inbox WHERE folder = ? AND digest = ?",
                               [self.key, raw_digest(raw)]) is not None
 

@@ -1,5 +1,6 @@
 """The embedded default: Maildir folders on local disk (the standard library's mailbox)."""
 
+import hashlib
 import mailbox
 import os
 from pathlib import Path
@@ -13,18 +14,84 @@ def folder(path: Path) -> mailbox.Maildir:
 
 
 def new_messages(path: Path):
-    """(key, raw bytes) of every message still in new/, in file name order."""
-    box = folder(path)
-    for name in sorted(os.listdir(path / "new")):
-        if not name.startswith("."):
-            yield name, box.get_bytes(name.split(":", 1)[0])
+    """(key, raw bytes) of every message still in new/, oldest first.
+
+    Oldest by the time the file was written, then by name: delivery agents'
+    names do not sort in arrival order (their microseconds are not padded).
+    A message gone meanwhile (another reader took it) is passed over.
+    """
+    folder(path)
+    for name in arrivals(path / "new"):
+        try:
+            raw = (path / "new" / name).read_bytes()
+        except FileNotFoundError:
+            continue
+        yield name, raw
+
+
+def arrivals(new: Path) -> list[str]:
+    """The names of the messages in a new/ folder, oldest first (hidden files left out)."""
+    found = []
+    with os.scandir(new) as entries:
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                found.append((entry.stat().st_mtime_ns, entry.name))
+            except FileNotFoundError:
+                continue
+    return [name for _, name in sorted(found)]
 
 
 def mark_read(path: Path, name: str) -> None:
-    """Move a message from new/ to cur/ (flagged seen) once it is safely stored."""
-    os.replace(path / "new" / name, path / "cur" / (name.split(":", 1)[0] + ":2,S"))
+    """Move a message from new/ to cur/ (flagged seen) once it is safely stored.
+
+    One already moved (by another reader) is left where it is.
+    """
+    try:
+        os.replace(path / "new" / name, path / "cur" / (name.split(":", 1)[0] + ":2,S"))
+    except FileNotFoundError:
+        pass
 
 
 def deliver(path: Path, raw: bytes) -> str:
     """Put a raw message into a Maildir's new/ folder; return its key."""
     return folder(path).add(raw)
+
+
+def key_for(number: int, message_id: str) -> str:
+    """The fixed Maildir key of an outgoing mail: its queue number, then its Message-ID's hash.
+
+    Keys sort in the order the mails were queued.
+    """
+    return f"{number:012d}.{hashlib.sha256(message_id.encode()).hexdigest()[:24]}.pbem"
+
+
+def delivered(path: Path, key: str) -> bool:
+    """Is a message with this key in the Maildir, unread (new/) or read (cur/)?"""
+    if (path / "new" / key).exists():
+        return True
+    return any(name.split(":", 1)[0] == key for name in os.listdir(path / "cur"))
+
+
+def deliver_once(path: Path, key: str, raw: bytes) -> bool:
+    """Put a raw message into new/ under `key`, unless it is there already; True if put.
+
+    It is written to tmp/ and linked into new/, as Maildir wants: a reader never
+    sees half a message, and a crash leaves either the whole message or none.
+    """
+    folder(path)
+    if delivered(path, key):
+        return False
+    temporary = path / "tmp" / f"{key}.{os.getpid()}"
+    with open(temporary, "wb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    try:
+        os.link(temporary, path / "new" / key)
+    except FileExistsError:
+        return False
+    finally:
+        os.unlink(temporary)
+    return True

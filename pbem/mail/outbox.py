@@ -2,7 +2,10 @@
 
 A mail's bytes, Message-ID included, are fixed when it is queued, so a crash
 between sending and marking it sent can at worst send the very same mail
-twice, never two different ones.
+twice, never two different ones. Into a Maildir it is delivered exactly once:
+its file name is fixed by its Message-ID, and a mail already there is not
+written again. By SMTP it is delivered at least once: a crash after the
+server took it and before it is marked sent sends it again on the next run.
 
 What a failure does depends on whose it is:
 
@@ -57,8 +60,8 @@ class MaildirSender:
         self.path = config.path("mail", "outbox")
 
     def send(self, row) -> None:
-        """Deliver one outbox row."""
-        maildir.deliver(self.path, row["raw"])
+        """Deliver one outbox row, unless a run cut short delivered it already."""
+        maildir.deliver_once(self.path, maildir.key_for(row["id"], row["message_id"]), row["raw"])
 
     def close(self) -> None:
         """Nothing to close."""

@@ -16,15 +16,30 @@ is cut: pbem's own "reply above this line" marker, an "Original Message" or
 ("-- ", "Sent from my iPhone", "Envoyé de mon iPhone", ...). Lines that start
 with "-" are text (orders may be written as a list), only a line that is
 exactly "--" or "-- " starts a signature.
+
+A mail is read within fixed bounds, whatever it holds, so no mail can crash
+pbem or cost more than its size. The headers are read one by one from the raw
+bytes (the standard library's ``compat32`` parser, which interprets nothing);
+a header value reaches the structured parser only when it is at most
+FIELD_CHARS long, and one that parser cannot read is kept as plain text. The
+body is parsed only when the headers are of a sane size, with at most
+MAX_PARTS MIME parts nested at most MAX_DEPTH deep. A mail past these bounds,
+or one the parser cannot take, gets a ``problem`` saying why, and no text.
+Every pass over the text is linear in its size.
 """
 
+import codecs
 from dataclasses import dataclass, field
-from email import policy
+from email import errors, policy
+from email.headerregistry import HeaderRegistry
+from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
+from functools import lru_cache
 import re
+import warnings
 
-from bs4 import BeautifulSoup, NavigableString
+from bs4 import BeautifulSoup, NavigableString, XMLParsedAsHTMLWarning
 from bs4.element import PreformattedString
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
@@ -93,9 +108,42 @@ LATIN1_LABELS = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1"}
 ASCII_LABELS = {"", "us-ascii", "ascii"}
 
 
+MAX_HEADER_FIELDS = 1000        # header lines of a mail's own header
+MAX_HEADER_CHARS = 256_000      # and their size
+MAX_PARTS = 200                 # MIME parts in one mail
+MAX_DEPTH = 30                  # MIME parts nested in one another
+FIELD_CHARS = 4000              # of one header value read by the structured parser
+ADDRESS_CHARS = 64_000          # of one address header searched for recipients
+MAX_REFERENCES = 100            # Message-IDs kept from References and In-Reply-To
+# A Message-ID safe to echo: printable ASCII inside angle brackets, no spaces.
+MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")
+CHARSET_LABEL = re.compile(r"^[a-z0-9][a-z0-9._:+-]{0,39}$")
+# Text codecs that are no charset a mail may be written in.
+NOT_CHARSETS = {"idna", "punycode", "raw_unicode_escape", "unicode_escape", "undefined"}
+# Control characters a mail's text may not carry (tab and line ends stay).
+CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), *range(127, 160)], None)
+# What a string from a mail may not carry on a terminal or in one line of a listing:
+# every control character, and the marks that reorder text on screen.
+HIDDEN_MARKS = {**CONTROL, **dict.fromkeys(
+    [9, 10, 13, 0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)], None)}
+# Header defects that leave more than one reading of an address header (others are
+# about decoding a name's text, not about which address it is).
+AMBIGUOUS = (errors.InvalidHeaderDefect, errors.HeaderMissingRequiredValue,
+             errors.NonPrintableDefect)
+
+
+class Unreadable(Exception):
+    """A mail past the bounds pbem reads mail within."""
+
+
 @dataclass
 class Incoming:
-    """What pbem needs to know about one mail."""
+    """What pbem needs to know about one mail.
+
+    `sender` is empty and `sender_problem` says why when the From header does
+    not name exactly one address; `problem` says why the body could not be
+    read (then `text` is empty).
+    """
 
     message_id: str
     sender: str
@@ -106,7 +154,95 @@ class Incoming:
     bounced: list = field(default_factory=list)
     text: str = ""
     return_path: str | None = None
+    sender_problem: str | None = None
+    from_header: str = ""
+    alternates: list = field(default_factory=list)
+    problem: str | None = None
+    quoted_ids: list = field(default_factory=list)
+
     sender_name: str = ""
+
+class PlainHeader(str):
+    """A header kept as its plain text: one the structured parser cannot, or need not, read."""
+
+    defects = ()
+
+    def __new__(cls, name: str, value: str):
+        self = super().__new__(cls, readable(value))
+        self.name = name
+        return self
+
+    @property
+    def content_disposition(self) -> str | None:
+        """What a Content-Disposition says (inline, attachment), as the parsed header has it."""
+        return self.partition(";")[0].strip().lower() or None
+
+
+class TolerantHeaders(HeaderRegistry):
+    """The standard header registry, except that a header it cannot parse, or one too
+    long to parse in time proportional to its size, is kept as plain text."""
+
+    def __call__(self, name, value):
+        if len(value) > FIELD_CHARS:
+            return PlainHeader(name, value)
+        return self.parsed(name, value)
+
+    @lru_cache(maxsize=4096)  # the parser asks for a part's Content-Type line after line
+    def parsed(self, name, value):
+        """The header object for one short header line (the same object for the same line)."""
+        try:
+            return super().__call__(name, value)
+        except Exception:  # a defect of this header alone: keep its text
+            return PlainHeader(name, value)
+
+
+POLICY = policy.default.clone(header_factory=TolerantHeaders())
+
+
+class Fields:
+    """A mail's own header fields, read from its raw bytes without interpreting them."""
+
+    def __init__(self, raw: bytes):
+        ends = [end for end in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if end >= 0]
+        head = raw[:min(ends) + 1] if ends else raw  # the body is no business of the headers'
+        try:
+            self.message = BytesParser(policy=policy.compat32).parsebytes(head, headersonly=True)
+            self.items = [(name.lower(), unfold(value))
+                          for name, value in self.message.raw_items()]
+        except Exception:  # bytes that are no header at all: a mail without headers
+            self.message = EmailMessage(policy=policy.compat32)
+            self.items = []
+
+    def all(self, name: str) -> list[str]:
+        """Every value of a header, in order."""
+        name = name.lower()
+        return [value for key, value in self.items if key == name]
+
+    def first(self, name: str) -> str:
+        """The first value of a header; empty when missing."""
+        found = self.all(name)
+        return found[0] if found else ""
+
+    def text(self, name: str) -> str:
+        """The first value of a header, decoded, on one line."""
+        value = self.first(name)
+        return one_line(str(POLICY.header_factory(name, value))) if value else ""
+
+    def too_large(self) -> str | None:
+        """Why these headers are past what pbem reads, or None."""
+        size = sum(len(name) + len(value) for name, value in self.items)
+        if len(self.items) > MAX_HEADER_FIELDS:
+            return f"it has {len(self.items)} header lines, over {MAX_HEADER_FIELDS}"
+        if size > MAX_HEADER_CHARS:
+            return f"its headers are {size} characters long, over {MAX_HEADER_CHARS}"
+        return None
+
+    def content_type(self) -> str:
+        """The mail's own content type (text/plain when it says none, or nonsense)."""
+        try:
+            return self.message.get_content_type()
+        except Exception:  # a Content-Type beyond reading reads as the default
+            return "text/plain"
 
 
 def message_from_bytes(raw: bytes, headers_only: bool = False):
@@ -114,42 +250,94 @@ def message_from_bytes(raw: bytes, headers_only: bool = False):
 
     With `headers_only`, the body is left unparsed (cheap on a huge mail).
     """
-    return BytesParser(policy=policy.default).parsebytes(raw, headersonly=headers_only)
+    return BytesParser(policy=POLICY).parsebytes(raw, headersonly=headers_only)
 
 
 def read(raw: bytes, headers_only: bool = False) -> Incoming:
-    """Everything pbem uses from a raw RFC 822 message; never raises on bad mail.
+    """Everything pbem uses from a raw RFC 822 message; never raises, whatever the bytes.
 
     With `headers_only`, the body is not parsed: no text, no bounced recipients.
     """
-    msg = message_from_bytes(raw, headers_only)
-    sender = address_of(header(msg, "From"))
+    fields = Fields(raw)
+    sender, sender_problem = sender_of(fields.all("From"))
     recipients = []
     for name in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
-        recipients += addresses(header(msg, name))
+        for value in fields.all(name):
+            recipients += addresses(value)
+    return_path = one_line(fields.first("Return-Path")) if fields.all("Return-Path") else None
     incoming = Incoming(
-        message_id=one_line(header(msg, "Message-ID")),
+        message_id=exact(fields.first("Message-ID")),
         sender=sender,
-        subject=one_line(header(msg, "Subject")),
+        sender_problem=sender_problem,
+        from_header=readable(one_line(fields.first("From"))),
+        alternates=alternates(fields, return_path),
+        subject=fields.text("Subject"),
         recipients=recipients,
-        references=(header(msg, "References") + " " + header(msg, "In-Reply-To")).split(),
-        return_path=one_line(header(msg, "Return-Path")) if "Return-Path" in msg else None,
-        sender_name=name_of(header(msg, "From")),
+        references=message_ids(fields.first("References") + " " + fields.first("In-Reply-To")),
+        return_path=return_path,
+        problem=fields.too_large(),
+        sender_name=name_of(fields.text("From")),
     )
-    if not headers_only:
-        incoming.bounced = bounced_recipients(msg)
-        incoming.text = new_text(body(msg))
-    incoming.automatic = automatic(msg, incoming)
+    if not headers_only and incoming.problem is None:
+        incoming.problem = read_body(raw, incoming)
+    incoming.automatic = automatic(fields, incoming)
     return incoming
 
 
+def read_body(raw: bytes, incoming: Incoming) -> str | None:
+    """Read the body into `incoming` (text, bounced recipients); why it cannot be, or None."""
+    try:
+        msg = BytesParser(_class=counted_parts(), policy=POLICY).parsebytes(raw)
+        deepest = depth(msg)
+        if deepest > MAX_DEPTH:
+            return f"its MIME parts are nested {deepest} deep, over {MAX_DEPTH}"
+        incoming.bounced = bounced_recipients(msg)
+        if incoming.bounced:
+            incoming.quoted_ids = quoted_ids(msg)
+        incoming.text = new_text(body(msg))
+    except Unreadable as problem:
+        return str(problem)
+    except Exception as problem:  # whatever the parser cannot take: set aside, with why
+        return f"it cannot be parsed ({type(problem).__name__}: {shorten(str(problem))})"
+    return None
+
+
+def counted_parts():
+    """A message factory for the parser that refuses to make more than MAX_PARTS parts."""
+    made = -1  # the parser makes one part to try the factory out
+
+    def part(policy):
+        nonlocal made
+        made += 1
+        if made > MAX_PARTS:
+            raise Unreadable(f"it has more than {MAX_PARTS} MIME parts")
+        return EmailMessage(policy=policy)
+    return part
+
+
+def depth(msg) -> int:
+    """How deep a message's parts are nested (1: a single part), without recursion."""
+    deepest, stack = 0, [(msg, 1)]
+    while stack:
+        part, level = stack.pop()
+        deepest = max(deepest, level)
+        if part.is_multipart():
+            stack.extend((sub, level + 1) for sub in part.get_payload())
+    return deepest
+
+
 def header(msg, name: str) -> str:
-    """A header as text; empty when missing or undecodable."""
+    """A header of a parsed part as text; empty when missing or undecodable."""
     try:
         value = msg.get(name)
         return str(value) if value is not None else ""
-    except (ValueError, IndexError, AttributeError, TypeError, LookupError):
+    except Exception:  # a header beyond reading reads as missing
         return ""
+
+
+def unfold(value: str) -> str:
+    """A raw header value with its folding line breaks taken out."""
+    return value.replace("\r", "").replace("\n", "")
 
 
 def one_line(value: str) -> str:
@@ -157,52 +345,115 @@ def one_line(value: str) -> str:
     return " ".join(value.split())
 
 
+def readable(value: str) -> str:
+    """Raw header text as Unicode: undecodable bytes become replacement characters."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def exact(value: str) -> str:
+    """Raw header text as Unicode, kept whole: undecodable bytes become \\x escapes."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace").strip()
+
+
+def visible(text: str) -> str:
+    """Text from a mail made safe to show on one line: no control characters, no
+    terminal escapes, no marks that reorder what a reader sees."""
+    return text.translate(HIDDEN_MARKS)
+
+
+def shorten(text: str, limit: int = 200) -> str:
+    """Text cut to `limit` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def message_ids(value: str) -> list[str]:
+    """The well-formed Message-IDs in a References or In-Reply-To value (the first and
+    the latest ones when there are too many)."""
+    found = MSG_ID.findall(value)
+    if len(found) > MAX_REFERENCES:
+        found = found[:1] + found[-(MAX_REFERENCES - 1):]
+    return found
+
+
 def addresses(value: str) -> list[str]:
     """The lower-cased addresses in an address header (empty on garbage)."""
     try:
-        pairs = getaddresses([value])
-    except (ValueError, IndexError, TypeError):
+        pairs = getaddresses([value[:ADDRESS_CHARS]])
+    except Exception:  # nested comments and other garbage: no address to be found
         return []
-    return [addr.lower() for _, addr in pairs if "@" in addr and not any(
-        c.isspace() for c in addr)]
+    return [addr.lower() for _, addr in pairs if "@" in addr and plain_address(addr)]
 
 
-def address_of(value: str) -> str:
-    """The one address of a From header, lower-cased; empty when there is none."""
-    try:
-        addr = parseaddr(value)[1].lower()
-    except (ValueError, IndexError, TypeError):
-        return ""
-    return addr if addr.count("@") == 1 and not any(c.isspace() for c in addr) else ""
+def plain_address(addr: str) -> bool:
+    """local@domain, printable, without spaces."""
+    local, at, domain = addr.rpartition("@")
+    return bool(at and local and domain) and "@" not in local \
+        and all(c.isprintable() and not c.isspace() for c in addr)
+
+
+def sender_of(values: list[str]) -> tuple[str, str | None]:
+    """The one address a mail's From headers name, lower-cased, and why there is none.
+
+    A From counts only when every reader finds the same single address in it:
+    the standard library's strict parser, without a defect, and its lenient
+    one, which reads as mail servers do. No From at all is ("", None).
+    """
+    if not values:
+        return "", None
+    if len(values) > 1:
+        return "", f"it has {len(values)} From headers"
+    parsed = POLICY.header_factory("From", values[0])
+    if isinstance(parsed, PlainHeader):
+        return "", "its From header cannot be read"
+    if any(isinstance(defect, AMBIGUOUS) for defect in parsed.defects):
+        return "", "its From header is malformed"
+    strict = [address.addr_spec for address in parsed.addresses]
+    if len(strict) != 1:
+        return "", f"its From header names {len(strict) or 'no'} address" + \
+            ("es" if strict else "")
+    lenient = addresses(values[0])
+    addr = strict[0].lower()
+    if lenient != [addr] or not plain_address(addr):
+        return "", "its From header can be read as another address"
+    return addr, None
+
+
+def alternates(fields: Fields, return_path: str | None) -> list[str]:
+    """The addresses of a mail's Sender header and of its Return-Path, when plain."""
+    found = [sender_of(fields.all("Sender"))[0]]
+    if return_path:
+        found += addresses(return_path)[:1]
+    return [addr for addr in dict.fromkeys(found) if addr]
 
 
 def name_of(value: str) -> str:
     """The display name of a From header ("Marie Dupont"); empty when there is none."""
     try:
         return one_line(parseaddr(value)[0])
-    except (ValueError, IndexError, TypeError):
+    except Exception:  # nested comments and other garbage: no name
         return ""
 
 
-def automatic(msg, incoming: Incoming) -> str | None:
+def automatic(fields: Fields, incoming: Incoming) -> str | None:
     """Why this mail must not be answered (RFC 3834 and common practice), or None."""
-    auto = header(msg, "Auto-Submitted").strip().lower()
+    auto = fields.text("Auto-Submitted").lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = header(msg, "Precedence").strip().lower()
+    precedence = fields.text("Precedence").lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
-    if header(msg, "List-Id"):
+    if fields.first("List-Id"):
         return "mailing list (List-Id)"
     for name in ("X-Autoreply", "X-Autorespond", "X-Autogenerated"):
-        if header(msg, name):
+        if fields.first(name):
             return f"auto-reply ({name})"
     if incoming.return_path is not None and incoming.return_path in ("<>", ""):
         return "empty return path"
-    local = incoming.sender.partition("@")[0]
-    if not incoming.sender or local in ("mailer-daemon", "postmaster"):
-        return f"sender {incoming.sender or '(none)'}"
-    if incoming.bounced or msg.get_content_type() == "multipart/report":
+    if not incoming.sender and incoming.sender_problem is None:
+        return "sender (none)"
+    if incoming.sender.partition("@")[0] in ("mailer-daemon", "postmaster"):
+        return f"sender {incoming.sender}"
+    if incoming.bounced or fields.content_type() == "multipart/report":
         return "delivery status report"
     return None
 
@@ -223,62 +474,91 @@ def bounced_recipients(msg) -> list[str]:
     return sorted(set(failed))
 
 
+def quoted_ids(report) -> list[str]:
+    """The Message-IDs a delivery report quotes: the returned message's headers, its text."""
+    found = []
+    for part in report.walk():
+        if part is not report:
+            found += MSG_ID.findall(header(part, "Message-ID"))
+        if part.get_content_maintype() == "text":
+            found += MSG_ID.findall(decoded(part))
+    return list(dict.fromkeys(found))[:MAX_REFERENCES]
+
+
 def body(msg) -> str:
     """The readable text of a mail: its text/plain part, else its HTML as text."""
-    try:
-        part = msg.get_body(preferencelist=("plain", "html"))
-    except (KeyError, AttributeError, ValueError, TypeError, IndexError):
-        part = None
+    part = msg.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
     content = decoded(part)
     if part.get_content_type() == "text/html":
         return html_text(content)
-    if header(part, "Content-Type") and part.get_param("format", "").lower() == "flowed":
-        return unflow(content, part.get_param("delsp", "").lower() == "yes")
+    if param(part, "format") == "flowed":
+        return unflow(content, param(part, "delsp") == "yes")
     return content
+
+
+def param(part, name: str) -> str:
+    """A Content-Type parameter of a part, lower-cased; empty when missing or unreadable."""
+    try:
+        return str(collapse_rfc2231_value(part.get_param(name, ""))).strip().lower()
+    except Exception:  # a parameter in a charset no codec reads
+        return ""
 
 
 def decoded(part) -> str:
     """A text part's content as str, whatever its transfer encoding and charset."""
     try:
         payload = part.get_payload(decode=True) or b""
-    except (ValueError, TypeError, LookupError, AssertionError):
+    except Exception:  # a transfer encoding beyond repair: no text
         payload = b""
     if isinstance(payload, str):
         return payload
-    label = (part.get_content_charset() or "").lower()
+    label = charset(part)
     if label in ASCII_LABELS:
         candidates = ("utf-8", "cp1252")
     else:
         candidates = ("cp1252" if label in LATIN1_LABELS else label, "utf-8")
-    for charset in candidates:
+    for name in candidates:
         try:
-            return payload.decode(charset)
-        except (LookupError, UnicodeDecodeError):
+            return payload.decode(name)
+        except (LookupError, ValueError):  # ValueError: UnicodeError and its kin
             continue
     return payload.decode("cp1252", errors="replace")
 
 
+def charset(part) -> str:
+    """A part's charset label, lower-cased; empty unless it names a charset for text."""
+    try:
+        label = (part.get_content_charset() or "").lower()
+        if CHARSET_LABEL.match(label) and \
+                codecs.lookup(label).name.replace("-", "_") not in NOT_CHARSETS:
+            return label
+    except Exception:  # no such codec, or a label past decoding
+        pass
+    return ""
+
+
 def unflow(text: str, delsp: bool) -> str:
     """Plain text with RFC 3676 soft line breaks (format=flowed) joined again."""
-    out, pending = [], None
+    out, pending, pieces = [], None, []  # pieces: the soft-broken lines of one paragraph
     for line in text.replace("\r\n", "\n").split("\n"):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" ") and (depth or pending is None):
+        level = len(line) - len(line.lstrip(">"))
+        content = line[level:]
+        if content.startswith(" ") and (level or pending is None):
             content = content[1:]
-        if pending is not None and pending[0] == depth:
-            content = pending[1] + content
-        elif pending is not None:
-            out.append(">" * pending[0] + (" " if pending[0] else "") + pending[1])
+        if pending is not None and pending != level:
+            out.append(">" * pending + (" " if pending else "") + "".join(pieces))
+            pieces = []
         pending = None
         if content.endswith(" ") and content != "-- ":
-            pending = (depth, content[:-1] if delsp else content)
+            pending = level
+            pieces.append(content[:-1] if delsp else content)
             continue
-        out.append(">" * depth + (" " if depth else "") + content)
+        out.append(">" * level + (" " if level else "") + "".join(pieces) + content)
+        pieces = []
     if pending is not None:
-        out.append(">" * pending[0] + (" " if pending[0] else "") + pending[1])
+        out.append(">" * pending + (" " if pending else "") + "".join(pieces))
     return "\n".join(out)
 
 
@@ -290,7 +570,9 @@ def html_text(html: str) -> str:
     nested or huge HTML costs time in proportion to its size.
     """
     out, pre = [], 0
-    stack = list(reversed(BeautifulSoup(html, "html.parser").contents))
+    with warnings.catch_warnings():  # an HTML part that starts like XML is still read as HTML
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        stack = list(reversed(BeautifulSoup(html, "lxml").contents))
     while stack:
         node = stack.pop()
         if isinstance(node, tuple):
@@ -310,9 +592,18 @@ def html_text(html: str) -> str:
             stack.append((block, -1 if node.name == "pre" else 0))
             pre += node.name == "pre"
             stack.extend(reversed(node.contents))
-    text = re.sub(rf"[ \t]*{BLOCK}[{BLOCK} \t]*", BLOCK, "".join(out))
-    text = re.sub(rf"(^|\n){BLOCK}", r"\1", text).replace(BLOCK, "\n")
+    text = re.sub(rf"(^|\n){BLOCK}", r"\1", blocks("".join(out))).replace(BLOCK, "\n")
     return "\n".join(line.strip() for line in text.replace("\xa0", " ").splitlines())
+
+
+def blocks(text: str) -> str:
+    """Each run of block boundaries, spaces and tabs around a boundary made one boundary."""
+    pieces = text.split(BLOCK)
+    if len(pieces) == 1:
+        return text
+    inner = [piece.strip(" \t") for piece in pieces[1:-1]]
+    return BLOCK.join([pieces[0].rstrip(" \t"), *[p for p in inner if p],
+                       pieces[-1].lstrip(" \t")])
 
 
 def history(tag) -> bool:
@@ -336,8 +627,8 @@ def reply_text(content: str, html: bool = False) -> str:
 
 def new_text(text: str) -> str:
     """The part of a mail's text the sender just wrote: no quoted history, no signature."""
-    text = text.translate(INVISIBLE).replace("\xa0", " ")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.translate(INVISIBLE).translate(CONTROL).replace("\xa0", " ").split("\n")
     lines = cut_history(drop_quoted(lines))
     kept = []
     for line in lines:
@@ -354,17 +645,21 @@ def drop_quoted(lines: list[str]) -> list[str]:
 
     Text written below or between quotes (bottom-posting, inline replies) is kept.
     """
-    kept = []
+    kept, written = [], []  # written: where the kept lines that are not blank are
+    looked = None  # len(kept) when the lines above a quote were last looked at
     for line in lines:
-        if line.lstrip().startswith(">"):
-            end = len(kept)
-            while end and not kept[end - 1].strip():
-                end -= 1
+        if not line.lstrip().startswith(">"):
+            if line.strip():
+                written.append(len(kept))
+            kept.append(line)
+        elif looked != len(kept):  # once per quoted block: the lines above it are the same
+            end = written[-1] + 1 if written else 0
             size = attribution_end(kept[max(0, end - 3):end])
             if size:
                 del kept[end - size:]
-            continue
-        kept.append(line)
+                while written and written[-1] >= len(kept):
+                    written.pop()
+            looked = len(kept)
     return kept
 
 

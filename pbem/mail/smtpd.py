@@ -3,9 +3,11 @@
 Only pbem's own addresses are accepted: the configured ``address`` and its
 plus-addresses (``local+anything@domain``); any other recipient gets 550. A
 message is stored in the inbox (source "smtpd") before the server answers 250,
-so a 250 means the mail is safe on disk. When it cannot be stored (the
-database is locked past ``smtpd.store_timeout``, the disk is full) the answer
-is 450 and the sending server tries again later. Messages over
+so a 250 means the mail is safe on disk. Storing reads nothing but a few
+headers and never fails on what a mail holds: a mail pbem cannot parse gets
+its 250 too, and ``pbem tick`` sets it aside with the reason. When it cannot
+be stored (the database is locked past ``smtpd.store_timeout``, the disk is
+full) the answer is 450 and the sending server tries again later. Messages over
 ``smtpd.max_bytes`` get 552 (aiosmtpd's own size limit, announced in EHLO).
 
 With ``smtpd.tls_cert`` and ``smtpd.tls_key`` the server offers STARTTLS;
@@ -26,6 +28,7 @@ import threading
 from aiosmtpd.controller import Controller
 
 from .. import inbound
+from .parse import visible
 from ..config import ConfigError
 from ..errors import PbemError
 from ..store import Store
@@ -85,9 +88,9 @@ class Handler:
         try:
             row = await loop.run_in_executor(self.pool, self.keep, raw)
         except Exception:  # whatever it is, the sender must keep the mail and retry
-            log.exception("could not store a message from <%s>", envelope.mail_from)
+            log.exception("could not store a message from <%s>", visible(envelope.mail_from))
             return "450 4.3.0 cannot store the message now, try again later"
-        log.info("stored inbox %s from <%s>", row, envelope.mail_from)
+        log.info("stored inbox %s from <%s>", row, visible(envelope.mail_from))
         return f"250 2.0.0 stored as inbox {row}"
 
     def keep(self, raw: bytes) -> int:

@@ -1,0 +1,327 @@
+"""Hostile mail: what an attacker, or a careless mail server, sends a referee.
+
+A mail is built from explicit choices (who it claims to be from, what its
+headers and body hold, how deep its parts nest, which charsets it names), so
+hypothesis strategies (`mails()`) and a seeded random stream (`random_mail`)
+build mails from the same parts. Mails are written as raw bytes, because the
+standard library refuses to write most of what is here.
+
+`Fuzz` stores and ticks such mails one by one on a real referee, with a
+player's ordinary order mail after every few, and tallies what became of
+each: the figures the robust-mail tests assert on.
+"""
+
+from dataclasses import dataclass, field
+import random
+
+from hypothesis import strategies as st
+
+from pbem import inbound
+from pbem.adjudicator.rng import PhaseRng
+from pbem.identity import reply_address, subject_tag
+from pbem.timeutil import later
+
+# Charset labels that are no charset, or no codec at all.
+CHARSETS = ["idna", "punycode", "rot13", "base64", "zlib", "utf\x00-8", "x-no-such-charset",
+            "utf-7", "unicode_escape", "raw_unicode_escape", "undefined", "utf-16", "utf-32",
+            "cp1252", "iso-8859-1", "\x1b[31m", "utf-8" * 40, "", "us-ascii", "utf-8"]
+# How a charset is written in a Content-Type: plain, quoted, RFC 2231, RFC 2231 continued.
+CHARSET_STYLES = ["charset={}", 'charset="{}"', "charset*={}''%41",
+                  "charset*0*={}''a; charset*1*=b"]
+SENDERS = ["seat", "seat-no-code", "other-seat-code", "stranger", "display-address",
+           "paren", "two-addresses", "two-froms", "no-from", "escapes", "nested-comments",
+           "bogus-encoded-name"]
+BODIES = ["orders", "bad-lines", "quote-bomb", "long-line-quotes", "alternating-quotes", "flowed",
+          "html-open-tags", "html-comments", "html-deep", "nul", "random", "base64-broken",
+          "qp-broken", "commands", "empty"]
+MESSAGE_IDS = ["plain", "space", "paren", "semicolon", "bracket", "backslash", "control",
+               "huge", "missing", "two"]
+HEADERS = ["none", "huge-references", "many-recipients", "encoded-subject", "many-lines",
+           "long-line", "nul", "8bit", "auto-submitted", "reply-to-ours", "bogus-param"]
+NESTINGS = ["single", "alternative", "deep", "very-deep", "many-parts", "dsn"]
+
+
+@dataclass
+class Seat:
+    """A seat the hostile mail can claim, or steal from."""
+
+    name: str
+    email: str
+    token: str
+
+
+@dataclass
+class Cast:
+    """Who and what the mails are about: pbem's address, a game, its seats."""
+
+    address: str
+    game: str
+    seats: list
+    ours: list = field(default_factory=list)  # Message-IDs pbem sent (for replies)
+
+
+@dataclass
+class Recipe:
+    """Every choice that makes one hostile mail."""
+
+    sender: str = "seat"
+    body: str = "orders"
+    message_id: str = "plain"
+    header: str = "none"
+    nesting: str = "single"
+    charset: str = "utf-8"
+    charset_style: str = "charset={}"
+    size: int = 100
+    seat: int = 0
+    number: int = 0
+    orders: str = "WAIT\nred: move GUR HAC\n"  # the text of an "orders" body
+
+
+def build(recipe: Recipe, cast: Cast) -> bytes:
+    """The raw bytes of the mail a recipe describes."""
+    seat = cast.seats[recipe.seat % len(cast.seats)]
+    other = cast.seats[(recipe.seat + 1) % len(cast.seats)]
+    lines = sender_lines(recipe.sender, seat, other)
+    code = {"seat": seat.token, "seat-no-code": "", "other-seat-code": other.token}.get(
+        recipe.sender, seat.token)
+    to = reply_address(cast.address, cast.game, code) if code else cast.address
+    lines += [f"To: {to}", f"Subject: Re: {subject_tag(cast.game, code) if code else 'orders'} "
+              "your turn", "Date: Tue, 01 Dec 2026 13:00:00 +0000"]
+    lines += message_id_lines(recipe.message_id, recipe.number, recipe.size)
+    lines += header_lines(recipe.header, recipe.size, cast, recipe.number)
+    head = "\r\n".join(lines).encode("utf-8", "surrogateescape")
+    content_type, body = part(recipe)
+    return head + b"\r\n" + nest(recipe.nesting, content_type, body, recipe.size)
+
+
+def sender_lines(kind: str, seat: Seat, other: Seat) -> list[str]:
+    """The From header(s) of a mail claiming to come from `seat`."""
+    ann = seat.email
+    return {
+        "seat": [f"From: {seat.name.title()} <{ann}>"],
+        "seat-no-code": [f"From: {seat.name.title()} <{ann}>"],
+        "other-seat-code": [f"From: {seat.name.title()} <{ann}>"],
+        "stranger": ["From: Eve <eve@evil.example>"],
+        "display-address": [f"From: {ann} <eve@evil.example>"],
+        "paren": [f"From: {ann})<eve@evil.example>"],
+        "two-addresses": [f"From: {ann}, eve@evil.example"],
+        "two-froms": [f"From: {ann}", "From: eve@evil.example"],
+        "no-from": [],
+        "escapes": [f"From: Ann\x1b[2J\x07 <{ann}>"],
+        "nested-comments": ["From: " + "(" * 3000 + ann],
+        "bogus-encoded-name": [f"From: =?idna?q?xn--?= =?punycode?b?!!?= <{ann}>",
+                               f"Sender: {other.email}"],
+    }[kind]
+
+
+def message_id_lines(kind: str, number: int, size: int) -> list[str]:
+    """The Message-ID header(s) of a mail."""
+    mid = {
+        "plain": f"<h{number}@players.example>",
+        "space": f"<h {number}@players.example>",
+        "paren": f"<h({number})@players.example>",
+        "semicolon": f"<h;{number}@players.example>",
+        "bracket": f"<h[{number}]@players.example>",
+        "backslash": f"<h\\{number}@players.example>",
+        "control": f"<h\x1b{number}\x00@players.example>",
+        "huge": f"<h{number}." + "x" * size + "@players.example>",
+        "two": f"<h{number}@players.example>\r\nMessage-ID: <second{number}@players.example>",
+    }.get(kind)
+    return [f"Message-ID: {mid}"] if mid else []
+
+
+def header_lines(kind: str, size: int, cast: Cast, number: int) -> list[str]:
+    """Extra headers that are too big, too many, or otherwise hostile."""
+    if kind == "huge-references":
+        return ["References: " + " ".join(f"<r{i}@x.example>" for i in range(size // 10 + 1))]
+    if kind == "many-recipients":
+        return ["Cc: " + ", ".join(f"U{i} <u{i}@x.example>" for i in range(size // 20 + 1))]
+    if kind == "encoded-subject":
+        return ["X-Subject: " + " ".join("=?utf-8?q?=C3=A9t=C3=A9?=" for _ in range(size // 25))]
+    if kind == "many-lines":
+        return [f"X-Line-{i}: x" for i in range(size // 8 + 1)]
+    if kind == "long-line":
+        return ["X-Long: " + "y" * size]
+    if kind == "nul":
+        return ["X-Nul: a\x00b", "Comments: \x00\x00"]
+    if kind == "8bit":
+        return ["X-Name: \udcc3\udca9t\udcc3\udca9 \udcff\udcfe"]
+    if kind == "auto-submitted":
+        return ["Auto-Submitted: auto-replied"]
+    if kind == "reply-to-ours" and cast.ours:
+        ours = cast.ours[number % len(cast.ours)]
+        return [f"In-Reply-To: {ours}", f"References: {ours}"]
+    if kind == "bogus-param":
+        return ["Content-Disposition: inline; filename*=idna''%ff%fe"]
+    return []
+
+
+def text(recipe: Recipe) -> str:
+    """The text of a mail's body."""
+    n = recipe.size
+    return {
+        "orders": recipe.orders,
+        "bad-lines": "".join(f"nonsense order {i}\n" for i in range(max(1, n // 20))),
+        "quote-bomb": "\n" * (n // 2) + "> quoted\n" * (n // 9 + 1),
+        "long-line-quotes": "z" * n + "\n" + "> q\n" * (n // 4 + 1),
+        "alternating-quotes": "\n> q\n" * (n // 5 + 1),
+        "flowed": "word " * (n // 5 + 1) + "\nred: hold\n",
+        "html-open-tags": "<a" * (n // 2 + 1),
+        "html-comments": "<!--" * (n // 4 + 1),
+        "html-deep": "<div>" * (n // 5 + 1) + "red: hold",
+        "nul": "red:\x00 move GUR HAC\x00\n\x1b[31mhold\x07\n",
+        "commands": "HELP\nSTATUS\nSLOW\n",
+        "empty": "",
+    }.get(recipe.body, "")
+
+
+def part(recipe: Recipe) -> tuple[str, bytes]:
+    """(Content-Type value with its parameters, encoded body) of the mail's text part."""
+    charset = recipe.charset_style.format(recipe.charset)
+    body = text(recipe)
+    if recipe.body == "random":
+        rng = random.Random(recipe.number)
+        return f"text/plain; {charset}", bytes(rng.randrange(256) for _ in range(recipe.size))
+    if recipe.body == "base64-broken":
+        return f"text/plain; {charset}\r\nContent-Transfer-Encoding: base64", \
+            b"@@@" + b"QUJD" * (recipe.size // 4) + b"=\r\n=="
+    if recipe.body == "qp-broken":
+        return f"text/plain; {charset}\r\nContent-Transfer-Encoding: quoted-printable", \
+            b"=ZZ=\r\n=" + b"=4" * (recipe.size // 2)
+    subtype = "html" if recipe.body.startswith("html") else "plain"
+    flowed = "; format=flowed; delsp=yes" if recipe.body == "flowed" else ""
+    return f"text/{subtype}; {charset}{flowed}\r\nContent-Transfer-Encoding: 8bit", \
+        body.encode("utf-8")
+
+
+def nest(kind: str, content_type: str, body: bytes, size: int) -> bytes:
+    """The mail's MIME structure around its text part, with the blank line that starts it."""
+    leaf = f"Content-Type: {content_type}\r\n\r\n".encode() + body + b"\r\n"
+    if kind == "single":
+        return f"MIME-Version: 1.0\r\nContent-Type: {content_type}\r\n\r\n".encode() + body
+    if kind == "alternative":
+        return multipart("alternative", "alt", [leaf, leaf.replace(b"text/plain", b"text/html")])
+    if kind in ("deep", "very-deep"):
+        levels = 40 if kind == "deep" else 1200
+        inner = leaf
+        for level in range(levels):
+            inner = multipart("mixed", f"b{level}", [inner], top=False)
+        return b"MIME-Version: 1.0\r\n" + inner
+    if kind == "many-parts":
+        small = b"Content-Type: text/plain\r\n\r\nx\r\n"
+        return multipart("mixed", "many", [small] * (size // 1000 + 250) + [leaf])
+    return dsn(leaf)
+
+
+def multipart(subtype: str, boundary: str, parts: list[bytes], top: bool = True) -> bytes:
+    """A multipart entity: its Content-Type header, a blank line, its parts."""
+    head = (b"MIME-Version: 1.0\r\n" if top else b"") + \
+        f"Content-Type: multipart/{subtype}; boundary=\"{boundary}\"\r\n\r\n".encode()
+    inner = b"".join(f"--{boundary}\r\n".encode() + p for p in parts)
+    return head + inner + f"--{boundary}--\r\n".encode()
+
+
+def dsn(leaf: bytes) -> bytes:
+    """A forged delivery failure report naming the seat, quoting no mail of pbem's."""
+    status = (b"Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; evil.example\r\n"
+              b"\r\nFinal-Recipient: rfc822; ann@players.example\r\nAction: failed\r\n"
+              b"Status: 5.1.1\r\n")
+    return multipart("report", "dsn", [leaf, status])
+
+
+def recipes() -> st.SearchStrategy:
+    """Hypothesis: any recipe, sizes kept small enough for the default suite."""
+    return st.builds(
+        Recipe, sender=st.sampled_from(SENDERS), body=st.sampled_from(BODIES),
+        message_id=st.sampled_from(MESSAGE_IDS), header=st.sampled_from(HEADERS),
+        nesting=st.sampled_from(NESTINGS), charset=st.sampled_from(CHARSETS),
+        charset_style=st.sampled_from(CHARSET_STYLES), size=st.integers(0, 20_000),
+        seat=st.integers(0, 3), number=st.integers(0, 10**6))
+
+
+def random_recipe(rng: random.Random, number: int, big: bool) -> Recipe:
+    """A recipe from a seeded stream; with `big`, sizes up to past the size cap."""
+    return Recipe(
+        sender=rng.choice(SENDERS), body=rng.choice(BODIES), message_id=rng.choice(MESSAGE_IDS),
+        header=rng.choice(HEADERS), nesting=rng.choice(NESTINGS), charset=rng.choice(CHARSETS),
+        charset_style=rng.choice(CHARSET_STYLES),
+        size=int(10 ** rng.uniform(0, 6.1 if big else 4.3)), seat=rng.randrange(4),
+        number=number)
+
+
+ANSWERS = ("ack", "help", "status", "notice")
+ENDINGS = {"done", "rejected", "quarantined", "ignored", "duplicate", "bounce"}
+
+
+@dataclass
+class Tally:
+    """What became of the mails of a fuzz run."""
+
+    mails: int = 0
+    crashes: list = field(default_factory=list)      # exceptions, and mails whose handling raised
+    unanswered: list = field(default_factory=list)   # done/rejected with no answer, or no ending
+    stuck: list = field(default_factory=list)        # a player's mail after a hostile one not taken
+    statuses: dict = field(default_factory=dict)
+
+    def line(self) -> str:
+        """The figures in one line."""
+        return (f"fuzz: {self.mails} mails, {len(self.crashes)} crashes, "
+                f"{len(self.unanswered)} unanswered, {len(self.stuck)} players' mails not taken; "
+                + ", ".join(f"{n} {s}" for s, n in sorted(self.statuses.items())))
+
+
+class Fuzz:
+    """Stores and ticks mails one by one on a referee, a player's order mail after every few."""
+
+    def __init__(self, referee, game: str, start: str, every: int = 5):
+        self.referee, self.game, self.now, self.every = referee, game, start, every
+        seats = referee.store.seats(game)
+        ours = [s["thread_id"] for s in seats]
+        self.cast = Cast(referee.config["address"], game,
+                         [Seat(s["name"], s["email"], s["token"]) for s in seats], ours)
+        self.tally = Tally()
+        self.hostiles = self.players = 0
+
+    def deliver(self, raw: bytes) -> dict | None:
+        """Store and tick one mail; its inbox row, None when an exception escaped."""
+        store = self.referee.store
+        before = store.one("SELECT MAX(id) AS id FROM outbox")["id"] or 0
+        self.now = later(self.now, 1 / 180)
+        try:
+            row_id = inbound.ingest(store, raw, "fuzz", self.now)
+            self.referee.tick(self.now, send=False)
+        except Exception as problem:  # the figure this run exists to find
+            self.tally.crashes.append(f"{type(problem).__name__}: {problem}")
+            return None
+        self.tally.mails += 1
+        row = store.one("SELECT id, status, reason FROM inbox WHERE id = ?", [row_id])
+        self.tally.statuses[row["status"]] = self.tally.statuses.get(row["status"], 0) + 1
+        answers = store.one(
+            "SELECT COUNT(*) AS n FROM outbox WHERE id > ? AND kind IN (?, ?, ?, ?) "
+            "AND to_addr != ?", [before, *ANSWERS, self.referee.config["referee"]])["n"]
+        if (row["reason"] or "").startswith("could not be handled"):
+            self.tally.crashes.append(f"inbox {row['id']}: {row['reason']}")
+        if row["status"] not in ENDINGS or not row["reason"] or \
+                (row["status"] in ("done", "rejected") and not answers):
+            self.tally.unanswered.append(f"inbox {row['id']}: {row['status']} {row['reason']}")
+        return row
+
+    def hostile(self, raw: bytes) -> None:
+        """One hostile mail; then, every few, a player's own order mail, which must be taken."""
+        self.deliver(raw)
+        self.hostiles += 1
+        if self.hostiles % self.every == 0:
+            self.player()
+
+    def player(self) -> None:
+        """A player's ordinary order mail: it must be recorded and answered."""
+        self.players += 1
+        seat = self.cast.seats[self.players % len(self.cast.seats)]
+        table = self.referee.table(self.game)
+        orders = table.game.bot_orders(table.state["game"], seat.name,
+                                       PhaseRng("fuzz", seat.name, self.players))
+        raw = build(Recipe(seat=self.players % len(self.cast.seats), orders="WAIT\n" + orders,
+                           number=10**7 + self.players), self.cast)
+        row = self.deliver(raw)
+        if row is None or row["status"] != "done" or "orders recorded" not in (row["reason"] or ""):
+            self.tally.stuck.append(f"{seat.name}: {row and (row['status'], row['reason'])}")

@@ -1,0 +1,71 @@
+"""No mail anyone can send stops, stalls or fools pbem.
+
+Hostile mails (tests/hostile.py: bad charsets, deep nesting, NULs, huge
+headers, mixed and broken encodings, ambiguous senders, quote and HTML bombs)
+are stored and ticked one by one on a real referee, with a player's ordinary
+order mail after every few. Nothing may raise, every mail must end answered,
+quarantined or ignored with a reason, and every player's mail after a
+hostile one must be recorded and answered.
+
+The 10,000-mail run: pytest --slow -s tests/test_hostile_mail.py -k ten_thousand
+"""
+
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+import pytest
+
+from conftest import START, make_referee, seats
+import hostile
+from hostile import Fuzz, build, random_recipe
+
+BEGIN = "2026-12-01T12:30:00Z"
+
+
+def fuzz(folder) -> Fuzz:
+    """A four-seat Auguste game whose welcome mails are out, ready for mail."""
+    referee = make_referee(folder)
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
+                     {"preset": "4-2"}, seed="fuzz")
+    referee.tick(START)
+    return Fuzz(referee, "rome", BEGIN)
+
+
+def assert_nothing_stopped(tally) -> None:
+    """The figures of a run that nothing stopped, stalled or fooled."""
+    assert tally.crashes == []
+    assert tally.unanswered == []
+    assert tally.stuck == []
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(st.lists(hostile.recipes(), min_size=5, max_size=25))
+def test_hostile_mail_never_stops_stalls_or_fools_pbem(tmp_path_factory, recipes):
+    run = fuzz(tmp_path_factory.mktemp("fuzz"))
+    for recipe in recipes:
+        run.hostile(build(recipe, run.cast))
+    assert_nothing_stopped(run.tally)
+
+
+def test_two_hundred_hostile_mails_in_a_row(tmp_path):
+    run = fuzz(tmp_path)
+    rng = random.Random(2026)
+    for number in range(200):
+        run.hostile(build(random_recipe(rng, number, big=False), run.cast))
+    assert_nothing_stopped(run.tally)
+    assert run.tally.mails == 200 + run.players and run.players == 40
+    assert set(run.tally.statuses) >= {"done", "rejected", "quarantined", "ignored"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("not config.getoption('--slow')", reason="run with --slow")
+def test_ten_thousand_hostile_mails(tmp_path):
+    run = fuzz(tmp_path)
+    rng = random.Random(10_000)
+    for number in range(10_000):
+        run.hostile(build(random_recipe(rng, number, big=True), run.cast))
+    print(run.tally.line())
+    assert_nothing_stopped(run.tally)
+    assert run.tally.mails == 10_000 + run.players

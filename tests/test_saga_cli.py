@@ -145,11 +145,14 @@ def test_a_disputed_battle_is_ruled_from_the_command_line(campaign, tmp_path):
     assert "verified" in campaign("replay", "c1", "--verify")
 
 
-def test_the_demo_plays_a_fogged_campaign_with_a_dispute_and_a_ruling(run, tmp_path):
-    out = run("demo", "saga", "--dir", "d")
+def test_the_demo_plays_a_fogged_campaign_with_a_dispute_a_ruling_and_a_vassal(run, tmp_path):
+    out = run("demo", "saga", "--dir", "d", "--seed", "2")
     assert "Replay: verified, byte for byte" in out
     summary = next(line for line in out.splitlines() if line.startswith("SAGA campaign demo"))
     rulings = int(summary.split(" referee ruling")[0].rsplit(" ", 1)[1])
     assert rulings >= 1
     log = run("log", "demo", "--referee", "--db", str(tmp_path / "d" / "demo.db"))
-    assert "battle_disputed" in log and "ruling_given" in log and "for " not in log[:0]
+    assert "battle_disputed" in log and "ruling_given" in log and "vassal_sworn" in log
+    inbox = tmp_path / "d" / "mail" / "inbox" / "cur"
+    overlord_mails = [p for p in inbox.iterdir() if "\nfor " in p.read_text(errors="replace")]
+    assert overlord_mails, "an overlord's bot mailed its vassal's orders"

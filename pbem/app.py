@@ -388,7 +388,7 @@ class Referee:
         view = table.game.view(table.state["game"], seat)
         eng = table.state["engine"]
         view["phase"] = {"number": eng["phase"], "deadline": eng["deadline"],
-                         "waiting_for": sorted(eng["requests"])}
+                         "waiting_for": engine.waiting_for(table.game, table.state, seat)}
         return view
 
     def events(self, game_id: str, seat: str | None):

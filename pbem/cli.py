@@ -14,7 +14,7 @@ import pbem.games
 
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
-from .adjudicator.engine import TIMING_OPTIONS
+from .adjudicator.engine import TIMING_OPTIONS, waiting_for
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
@@ -520,7 +520,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
         emit_json(view)
         return
     table = referee.table(game_id)
-    shown = view if who != REFEREE else table.game.view(table.state["game"], None)
+    shown = view if who != REFEREE else table.game.view(table.state["game"], REFEREE)
     if html_file:
         from . import render
         page = render.render(table.ruleset, "page.html.j2", game=game_id, title=table.game.TITLE,
@@ -537,8 +537,9 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
     if phase["over"]:
         click.echo(f"\nGame over: {json.dumps(said_result(phase['result']), sort_keys=True)}")
     else:
+        waiting = waiting_for(table.game, table.state, who)
         click.echo(f"\nPhase {phase['phase']}, deadline {phase['deadline']}, waiting for "
-                   f"{', '.join(sorted(phase['requests']))}")
+                   f"{', '.join(waiting) or 'others'}")
 
 
 @main.command()

@@ -556,7 +556,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
     if target not in eng["requests"]:
-        waiting = ", ".join(sorted(eng["requests"])) or _("nobody")
+        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or _("nobody")
         note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
                  "not recorded.") if target == sender else \
             _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "

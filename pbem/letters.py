@@ -109,7 +109,7 @@ class Table:
             "briefing": "",
             "request": request,
             "proxies": self.proxies(seat["name"]),
-            "waiting": sorted(engine["requests"]),
+            "waiting": rules_engine.waiting_for(self.game, self.state, seat["name"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
             "yours": yours,
         }

@@ -148,7 +148,8 @@ def open_phase(game, state: dict, now: str) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
-    reminder: it waits for the referee.
+    reminder: it waits for the referee. When the game keeps its requests
+    private (fog of war), the event is the referee's alone.
     """
     requests = game.pending(state["game"])
     if not requests:
@@ -159,7 +160,7 @@ def open_phase(game, state: dict, now: str) -> Event:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
         deadline = later(now, min(hours) if hours else timing["turn_hours"])
         remind = later(deadline, -timing["reminder_hours"])
-    return public(
+    return (secret if private_requests(game, state) else public)(
         "phase_opened",
         phase=state["engine"]["phase"] + 1,
         requests={seat: requests[seat].to_dict() for seat in sorted(requests)},
@@ -167,6 +168,28 @@ def open_phase(game, state: dict, now: str) -> Event:
         deadline=deadline,
         remind_at=remind if remind and parse_time(remind) > parse_time(now) else None,
     )
+
+
+def private_requests(game, state: dict) -> bool:
+    """Does the game keep who is asked what to the seats asked (its optional
+    ``private_requests(state)``, fog of war), or is it public?"""
+    hook = getattr(game, "private_requests", None)
+    return bool(hook and hook(state["game"]))
+
+
+def waiting_for(game, state: dict, viewer) -> list[str]:
+    """The seats (and the referee) the open phase waits for, as a viewer may know them.
+
+    Everyone knows them, unless the game keeps its requests private: then a
+    seat knows only of itself and of the seats whose orders it gives, the
+    public of nobody, the referee of all.
+    """
+    asked = sorted(state["engine"]["requests"])
+    if viewer == REFEREE or not private_requests(game, state):
+        return asked
+    ruler = getattr(game, "controller", None)
+    return [s for s in asked if viewer is not None and
+            (s == viewer or (ruler is not None and ruler(state["game"], s) == viewer))]
 
 
 def requests_of(state: dict) -> dict:

@@ -23,7 +23,7 @@ from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
-from .i18n import LANGUAGES, normal_language
+from .i18n import LANGUAGES, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
 from .receipts import receipt
 from .store import Store, row_event
@@ -137,10 +137,11 @@ class Referee:
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
         try:
-            events = engine.creation_events(game, game_id, ruleset, options,
-                                            [s.name for s in seats], seed, position)
-            state = engine.fold(game, events)
-            events.append(engine.open_phase(game, state, now))
+            with speaking("en"):  # the log is written in English, whoever is reading
+                events = engine.creation_events(game, game_id, ruleset, options,
+                                                [s.name for s in seats], seed, position)
+                state = engine.fold(game, events)
+                events.append(engine.open_phase(game, state, now))
         except SetupError as problem:
             raise PbemError(str(problem)) from None
         with self.store.transaction():
@@ -170,6 +171,14 @@ class Referee:
             "AND reminded_phase < phase ORDER BY id", [now, now])
         return [row["id"] for row in rows]
 
+    def settled(self, table: letters.Table, seat: dict) -> bool:
+        """Has this seat said READY, or sent orders without errors, for the open phase?"""
+        phase = table.state["engine"]["phase"]
+        if seat["ready_phase"] == phase:
+            return True
+        sub = self.current_submission(table.game_row["id"], seat["name"], phase)
+        return sub is not None and sub["errors"] == "[]"
+
     def ready(self, table: letters.Table) -> bool:
         """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
 
@@ -186,12 +195,7 @@ class Referee:
             if name in table.state["engine"].get("conceded", []):
                 continue
             seat = seats[name]
-            if seat["wait_phase"] == phase:
-                return False
-            if seat["ready_phase"] == phase:
-                continue
-            sub = self.current_submission(table.game_row["id"], name, phase)
-            if sub is None or sub["errors"] != "[]":
+            if seat["wait_phase"] == phase or not self.settled(table, seat):
                 return False
         return True
 
@@ -229,15 +233,16 @@ class Referee:
                 if sub["text"].strip():
                     texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
-        events = engine.close_phase(table.game, table.state, given, seed, texts)
-        table = self.record(table, events, now)
-        late = engine.lateness(table.state, events[0].payload)
-        if late is not None:
-            table = self.record(table, [late], now)
-            if late.payload["disorder"]:
-                letters.disorder_notice(table, late.payload["disorder"], now)
-        table = self.record(table, [engine.after_resolution(table.game, table.state, now, seed)],
-                            now)
+        with speaking("en"):  # the log is written in English, whoever is reading
+            events = engine.close_phase(table.game, table.state, given, seed, texts)
+            table = self.record(table, events, now)
+            late = engine.lateness(table.game, table.state, events[0].payload)
+            if late is not None:
+                table = self.record(table, [late], now)
+                if late.payload["disorder"]:
+                    letters.disorder_notice(table, late.payload["disorder"], now)
+            table = self.record(table, [engine.after_resolution(table.game, table.state, now,
+                                                                seed)], now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -311,7 +316,7 @@ class Referee:
             for seat in self.store.seats(game_id):
                 if seat["name"] in eng["requests"] and \
                         seat["name"] not in eng.get("conceded", []) and \
-                        self.current_submission(game_id, seat["name"], eng["phase"]) is None:
+                        not self.settled(table, seat):
                     letters.reminder(table, seat, now)
                     count += 1
             self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})
@@ -543,7 +548,7 @@ class Referee:
         view = table.game.view(table.state["game"], seat)
         eng = table.state["engine"]
         view["phase"] = {"number": eng["phase"], "deadline": eng["deadline"],
-                         "waiting_for": sorted(eng["requests"])}
+                         "waiting_for": engine.waiting_for(table.game, table.state, seat)}
         return view
 
     def events(self, game_id: str, seat: str | None):

@@ -18,11 +18,12 @@ import pbem.games
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
-from .adjudicator.engine import TIMING_OPTIONS
+from .adjudicator.engine import TIMING_OPTIONS, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
+from .i18n import said
 from .identity import without_tokens
 from .letters import result_text
 from .mail import maildir
@@ -120,6 +121,13 @@ def emit_json(data) -> None:
     """Print data as indented, key-sorted JSON, every control character escaped."""
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     click.echo(UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text))
+
+
+def said_result(result: dict | None) -> dict | None:
+    """A game's result for the referee, its reason as an English sentence."""
+    if not result:
+        return result
+    return {**result, "reason": said(result.get("reason", ""))}
 
 
 def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
@@ -243,7 +251,7 @@ def list_command(referee, as_json):
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
             "disorder": eng.get("disorder", []),
             "paused": (eng.get("paused") or {}).get("reason"),
-            "result": eng["result"],
+            "result": said_result(eng["result"]),
         })
     if as_json:
         emit_json(rows)
@@ -750,7 +758,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
         emit_json(view)
         return
     table = referee.table(game_id)
-    shown = view if who != REFEREE else table.game.view(table.state["game"], None)
+    shown = view if who != REFEREE else table.game.view(table.state["game"], REFEREE)
     if html_file:
         from . import render
         page = render.render(table.ruleset, "page.html.j2", game=game_id, title=table.game.TITLE,
@@ -785,8 +793,9 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
     else:
         when = f"paused ({eng['paused']['reason']})" if eng.get("paused") else \
             f"deadline {eng['deadline']}"
+        waiting = waiting_for(table.game, table.state, who)
         click.echo(f"\nPhase {eng['phase']}, {when}, waiting for "
-                   f"{', '.join(sorted(eng['requests']))}")
+                   f"{', '.join(waiting) or 'others'}")
 
 
 @main.command()

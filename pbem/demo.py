@@ -4,7 +4,11 @@ Each bot reads the last mail pbem sent it from the outgoing Maildir, writes a
 reply (its orders on top, the quoted mail below, as a mail client would) into
 the incoming Maildir, and the demo runs `poll` and `tick` with a clock it
 advances itself. Now and then a bot stays silent, so default orders are shown
-too. Everything is seeded: the same seed plays the same game.
+too. A seat whose orders another seat gives (a vassal) gets them in its
+overlord's mail, under a "for SEAT:" line. What waits for the referee is
+settled by the game's scripted referee (its ``bot_ruling``), as a referee
+would with ``pbem ruling``. Everything is seeded: the same seed plays the
+same game.
 """
 
 from email.message import EmailMessage
@@ -15,10 +19,12 @@ import shutil
 
 import pbem.games
 
+from .adjudicator.contract import REFEREE
 from .adjudicator.rng import PhaseRng
 from .app import Referee, SeatSpec
 from .config import load
 from .errors import PbemError
+from .i18n import said
 from .mail import fetch, maildir
 from .mail.parse import message_from_bytes
 from .replay import replay
@@ -111,33 +117,62 @@ def play(ruleset: str, seed: str, folder: Path, turns: int, db: Path | None = No
     referee.new_game(ruleset, GAME_ID, seats, START, game.demo_options(turns), seed)
     postman = Postman(config.path("mail", "outbox"))
     inbox = config.path("mail", "inbox")
-    now, number, silent = START, 0, 0
+    now, counts = START, {"mails": 0, "silent": 0, "rulings": 0}
     referee.tick(now)
     for _ in range(turns * 20):
         table = referee.table(GAME_ID)
-        eng = table.state["engine"]
-        if eng["over"]:
+        if table.state["engine"]["over"]:
             break
         postman.collect()
-        for seat in seats:
-            if seat.name not in eng["requests"]:
-                continue
-            rng = PhaseRng(seed, f"bot:{seat.name}", eng["phase"])
-            if rng.below(SILENCE) == 0:
-                silent += 1
-                continue
-            number += 1
-            text = game.bot_orders(table.state["game"], seat.name, rng)
-            maildir.deliver(inbox, bot_reply(postman.last[seat.email], seat, text, now, number))
+        counts["rulings"] += scripted_rulings(referee, game, table.state, seed, now)
+        for writer, text in bot_mails(game, table.state, seed, counts).items():
+            counts["mails"] += 1
+            seat = next(s for s in seats if s.name == writer)
+            maildir.deliver(inbox, bot_reply(postman.last[seat.email], seat, text, now,
+                                             counts["mails"]))
         now = later(now, 1)
         fetch.poll_maildir(referee, now)
         if not referee.tick(now).phases:
             now = referee.table(GAME_ID).state["engine"]["deadline"] or now
             referee.tick(now)
-    return summary(referee, game, folder, config, number, silent)
+    return summary(referee, game, folder, config, counts)
 
 
-def summary(referee, game, folder, config, mails, silent) -> list[str]:
+def bot_mails(game, state, seed, counts) -> dict:
+    """{writer: mail text} for the seats asked now, each mail from the seat that gives its
+    orders (a vassal's come from its overlord, under a "for SEAT:" line)."""
+    eng = state["engine"]
+    ruler = getattr(game, "controller", None)
+    parts = {}
+    for name in sorted(eng["requests"]):
+        if name == REFEREE:
+            continue
+        rng = PhaseRng(seed, f"bot:{name}", eng["phase"])
+        if rng.below(SILENCE) == 0:
+            counts["silent"] += 1
+            continue
+        writer = (ruler(state["game"], name) if ruler else None) or name
+        text = game.bot_orders(state["game"], name, rng)
+        parts.setdefault(writer, []).append(text if writer == name else f"for {name}:\n{text}")
+    return {writer: "\n".join(texts) for writer, texts in parts.items()}
+
+
+def scripted_rulings(referee, game, state, seed, now) -> int:
+    """The demo's referee settles what waits for it, with the game's scripted rulings."""
+    if REFEREE not in state["engine"]["requests"] or not hasattr(game, "bot_ruling"):
+        return 0
+    done = 0
+    for ruling in referee.rulings(GAME_ID):
+        if ruling["asked"] != REFEREE:
+            continue
+        rng = PhaseRng(seed, "bot:referee", state["engine"]["phase"])
+        values, text = game.bot_ruling(state["game"], state["engine"]["requests"][REFEREE], rng)
+        referee.rule(GAME_ID, ruling["id"], text, values, now)
+        done += 1
+    return done
+
+
+def summary(referee, game, folder, config, counts) -> list[str]:
     """What the demo did and where to look."""
     table = referee.table(GAME_ID)
     eng = table.state["engine"]
@@ -145,12 +180,13 @@ def summary(referee, game, folder, config, mails, silent) -> list[str]:
     sent = referee.store.one("SELECT count(*) AS n FROM outbox")["n"]
     result = eng["result"] or {}
     lines = [
-        game.board_text(game.view(table.state["game"], None)),
+        game.board_text(game.view(table.state["game"], REFEREE)),
         "",
-        f"{game.TITLE} demo: {eng['phase']} phases, {mails} bot mails read, "
-        f"{silent} silent turns (default orders), {sent} mails sent.",
+        f"{game.TITLE} demo: {eng['phase']} phases, {counts['mails']} bot mails read, "
+        f"{counts['silent']} silent turns (default orders), {counts['rulings']} referee "
+        f"ruling(s), {sent} mails sent.",
         "Result: " + (", ".join(result.get("winners") or []) + " won" if result.get("winners")
-                      else "no winner") + (f" ({result['reason']})" if result.get("reason") else "")
+                      else "no winner") + (f" ({said(result['reason'])})" if result.get("reason") else "")
         if eng["over"] else "Result: stopped at the turn cap before the game ended.",
         f"Replay: {'verified, byte for byte' if verdict.ok else 'MISMATCH'} "
         f"({verdict.events} events).",

@@ -39,6 +39,7 @@ NAMES = {
     "fr": "fr", "french": "fr", "francais": "fr", "français": "fr",
 }
 DATE_PATTERN = "EEE d MMM y HH:mm"
+MSGID = "msgid"  # the key of a stored sentence's English text
 
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
 
@@ -108,16 +109,75 @@ def _read_po(path, lang: str) -> Translations:
     return Translations(compiled)
 
 
+class Said(str):
+    """A sentence in the current language that remembers its English msgid and arguments.
+
+    It reads as a plain string where it is made (an error for the seat whose
+    mail is being read), and ``stored()`` keeps it for a game's log as data,
+    so ``said()`` can write it again later in any reader's language:
+    ``Said("{cell} is blocked", cell="BAK")``. Arguments may be Said too.
+    """
+
+    msgid: str
+    args: dict
+
+    def __new__(cls, msgid: str, /, **args):
+        text = _(msgid).format(**{k: said(v) for k, v in args.items()})
+        made = super().__new__(cls, text)
+        made.msgid, made.args = msgid, args
+        return made
+
+    def stored(self) -> dict:
+        """The sentence as plain data for an event: {"msgid": ..., "args": {...}}."""
+        return {MSGID: self.msgid,
+                "args": {k: _stored(v) for k, v in sorted(self.args.items())}}
+
+
+def _stored(value):
+    """An argument of a Said as plain data (Said and lists of them included)."""
+    if isinstance(value, Said):
+        return value.stored()
+    if isinstance(value, list):
+        return [_stored(v) for v in value]
+    return value
+
+
+def said(message) -> str:
+    """A stored sentence (``Said.stored()``) in the current language; plain text as it is.
+
+    A list of them is said as one sentence, its parts joined by semicolons.
+    """
+    if isinstance(message, Said):
+        message = message.stored()
+    if isinstance(message, list):
+        return "; ".join(said(part) for part in message)
+    if isinstance(message, dict) and MSGID in message:
+        english = message[MSGID]
+        return _(english).format(**{k: said(v) for k, v in message.get("args", {}).items()})
+    return str(message)
+
+
+def short_date(iso_utc: str, tz_name: str | None) -> str:
+    """A deadline for a subject line: 'Tue 18:00', 'mar. 18:00', in the seat's zone."""
+    return format_datetime(parse_time(iso_utc), "EEE HH:mm", tzinfo=zone_of(tz_name),
+                           locale=current())
+
+
+def zone_of(tz_name: str | None):
+    """The zone a seat's times are shown in (UTC when unknown or missing)."""
+    try:
+        return ZoneInfo(tz_name) if tz_name else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        return timezone.utc
+
+
 def format_date(iso_utc: str, tz_name: str | None) -> str:
     """A UTC time in a seat's time zone and the current language.
 
     'Tue 1 Dec 2026 19:00 (Europe/Paris)', 'mar. 1 déc. 2026 19:00 (Europe/Paris)';
     an unknown or missing zone shows UTC.
     """
-    try:
-        zone = ZoneInfo(tz_name) if tz_name else timezone.utc
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = timezone.utc
+    zone = zone_of(tz_name)
     label = tz_name if zone is not timezone.utc else "UTC"
     shown = format_datetime(parse_time(iso_utc), DATE_PATTERN, tzinfo=zone, locale=current())
     return f"{shown} ({label})"

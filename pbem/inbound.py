@@ -21,16 +21,16 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-import json
 import signal
 import threading
 
-from . import letters, players
+from . import letters, players, seats
+from .i18n import N_, _, format_date, speaking
 from .adjudicator import engine
 from .errors import PbemError
-from .identity import Claim, claim, subject_tag, token_matches
+from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import Reading, read_text, sections, sender_names
+from .reading import SETTINGS, Reading, read_text, sections, sender_names
 from .receipts import receipt, receipt_text
 from .store import Store, body_digest, raw_digest
 from .timeutil import iso, parse_time
@@ -301,9 +301,11 @@ def unreadable(referee, head: Incoming, who: Who, now: str):
     if who.seat is None:
         return "quarantined", reason, None, None
     table = referee.table(who.game["id"])
-    letters.answer(table, who.seat, head, "your mail could not be read", now, notes=[
-        f"I could not read your mail: {head.problem}. It changed nothing.",
-        "Send your orders again as plain text, in a reply to this mail."])
+    with speaking(who.seat["lang"]):
+        notes = [_("I could not read your mail: {problem}. It changed nothing.").format(
+                     problem=head.problem),
+                 _("Send your orders again as plain text, in a reply to this mail.")]
+    letters.seat_note(table, who.seat, head, N_("your mail could not be read"), notes, now)
     return "quarantined", reason, who.game["id"], who.seat["name"]
 
 
@@ -368,8 +370,7 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game)
     if table.state["engine"]["over"]:
-        letters.answer(table, seat, incoming, "this game is over", now,
-                       notes=["This game is over; your mail changed nothing."])
+        letters.game_over_answer(table, seat, incoming, now)
         return "done", "game over", found.game, seat["name"]
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
@@ -405,12 +406,15 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
 def turn_over(table, seat: dict, incoming: Incoming, closed: int, now: str):
     """Answer a mail to a turn that is over: not used, and what the open turn needs."""
     eng = table.state["engine"]
-    notes = [f"Turn {closed} is over: your mail answers a mail of that turn, so the orders "
-             "in it were not used."]
-    if seat["name"] in eng["requests"]:
-        notes.append(f"Turn {eng['phase']} needs your orders now (see below): send them in a "
-                     "reply to this mail.")
-    letters.answer(table, seat, incoming, f"turn {closed} is over", now, notes=notes)
+    with speaking(seat["lang"]):
+        notes = [_("Turn {closed} is over: your mail answers a mail of that turn, so the "
+                   "orders in it were not used.").format(closed=closed)]
+        if seat["name"] in eng["requests"]:
+            notes.append(_("Turn {turn} needs your orders now (see below): send them in a "
+                           "reply to this mail.").format(turn=eng["phase"]))
+    letters.seat_note(table, seat, incoming,
+                      lambda context: _("turn {closed} is over").format(closed=closed),
+                      notes, now)
     return "rejected", f"answers turn {closed}, which is over", table.game_row["id"], seat["name"]
 
 
@@ -430,13 +434,7 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
         return refused(False, reason, found.game, seat["name"])
     store.update("seats", {"game": found.game, "name": seat["name"]}, {"last_refusal": now})
     table = referee.table(found.game)
-    letters.answer(table, seat, incoming, "your mail was not accepted", now, notes=[
-        "Your mail carries a code that is not yours." if stolen else
-        "Your mail carries no valid code for your seat.",
-        "Nothing changed. To send orders, reply to a mail from this game: its reply "
-        f"address and the tag {subject_tag(found.game, seat['token'])} in its subject "
-        "carry your code.",
-    ])
+    letters.wrong_code_answer(table, seat, incoming, stolen, now)
     return "rejected", reason, found.game, seat["name"]
 
 
@@ -504,27 +502,31 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
     reading = read_text(text, names)
-    answer = Answer(ignored=[line for _, line in reading.ignored])
+    answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
-    relayed = "press" not in reading.names and players.answers_press(mail)
-    if relayed:
-        reading = Reading()  # a reply to press is all message: no orders, no commands
-        answer.ignored = []
-    elif reading.has_orders:
-        for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
-            take_orders(referee, table, seat["name"], target, part, now, answer)
-    elif not reading.commands:
-        answer.notes.append("I found no orders in your mail. Write them as the first lines of "
-                            "your reply, one per line; send HELP for the syntax.")
-    run_commands(mail, reading.commands)
-    table = mail.table
-    if answer.notes or answer.understood or answer.errors:
-        headline = ("orders received, with errors" if answer.errors else "orders received") \
-            if answer.recorded else "noted"
-        letters.answer(table, seat, incoming, headline, now, notes=answer.notes,
-                       understood=answer.understood, errors=answer.errors,
-                       ignored=answer.ignored, on_file=answer.on_file,
-                       receipts=answer.receipts)
+    run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
+    seat = mail.seat
+    with speaking(seat["lang"]):
+        relayed = "press" not in reading.names and players.answers_press(mail)
+        if relayed:
+            reading = Reading()  # a reply to press is all message: no orders, no commands
+            answer.ignored = []
+        elif reading.has_orders:
+            for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
+                take_orders(referee, table, seat["name"], target, part, now, answer)
+        elif not reading.commands:
+            answer.notes.append(_("I found no orders in your mail. Write them as the first "
+                                  "lines of your reply, one per line; send HELP for the "
+                                  "syntax."))
+        run_commands(mail, [c for c in reading.commands if c.name not in SETTINGS])
+        table = mail.table
+        if answer.notes or answer.understood or answer.errors:
+            letters.answer(table, seat, incoming, now, notes=answer.notes,
+                           understood=answer.understood, errors=answer.errors,
+                           ignored=answer.ignored, on_file=answer.on_file,
+                           recorded=answer.recorded, commands=reading.names,
+                           resolving=answer.recorded and referee.ready(table),
+                           receipts=answer.receipts)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "on_file": answer.on_file,
@@ -542,8 +544,8 @@ def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
     """[(target seat, its order text)] for a mail's orders, by who controls whom."""
     ruler = controller(table, sender)
     if ruler != sender:
-        answer.notes.append(f"Your orders are given by {ruler} now, so these were not "
-                            "recorded. You still get your own reports.")
+        answer.notes.append(_("Your orders are given by {seat} now, so these were not "
+                              "recorded. You still get your own reports.").format(seat=ruler))
         return []
     seats = [s for s in table.state["engine"]["seats"] if s != sender]
     controlled = [s for s in seats if controller(table, s) == sender]
@@ -561,24 +563,26 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                 answer: Answer) -> None:
     """Read order lines for a seat; record them when at least one of them can be used."""
     eng = table.state["engine"]
-    lead = "" if target == sender else f"For {target}: "
+    lead = "" if target == sender else _("For {seat}: ").format(seat=target)
     if target in eng.get("conceded", []):
         players.note_conceded(referee, table, sender, target, answer)
         return
     if target not in eng["requests"]:
-        waiting = ", ".join(sorted(eng["requests"])) or "nobody"
-        whom = "you" if target == sender else target
-        answer.notes.append(f"{lead}Nothing is asked of {whom} now (waiting for {waiting}), "
-                            "so these orders were not recorded.")
+        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or _("nobody")
+        note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
+                 "not recorded.") if target == sender else \
+            _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
+              "recorded.")
+        answer.notes.append(lead + note.format(seat=target, seats=waiting))
         return
     orders, errors = table.game.parse(table.state["game"], target, orders_text)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
-        kept = orders_on_file(referee, table, target)
+        kept = table.orders_on_file(target)
         answer.notes.append(lead + (
-            "None of your lines could be used, so your orders on file are unchanged."
-            if kept else "None of your lines could be used, so I still have no orders from "
-            "you for this turn."))
+            _("None of your lines could be used, so your orders on file are unchanged.")
+            if kept else _("None of your lines could be used, so I still have no orders "
+                           "from you for this turn.")))
         answer.on_file += [lead + line for line in kept or []]
         return
     answer.understood += [lead + line for line in
@@ -589,9 +593,9 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
                             "text": receipt_text(orders_text), "seq": chain["last_seq"],
                             "chain": chain["last_hash"]})
-    answer.notes.insert(0, lead + ("Orders received; they replace any you sent before for "
-                                   "this turn." if not errors else
-                                   "Orders received, with errors (see below)."))
+    answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
+                                     "this turn.") if not errors else
+                                   _("Orders received, with errors (see below).")))
 
 
 def usable_lines(text: str, errors) -> int:
@@ -601,14 +605,6 @@ def usable_lines(text: str, errors) -> int:
     refused = {e.line for e in errors}
     return sum(1 for number, line in enumerate(text.splitlines(), start=1)
                if line.strip() and number not in refused)
-
-
-def orders_on_file(referee, table, seat: str) -> list[str] | None:
-    """The seat's orders for the open phase, in words; None when it has sent none."""
-    sub = referee.current_submission(table.game_row["id"], seat, table.state["engine"]["phase"])
-    if sub is None:
-        return None
-    return table.game.describe_orders(table.state["game"], seat, json.loads(sub["orders"]))
 
 
 @dataclass
@@ -637,8 +633,8 @@ def wait_command(mail: Mail, command) -> None:
     mail.referee.store.update("seats", {"game": mail.table.game_row["id"],
                                         "name": mail.seat["name"]},
                               {"wait_phase": mail.table.state["engine"]["phase"]})
-    mail.answer.notes.append("WAIT noted: this turn will not be resolved before its deadline "
-                             "unless you send READY.")
+    mail.answer.notes.append(_("WAIT noted: this turn will not be resolved before its "
+                               "deadline unless you send READY."))
 
 
 def ready_command(mail: Mail, command) -> None:
@@ -647,26 +643,57 @@ def ready_command(mail: Mail, command) -> None:
     store.update("seats", {"game": game_id, "name": mail.seat["name"]},
                  {"ready_phase": mail.table.state["engine"]["phase"], "wait_phase": 0})
     store.update("games", {"id": game_id}, {"dirty": 1})
-    mail.answer.notes.append("READY noted: your orders for this turn are final.")
+    mail.answer.notes.append(_("READY noted: your orders for this turn are final."))
     if not mail.answer.recorded:
-        mail.answer.on_file = orders_on_file(mail.referee, mail.table, mail.seat["name"]) or []
+        mail.answer.on_file = mail.table.orders_on_file(mail.seat["name"]) or []
 
 
 def slow_command(mail: Mail, command) -> None:
     """SLOW: more time for this turn, in chrono games, once per seat."""
     event = engine.extension(mail.table.state, mail.seat["name"])
     if event is None:
-        mail.answer.notes.append("SLOW is not possible now (not a chrono game, already used, "
-                                 "or nothing asked of you).")
+        mail.answer.notes.append(_("SLOW is not possible now (not a chrono game, already "
+                                   "used, or nothing asked of you)."))
         return
     mail.table = mail.referee.record(mail.table, [event], mail.now)
-    mail.answer.notes.append("SLOW: this turn's deadline is now "
-                             f"{event.payload['deadline']} (UTC).")
+    mail.answer.notes.append(_("SLOW: this turn's deadline is now {when}.").format(
+        when=format_date(event.payload["deadline"], mail.seat["tz"])))
 
 
 def help_command(mail: Mail, command) -> None:
-    """HELP: the order syntax and the mail commands."""
-    letters.help_mail(mail.table, mail.seat, mail.incoming, mail.now)
+    """HELP: the order syntax and the mail commands, in the language of the word used."""
+    letters.help_mail(mail.table, mail.seat, mail.incoming, mail.now, lang=command.lang)
+
+
+def language_command(mail: Mail, command) -> None:
+    """LANGUAGE en / LANGUE fr: this seat's mail in that language from now on (this answer too)."""
+    try:
+        mail.seat = seats.choose_language(mail.referee.store, mail.table.game_row["id"],
+                                          mail.seat["name"], " ".join(command.args))
+    except PbemError:
+        with speaking(mail.seat["lang"]):
+            mail.answer.notes.append(_("I do not know the language {word!r}; write LANGUAGE en "
+                                       "or LANGUE fr.").format(word=" ".join(command.args)))
+        return
+    with speaking(mail.seat["lang"]):
+        mail.answer.notes.append(_("From now on your mail from this game is in English."))
+
+
+def timezone_command(mail: Mail, command) -> None:
+    """TZ Europe/Paris / FUSEAU Europe/Paris: this seat's times shown in that zone."""
+    zone = " ".join(command.args)
+    try:
+        mail.seat = seats.choose_timezone(mail.referee.store, mail.table.game_row["id"],
+                                          mail.seat["name"], zone)
+    except PbemError:
+        with speaking(mail.seat["lang"]):
+            mail.answer.notes.append(_("I do not know the time zone {zone!r}; write for example "
+                                       "TZ Europe/Paris or TZ America/Montreal.").format(
+                                           zone=zone))
+        return
+    with speaking(mail.seat["lang"]):
+        mail.answer.notes.append(_("From now on your times are shown in {zone}.").format(
+            zone=mail.seat["tz"]))
 
 
 def status_command(mail: Mail, command) -> None:
@@ -676,6 +703,7 @@ def status_command(mail: Mail, command) -> None:
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
                     "help": help_command, "status": status_command,
+                    "language": language_command, "timezone": timezone_command,
                     "press": players.press_command, "absence": players.absence_command,
                     "history": players.history_command, "draw": players.draw_command,
                     "concede": players.concede_command}

@@ -10,22 +10,28 @@ notices to anyone else are in English.
 
 from dataclasses import dataclass, field
 from functools import cached_property
+import io
+import json
 import secrets
 
+from PIL import Image
+
 from . import i18n, render
-from .i18n import N_
 from .adjudicator import engine as rules_engine
 from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
+from .i18n import N_
 from .identity import reply_address, subject_tag
 from .mail.compose import compose, message_id
-from .mail.parse import REPLY_MARKER
+from .mail.parse import REPLY_MARKERS
+from .reading import shown
 from .store import row_event
 
 
 BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 MAX_LINES = 50          # of errors, or of orders understood, in one answer
 MAX_LINE_CHARS = 300    # of one such line
+BOARD_CID = "<board@pbem>"  # the Content-ID of a mail's board image
 
 
 @dataclass
@@ -49,30 +55,46 @@ class Table:
         return self.game.view(self.state["game"], None)
 
     def public_board(self) -> dict:
-        """The public board as text and as its HTML block (the SVG map).
+        """The public board as text, as a PNG, and as its HTML block (the PNG shown).
 
         Rendered once per language for the batch.
         """
         lang = i18n.current()
         if lang not in self.boards:
-            self.boards[lang] = {
-                "board": self.game.board_text(self.public),
-                "svg": render.board_html(self.ruleset, self.game, self.public)}
+            self.boards[lang] = self.board(self.public)
         return self.boards[lang]
+
+    def board(self, view: dict) -> dict:
+        """A view's board for a mail: text, PNG image, and the HTML block showing the image."""
+        svg = render.board_svg(self.ruleset, self.game, view)
+        png = render.board_png(svg)
+        width = Image.open(io.BytesIO(png)).width
+        title = self.game.svg_context(view).get("title") or self.game.TITLE
+        picture = render.board_picture(BOARD_CID.strip("<>"), title, width)
+        return {"board": self.game.board_text(view), "png": png,
+                "svg": render.board_html(self.ruleset, self.game, view, picture)}
+
+    def prompt(self, name: str) -> str:
+        """What the open phase asks of a seat, in the current language.
+
+        The game is asked again (its prompt is stored in the log in English).
+        """
+        asked = self.game.pending(self.state["game"]).get(name)
+        return asked.prompt if asked else self.state["engine"]["requests"][name]["prompt"]
 
     def context(self, seat: dict, with_board: bool = False) -> dict:
         """What every game mail to a seat needs (the board only when asked: it is costly)."""
         engine = self.state["engine"]
         request = engine["requests"].get(seat["name"])
         if request:
-            request = {**request, "deadline": engine["deadline"]}
+            request = {**request, "prompt": self.prompt(seat["name"]),
+                       "deadline": engine["deadline"]}
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"]).strip()
-        board = {"board": None, "svg": None}
+        board = {"board": None, "svg": None, "png": None}
         if with_board and getattr(self.game, "SEAT_BOARDS", False):
-            board = {"board": self.game.board_text(seat_view),
-                     "svg": render.board_html(self.ruleset, self.game, seat_view)}
+            board = self.board(seat_view)
         elif with_board:
             board = self.public_board()
         return {
@@ -83,12 +105,14 @@ class Table:
             "tag": subject_tag(self.game_row["id"], seat["token"]),
             "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
                                            seat["token"]),
-            "marker": REPLY_MARKER,
+            "marker": REPLY_MARKERS.get(i18n.current(), REPLY_MARKERS["en"]),
             "slow": engine["timing"]["slow"] > 0,
             "press": rules_engine.setting(self.state, "press"),
+            "over": engine["over"],
+            "briefing": "",
             "request": request,
             "proxies": self.proxies(seat["name"]),
-            "waiting": sorted(engine["requests"]),
+            "waiting": rules_engine.waiting_for(self.game, self.state, seat["name"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
             "yours": yours,
         }
@@ -99,27 +123,53 @@ class Table:
         engine = self.state["engine"]
         if ruler is None:
             return []
-        return [{"seat": other, **request, "deadline": engine["deadline"]}
+        return [{"seat": other, **request, "prompt": self.prompt(other),
+                 "deadline": engine["deadline"]}
                 for other, request in sorted(engine["requests"].items())
                 if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
 
-    def send(self, seat: dict, kind: str, headline: str, template: str, now: str,
-             reply_to_mail=None, msg_id=None, **extra) -> None:
+    def turn(self) -> int:
+        """The game's turn number for subjects (the phase number when the game has no turns)."""
+        return self.public.get("turn") or self.state["engine"]["phase"]
+
+    def orders_on_file(self, name: str) -> list[str] | None:
+        """A seat's orders for the open phase, in words; None when it has sent none."""
+        sub = self.referee.current_submission(self.game_row["id"], name,
+                                              self.state["engine"]["phase"])
+        if sub is None:
+            return None
+        return self.game.describe_orders(self.state["game"], name, json.loads(sub["orders"]))
+
+    def silence(self, name: str) -> list[str]:
+        """What the game does for a seat that sends nothing, in words (its default orders)."""
+        return self.game.describe_orders(self.state["game"], name,
+                                         self.game.default_orders(self.state["game"], name))
+
+    def send(self, seat: dict, kind: str, headline, template: str, now: str,
+             reply_to_mail=None, lang: str | None = None, msg_id: str | None = None,
+             **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
-        `msg_id` fixes the mail's Message-ID (a press mail's names its event).
+        `headline` is a msgid, or a function of the seat's mail context that
+        returns the headline in the current language; the subject is the
+        seat's tag, the turn and the headline. `lang` writes this one mail in
+        another language than the seat's (HELP asked with a French word);
+        `msg_id` fixes its Message-ID (a press mail's names its event).
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
         section (STATUS always sends the board).
         """
-        with i18n.speaking(seat["lang"]):
+        with i18n.speaking(lang or seat["lang"]):
             brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
                 and seat["name"] not in self.state["engine"]["requests"]
             context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
-                       "headline": headline, **extra}
-            subject = f"{context['tag']} {headline}"
-            first = kind in ("welcome", "replacement")  # the first mail of a player's thread
+                       **extra}
+            said = headline(context) if callable(headline) else i18n._(headline)
+            context["headline"] = said
+            subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(
+                turn=self.turn(), headline=said)
+            first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
             if reply_to_mail is not None:
@@ -128,27 +178,30 @@ class Table:
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
             engine = self.state["engine"]
+            images = {BOARD_CID: context["png"]} if context["png"] else {}
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else msg_id)
+                  msg_id=seat["thread_id"] if first else msg_id, images=images)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
-          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None) -> str:
+          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None,
+          images=None) -> str:
     """Compose a mail and add it to the outbox; return its Message-ID.
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
-    the next one.
+    the next one. `images` ({Content-ID: PNG bytes}) go with the HTML part,
+    which shows them by cid:.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
     raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                   text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
-                  in_reply_to=in_reply_to, references=references)
+                  in_reply_to=in_reply_to, references=references, images=images)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
@@ -158,7 +211,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
 
 def happenings(table: Table, seat: dict) -> list[str]:
-    """Narrated events this seat may see and has not been told about yet.
+    """Narrated events this seat may see and has not been told about yet (current language).
 
     Events a rollback undid are left out, and press, which has mails of its own.
     """
@@ -182,36 +235,105 @@ def mark_reported(table: Table, seat: dict) -> None:
                                    table.game_row["id"])["last_seq"]})
 
 
+# What a seat is asked, by the kind of request, for subjects: "Turn 4: your orders by Tue 18:00".
+ASKED = {
+    "orders": N_("your orders by {when}"),
+    "turn": N_("your turn, by {when}"),
+    "bid": N_("your sealed bid by {when}"),
+    "seer": N_("your orders after SEER, by {when}"),
+    "confirm": N_("confirm your turn by {when}"),
+    "ruling": N_("your ruling by {when}"),
+}
+ASKED_OTHER = N_("your answer by {when}")
+
+
+def asked_words(context: dict) -> str | None:
+    """What a mail's reader is asked, with its deadline, in a few words; None if nothing."""
+    request = context["request"]
+    if request:
+        if not request["deadline"]:
+            return i18n._("your answer")
+        return i18n._(ASKED.get(request["kind"], ASKED_OTHER)).format(
+            when=i18n.short_date(request["deadline"], context["seat"]["tz"]))
+    for proxy in context["proxies"]:
+        return i18n._("orders for {seat} by {when}").format(
+            seat=proxy["seat"], when=i18n.short_date(proxy["deadline"], context["seat"]["tz"]))
+    return None
+
+
 def welcome(table: Table, seats: list[dict], now: str) -> None:
     """The first mail of a game to every seat: who plays, the seed's hash, the board."""
     digest = seed_digest(table.game_row["seed"])
+
+    def headline(context):
+        asked = asked_words(context)
+        return i18n._("the game begins, {asked}").format(asked=asked) if asked \
+            else i18n._("the game begins")
+
     for seat in seats:
         others = [s["name"] for s in seats if s["name"] != seat["name"]]
-        table.send(seat, "welcome", "the game begins", "welcome", now,
-                   others=others, seed_sha256=digest)
+        with i18n.speaking(seat["lang"]):
+            said = briefing(table, seat, seats)
+        table.send(seat, "welcome", headline, "welcome", now, others=others,
+                   seed_sha256=digest, briefing=said)
         mark_reported(table, seat)
+
+
+def briefing(table: Table, seat: dict, seats: list[dict]) -> str:
+    """The game's paragraph for a seat's welcome (how to win, its goals), with its allies.
+
+    A game tells it with ``briefing(state, seat)`` ({"text", "allies"}); the
+    allies are named here, with how to write to them through pbem (PRESS), so
+    they can agree on their moves without ever learning an address.
+    """
+    telling = getattr(table.game, "briefing", None)
+    if telling is None:
+        return ""
+    told = telling(table.state["game"], seat["name"])
+    lines = [render.wrap(line) for line in told["text"].split("\n")]
+    allies = told.get("allies")
+    if allies and rules_engine.setting(table.state, "press") == "none":
+        lines.append(render.wrap(i18n._("Your allies: {allies}.").format(
+            allies=", ".join(allies))))
+    elif allies:
+        lines.append(render.wrap(i18n._(
+            "Your allies: {allies}. Write to them through pbem, which never shows an "
+            "address: {press} {names} at the start of a line, and your message below "
+            "it.").format(allies=", ".join(allies), press=shown("press", i18n.current()),
+                          names=",".join(allies))))
+    elif allies is not None:
+        lines.append(render.wrap(i18n._("You have no ally: every other seat plays against "
+                                        "you.")))
+    return "\n".join(lines)
+
+
+def report_headline(context) -> str:
+    """A report's headline: what the seat is asked and by when, else what happened."""
+    return asked_words(context) or i18n._("what happened")
 
 
 def reports(table: Table, seats: list[dict], now: str) -> None:
     """After a phase: each seat's account of what happened, the board, what comes next.
 
     A seat that can see nothing new and is asked nothing gets no mail (under
-    fog of war, most phases are other seats' business).
+    fog of war, most phases are other seats' business). What happened is
+    told in the seat's language.
     """
     over = table.state["engine"]["over"]
     for seat in seats:
         with i18n.speaking(seat["lang"]):
             happened = happenings(table, seat)
-        if not (over or happened or asked(table, seat["name"])):
-            continue
-        if over:
-            result = table.state["engine"]["result"]
-            table.send(seat, "over", "the game is over", "over", now, happened=happened,
-                       result_text=result_text(result), seed=table.game_row["seed"],
-                       seed_sha256=seed_digest(table.game_row["seed"]))
-        else:
-            headline = headline_for(table, seat)
-            table.send(seat, "report", headline, "report", now, happened=happened)
+            if not (over or happened or asked(table, seat["name"])):
+                continue
+            if over:
+                result = table.state["engine"]["result"]
+                table.send(seat, "over", lambda context, r=result: i18n._(
+                    "the game is over: {result}").format(result=result_text(r, False)),
+                           "over", now, happened=happened, result_text=result_text(result),
+                           seed=table.game_row["seed"],
+                           seed_sha256=seed_digest(table.game_row["seed"]))
+            else:
+                table.send(seat, "report", report_headline, "report", now, happened=happened)
         mark_reported(table, seat)
     observer_reports(table, now)
 
@@ -219,17 +341,6 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
 def asked(table: Table, name: str) -> bool:
     """Is this seat asked something now, for itself or for a seat whose orders it gives?"""
     return name in table.state["engine"]["requests"] or bool(table.proxies(name))
-
-
-def headline_for(table: Table, seat: dict) -> str:
-    """A report's subject: what is asked of this seat, if anything."""
-    request = table.state["engine"]["requests"].get(seat["name"])
-    if request:
-        return request["prompt"] or "your turn"
-    proxies = table.proxies(seat["name"])
-    if proxies:
-        return f"orders for {proxies[0]['seat']}: {proxies[0]['prompt'] or 'their turn'}"
-    return "update"
 
 
 def ask_referee(table: Table, now: str) -> None:
@@ -251,32 +362,57 @@ def ask_referee(table: Table, now: str) -> None:
                " lists what is open."], now, game=game_id, kind="ruling")
 
 
-def result_text(result: dict) -> str:
-    """The result of a game in words."""
+def result_text(result: dict, with_reason: bool = True) -> str:
+    """The result of a game in words, in the current language."""
     winners = result.get("winners") or []
-    reason = result.get("reason", "")
+    reason = i18n.said(result.get("reason", "")) if with_reason else ""
     if result.get("draw"):
-        return f"a draw between {', '.join(result['draw'])}" + (f" ({reason})" if reason else "")
+        between = i18n._("a draw between {seats}").format(seats=", ".join(result["draw"]))
+        return i18n._("{result} ({reason})").format(result=between, reason=reason) \
+            if reason else between
     if not winners:
-        return f"no winner ({reason})" if reason else "no winner"
-    return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")
+        return i18n._("no winner ({reason})").format(reason=reason) if reason \
+            else i18n._("no winner")
+    won = i18n.ngettext("{seats} won", "{seats} won", len(winners)).format(
+        seats=", ".join(winners))
+    return i18n._("{result} ({reason})").format(result=won, reason=reason) if reason else won
 
 
-def answer(table: Table, seat: dict, incoming, headline: str, now: str, notes=(),
-           understood=(), errors=(), ignored=(), on_file=(), receipts=()) -> None:
+def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
+           ignored=(), on_file=(), recorded=False, commands=(), resolving=False,
+           receipts=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `on_file` the orders kept when
-    this mail did not replace them; `receipts` those of the orders recorded
-    (see pbem/receipts.py). At most MAX_LINES of each, so a mail of
-    thousands of bad lines gets a short answer.
+    this mail did not replace them; `resolving` when these orders were the
+    last ones the turn waited for (it is resolved in the same tick); `receipts`
+    those of the orders recorded (see pbem/receipts.py). At most
+    MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
-    errors = [str(e) for e in errors]
+    def headline(context):
+        refused = len(errors)
+        if recorded and refused:
+            return i18n.ngettext("orders received, {num} line refused",
+                                 "orders received, {num} lines refused", refused).format(
+                                     num=refused)
+        if recorded:
+            return i18n._("orders received")
+        if refused:
+            return i18n.ngettext("no orders recorded, {num} line refused",
+                                 "no orders recorded, {num} lines refused", refused).format(
+                                     num=refused)
+        if commands:
+            return i18n._("{commands} noted").format(
+                commands=", ".join(c.upper() for c in commands))
+        return i18n._("no orders found")
+
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
-                   notes=list(notes), error_total=len(errors), receipts=list(receipts),
+                   notes=list(notes), error_total=len(errors), resolving=resolving,
+                   receipts=list(receipts),
                    understood=bounded(understood, i18n._("and {num} more orders")),
-                   errors=bounded(errors, i18n._("and {num} more lines I could not read")),
+                   errors=bounded([error_text(e) for e in errors],
+                                  i18n._("and {num} more lines I could not read")),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
 
@@ -290,27 +426,82 @@ def bounded(lines, more: str) -> list[str]:
     return lines[:MAX_LINES] + [more.format(num=i18n.format_number(len(lines) - MAX_LINES))]
 
 
+def error_text(error) -> str:
+    """A line pbem could not accept, in the current language: 'line 2: there is no cell BUW'."""
+    if getattr(error, "line", None) is None:
+        return str(error)
+    if not error.text:
+        return error.message
+    return i18n._("line {line}: {message}").format(line=error.line, message=error.message)
+
+
+def seat_note(table: Table, seat: dict, incoming, headline, notes, now: str) -> None:
+    """A short answer to a seat's mail: a headline (msgid or function) and notes.
+
+    The notes are written by the caller in the seat's language.
+    """
+    table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
+               understood=[], errors=[])
+
+
+def game_over_answer(table: Table, seat: dict, incoming, now: str) -> None:
+    """A seat wrote to a game that is over: nothing changed."""
+    with i18n.speaking(seat["lang"]):
+        note = i18n._("This game is over; your mail changed nothing.")
+    seat_note(table, seat, incoming, N_("this game is over"), [note], now)
+
+
+def wrong_code_answer(table: Table, seat: dict, incoming, stolen: bool, now: str) -> None:
+    """A mail from a seat's address without that seat's code: explain, change nothing."""
+    with i18n.speaking(seat["lang"]):
+        notes = [
+            i18n._("Your mail carries a code that is not yours.") if stolen else
+            i18n._("Your mail carries no valid code for your seat."),
+            i18n._("Nothing changed. To send orders, reply to a mail from this game: its reply "
+                   "address and the tag {tag} in its subject carry your code.").format(
+                       tag=subject_tag(table.game_row["id"], seat["token"]))]
+    seat_note(table, seat, incoming, N_("your mail was not accepted"), notes, now)
+
+
 def status(table: Table, seat: dict, incoming, now: str) -> None:
-    """STATUS: the seat's current view, again."""
-    table.send(seat, "status", headline_for(table, seat), "report", now,
-               reply_to_mail=incoming, happened=[])
+    """STATUS: the seat's current view again, with its orders on file in words."""
+    with i18n.speaking(seat["lang"]):
+        on_file = table.orders_on_file(seat["name"]) or []
+    table.send(seat, "status", report_headline, "report", now, reply_to_mail=incoming,
+               happened=[], on_file=on_file)
 
 
-def help_mail(table: Table, seat: dict, incoming, now: str) -> None:
-    """HELP: the order syntax and the mail commands."""
-    table.send(seat, "help", "how to play by mail", "howto", now, reply_to_mail=incoming)
+def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = None) -> None:
+    """HELP: the order syntax and the mail commands (in `lang`, the language of the word)."""
+    table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
+               lang=lang)
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:
-    """A reminder to a seat that has sent no orders yet."""
-    table.send(seat, "reminder", "reminder: no orders from you yet", "ack", now,
-               notes=["I have no orders from you for this turn yet."], understood=[], errors=[])
+    """A reminder to a seat asked for orders that has none accepted yet.
+
+    It says what the seat must do and by when, shows its board and its own
+    section, its orders on file (with errors) if any, and what happens if it
+    stays silent.
+    """
+    with i18n.speaking(seat["lang"]):
+        on_file = table.orders_on_file(seat["name"]) or []
+        notes = [i18n._("Your orders on file have errors: send the whole set again, "
+                        "corrected.") if on_file else
+                 i18n._("I have no usable orders from you for this turn yet.")]
+        silence = table.silence(seat["name"])
+    table.send(seat, "reminder", lambda context: i18n._("reminder: {asked}").format(
+        asked=asked_words(context) or i18n._("your answer")), "report", now, happened=[],
+               notes=notes, on_file=on_file, silence=silence)
 
 
 def more_time(table: Table, seat: dict, now: str) -> None:
     """The referee moved the open turn's deadline (the mail gives the new one)."""
-    table.send(seat, "deadline", "more time for this turn", "ack", now,
-               notes=["The referee gave this turn more time."], understood=[], errors=[])
+    with i18n.speaking(seat["lang"]):
+        note = i18n._("The referee gave this turn more time.")
+    table.send(seat, "deadline", lambda context: i18n._("more time: {asked}").format(
+        asked=asked_words(context) or i18n._("your answer")), "ack", now,
+               notes=[note], understood=[], errors=[])
 
 
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
@@ -364,7 +555,8 @@ def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
     """
     with i18n.speaking(seat["lang"]):
         extra = {} if yours else {"yours": ""}
-        table.send(seat, kind, words(headline, seat), "news", now, reply_to_mail=reply_to_mail,
+        said = words(headline, seat)
+        table.send(seat, kind, lambda context: said, "news", now, reply_to_mail=reply_to_mail,
                    msg_id=msg_id, notes=[words(note, seat) for note in notes],
                    lines=list(lines), quoted=quoted, **extra)
 
@@ -437,7 +629,8 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
                    "headline": i18n._(headline), "notes": [i18n._(n) for n in notes],
                    "result_text": result_text(result) if engine["over"] else "",
                    "paused": bool(engine.get("paused")), "deadline": engine["deadline"],
-                   "waiting": sorted(engine["requests"]), "tz": observer["tz"],
+                   "waiting": rules_engine.waiting_for(table.game, table.state, None),
+                   "tz": observer["tz"],
                    "referee": table.referee.config["referee"]}
         subject = f"[pbem {table.game_row['id']}] {context['headline']}"
         queue(table.referee, game=table.game_row["id"], seat=None, kind="observer",
@@ -490,8 +683,9 @@ def history(table: Table, seat: str, after: int = 0, upto: int | None = None) ->
 def replacement(table: Table, seat: dict, now: str) -> None:
     """The first mail of a new player in a seat: its code, the seat's whole history, the board."""
     with i18n.speaking(seat["lang"]):
-        table.send(seat, "replacement", i18n._("you take over seat {seat}").format(
-            seat=seat["name"]), "replaced", now, history=history(table, seat["name"]))
+        table.send(seat, "replacement", lambda context: i18n._(
+            "you take over seat {seat}").format(seat=seat["name"]), "replaced", now,
+                   history=history(table, seat["name"]))
     mark_reported(table, seat)
 
 

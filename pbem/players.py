@@ -220,7 +220,8 @@ def absence_command(mail, command) -> None:
 
 def declare_absence(referee, table, seat: dict, start: str, end: str, by: str, now: str):
     """Record an absence; move the open deadline to its end if it falls in it and tell every
-    seat. Returns the new table (inside the caller's transaction)."""
+    seat (under fog of war, only the seats asked, without naming the absent one). Returns
+    the new table (inside the caller's transaction)."""
     events = [public("absence_declared", seat=seat["name"], start=start, end=end, by=by)]
     table = referee.record(table, events, now)
     eng = table.state["engine"]
@@ -228,11 +229,17 @@ def declare_absence(referee, table, seat: dict, start: str, end: str, by: str, n
         moved = engine.past_absences(eng, eng["deadline"], eng["requests"])
         if moved != eng["deadline"]:
             table = referee.record(table, [engine.deadline_moved(table.state, moved)], now)
+            hidden = engine.private_requests(table.game, table.state)
             for other in referee.store.seats(table.game_row["id"]):
-                letters.tell(table, other, "deadline", letters.say(N_("the deadline moves")), [
+                if hidden and other["name"] not in eng["requests"]:
+                    continue  # under fog of war, who is asked is not everyone's business
+                said = letters.say(N_("A player's absence moves this turn's deadline to "
+                                      "{when}."), when=letters.Moment(moved)) if hidden else \
                     letters.say(N_("{seat} is away until {end}, so this turn's deadline moves "
                                    "to {when}."), seat=seat["name"], end=letters.Moment(end),
-                                when=letters.Moment(moved))], now)
+                                when=letters.Moment(moved))
+                letters.tell(table, other, "deadline", letters.say(N_("the deadline moves")),
+                             [said], now)
     return table
 
 
@@ -300,8 +307,8 @@ def history_command(mail, command) -> None:
     with speaking(seat["lang"]):
         happened = [line for line in (engine.narrate(row_event(r)) or
                                       table.game.narrate(row_event(r)) for r in shown) if line]
-        past.send(seat, "history", _("your report of phase {phase}").format(phase=asked),
-                  "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+        past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
+            phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"])
 

@@ -25,12 +25,28 @@ COMMANDS = {
     "history": ("history", "en"), "historique": ("history", "fr"),
     "draw": ("draw", "en"), "nulle": ("draw", "fr"),
     "concede": ("concede", "en"), "abandon": ("concede", "fr"), "abandonne": ("concede", "fr"),
+    "language": ("language", "en"), "langue": ("language", "fr"),
+    "tz": ("timezone", "en"), "timezone": ("timezone", "en"), "fuseau": ("timezone", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
+             "language": "words", "timezone": "words",
              "press": "rest", "absence": "words", "history": "words", "draw": "none",
              "concede": "none"}
+# Commands that change how the seat's mail is written: acted on before the rest
+# of the mail, so the answer to it is already in the new language.
+SETTINGS = ("language", "timezone")
+# How each command is written in mails, by language ("aide" and "help" both work anywhere).
+SHOWN = {
+    "help": {"en": "HELP", "fr": "AIDE"}, "status": {"en": "STATUS", "fr": "ÉTAT"},
+    "wait": {"en": "WAIT", "fr": "ATTENDS"}, "ready": {"en": "READY", "fr": "PRÊT"},
+    "slow": {"en": "SLOW", "fr": "LENT"}, "language": {"en": "LANGUAGE", "fr": "LANGUE"},
+    "timezone": {"en": "TZ", "fr": "FUSEAU"},
+    "press": {"en": "PRESS", "fr": "PRESSE"}, "absence": {"en": "ABSENCE", "fr": "ABSENCE"},
+    "history": {"en": "HISTORY", "fr": "HISTORIQUE"}, "draw": {"en": "DRAW", "fr": "NULLE"},
+    "concede": {"en": "CONCEDE", "fr": "ABANDON"},
+}
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
              "good evening", "morning", "salut", "bonjour", "bonsoir", "coucou", "cher", "chere",
@@ -115,6 +131,12 @@ def command_of(line: str, number: int) -> Command | None:
         return None
     args = line.split()[1:] if takes != "none" else []
     return Command(name, args, number, lang)
+
+
+def shown(name: str, lang: str) -> str:
+    """A command's word as mails in `lang` show it: shown("ready", "fr") is "PRÊT"."""
+    words = SHOWN.get(name, {})
+    return words.get(lang) or words.get("en") or name.upper()
 
 
 def courteous(line: str, names: set[str]) -> bool:

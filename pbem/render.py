@@ -16,17 +16,21 @@ time in a seat's zone and language, ``number`` a number in the language, and
 
 from functools import lru_cache
 from importlib.resources import files
+import io
 from pathlib import Path
 import textwrap
 
+from PIL import Image
 import jinja2
 from markupsafe import Markup
+import resvg_py
 
 import pbem.games
 
-from . import i18n
+from . import i18n, reading
 
 TEXT_WIDTH = 78
+PNG_COLOURS = 64
 
 
 def _autoescape(name: str | None) -> bool:
@@ -55,23 +59,27 @@ def environment() -> jinja2.Environment:
     )
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
     env.globals["language"] = i18n.current
+    env.globals["command"] = env.filters["command"] = \
+        lambda name: reading.shown(name, i18n.current())
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
     return env
 
 
-def wrap(text: str, keep=(), width: int = TEXT_WIDTH) -> str:
+def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
     """A text paragraph (or several, one a line) filled to `width` columns.
 
     Long words (addresses) stay whole, and so does each phrase in `keep`
-    (a subject tag such as '[pbem rome #code]').
+    (a subject tag such as '[pbem rome #code]'); `indent` starts every line
+    after a paragraph's first (a list item's continuation).
     """
     text = str(text)
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", "\0"))
     return "\n".join(
-        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+        textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
+                      break_on_hyphens=False)
         for line in text.split("\n")).replace("\0", " ")
 
 
@@ -90,13 +98,37 @@ def board_svg(ruleset: str, game, view: dict) -> str:
     return render(ruleset, "board.svg.j2", view=view, **game.svg_context(view))
 
 
-def board_html(ruleset: str, game, view: dict) -> Markup:
+def board_png(svg: str) -> bytes:
+    """The board as a PNG image, at the SVG's own size, for mail readers that drop SVG.
+
+    resvg draws it; Pillow reduces it to a 64-colour palette, which keeps a
+    6-seat Auguste board near 25 KB.
+    """
+    drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
+                                  text_rendering="optimize_legibility")
+    image = Image.open(io.BytesIO(drawn)).convert("RGB")
+    small = image.quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT,
+                           dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def board_picture(cid: str, title: str, width: int) -> Markup:
+    """The <img> of a mail's board, shown from the PNG part named `cid`, fluid to the width."""
+    return Markup('<img src="cid:{cid}" alt="{title}" width="{width}" style="display: block; '
+                  'width: 100%; max-width: {width}px; height: auto">').format(
+                      cid=cid, title=title, width=width)
+
+
+def board_html(ruleset: str, game, view: dict, picture: Markup | None = None) -> Markup:
     """The board block of HTML mails and pages.
 
-    The SVG map, wrapped by the game's board.html.j2 when it has one (to add,
-    say, a table beside the map), with the SVG given to it as ``svg``.
+    The SVG map (or `picture`, the board's image in a mail), wrapped by the
+    game's board.html.j2 when it has one (to add, say, a table beside the
+    map), with the map given to it as ``svg``.
     """
-    svg = Markup(board_svg(ruleset, game, view))
+    svg = picture if picture is not None else Markup(board_svg(ruleset, game, view))
     try:
         wrapper = environment().get_template(f"{ruleset}/board.html.j2")
     except jinja2.TemplateNotFound:

@@ -103,7 +103,7 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
         return
     if row["type"] == "seats_late":
         closed = next(r for r in reversed(rows[:index]) if r["type"] == "orders_set")
-        expected[seq] = engine.lateness(state, closed["payload"])
+        expected[seq] = engine.lateness(game, state, closed["payload"])
         return
     if row["type"] in ("state_restored", "game_drawn"):
         check_table_act(verdict, game, seed, state, rows, index)

@@ -22,7 +22,7 @@ import secrets
 from . import letters
 from .adjudicator.contract import public
 from .errors import PbemError
-from .i18n import LANGUAGES, normal_language
+from .i18n import LANGUAGES, N_, normal_language
 from .identity import new_token, valid_address
 from .timeutil import iso, parse_time, valid_timezone
 
@@ -37,7 +37,7 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
         store.update("seats", {"game": game_id, "name": seat_name}, {"token": new_token()})
         seat = store.seat(game_id, seat_name)
         recode_waiting_mail(store, game_id, seat_name, old["token"], seat["token"])
-        table.send(seat, "token", "your seat has a new code", "token", now)
+        table.send(seat, "token", N_("your seat has a new code"), "token", now)
     return seat
 
 
@@ -74,7 +74,7 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
         store.update("seats", {"game": game_id, "name": seat_name},
                      {"email": email, "bouncing": 0, "last_refusal": None})
         seat = store.seat(game_id, seat_name)
-        table.send(seat, "address", "your seat's mail comes here now", "address", now)
+        table.send(seat, "address", N_("your seat's mail comes here now"), "address", now)
         letters.notice(referee, old["email"], f"game {game_id}: your seat moved", [
             f"The referee moved seat {seat_name} of game {game_id} to another mail address. "
             "Mail from this address no longer counts for it.",

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from pbem.i18n import said
 from pbem import inbound
 from pbem.adjudicator.contract import REFEREE
 from pbem.adjudicator.rng import seed_digest
@@ -186,8 +187,8 @@ def test_the_referee_ends_a_game_and_every_seat_gets_the_seed(auguste_game):
     auguste_game.end("rome", "two players  left\nthe club", later(START, 1))
     eng = engine(auguste_game)
     assert eng["over"] and eng["requests"] == {} and eng["deadline"] is None
-    assert eng["result"] == {"winners": [],
-                             "reason": "stopped by the referee: two players left the club"}
+    assert eng["result"]["winners"] == [] and said(eng["result"]["reason"]) == \
+        "stopped by the referee: two players left the club"
     last = mails(auguste_game, "over")
     assert sorted(str(m["To"]) for m in last) == [f"{s}@players.example" for s in
                                                    ("ann", "bob", "cat", "dan")]

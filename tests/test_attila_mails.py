@@ -44,7 +44,8 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
     reports = last_reports(referee)
     assert set(reports) == {"ann", "bob", "cat"}
     for seat, (subject, text) in reports.items():
-        assert subject.endswith("Conflict in Pannonia: your sealed bid")
+        assert "] Turn 1: your sealed bid by Wed 13:00" in subject
+        assert "Conflict in Pannonia: your sealed bid" in text
         assert "How to bid in the conflict in Pannonia" in text
         assert "Only cards of the peoples in Pannonia may be bid (Franks, Huns, Goths)." in text
     assert "Cards you may bid there: Franks, Huns, Goths." in reports["ann"][1]
@@ -59,7 +60,7 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
     referee.tick(later(now, 24), send=False)
 
     subject, text = last_reports(referee)["bob"]
-    assert subject.endswith("Your turn 2: play a card")
+    assert "] Turn 2: your turn, by " in subject and "Your turn 2: play a card" in text
     since = text[text.index("Since your last turn:"):text.index("Where your cards can go")]
     assert "ann played a Goth card: a pawn to Pannonia" in since
     assert ("conflict in Pannonia: bids ann no card; bob Huns, Huns; cat no card. "
@@ -71,7 +72,7 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
     assert "How to write your turn" in text and "play goths pannonia" in text
 
     subject, text = last_reports(referee)["cat"]
-    assert subject.endswith("update")
+    assert subject.endswith("] Turn 2: what happened")
     assert "Your hand (6 cards): Franks, Franks, Goths, Saxons, Teutons, Vandals." in text
     assert "How to write your turn" not in text and "Where your cards can go" not in text
     assert "Nothing is asked of you now; waiting for bob." in text

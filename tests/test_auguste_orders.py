@@ -114,9 +114,9 @@ def test_one_error_per_bad_line_with_its_line_number():
     assert [e.line for e in errors] == [3, 4, 5]
     assert [e.text for e in errors] == ["green: jump BIN JUB", "blue: pass", "green: move BIN"]
     assert "I do not understand 'jump'" in errors[0].message
-    assert errors[1].message == "you do not command the blue legion"
-    assert errors[2].message == "MOVE needs two cells, where from and where to: red: move BAK DOR"
-    assert str(errors[1]) == "line 4: you do not command the blue legion"
+    assert errors[1].message == "you do not command the blue legion; yours: red, green"
+    assert errors[2].message.startswith("MOVE needs two cells, where from and where to, e.g. ")
+    assert str(errors[1]) == "line 4: you do not command the blue legion; yours: red, green"
 
 
 def test_a_second_order_for_one_legion_is_an_error_and_the_first_stands():

@@ -31,3 +31,8 @@ def test_quote_strip_benchmark_runs():
 def test_replay_benchmark_runs():
     out = run("replay.py", "--turns", "20", "--repeat", "1")
     assert "pbem replay --verify" in out and "x floor" in out
+
+
+def test_mail_size_benchmark_runs():
+    out = run("mail_size.py", "--seats", "4")
+    assert "turn report, 4 seats" in out and "floor" in out

@@ -8,7 +8,7 @@ pbem/locale/fr.po, a game's from games/<game>/ in games/<game>/locale/fr.po.
 from pathlib import Path
 import re
 
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 import pytest
@@ -18,6 +18,8 @@ GAMES = sorted(p.parent.name for p in (ROOT / "games").glob("*/__init__.py"))
 # Each catalogue and the folders whose strings it holds.
 CATALOGUES = {"pbem/locale/fr.po": ["pbem", "templates"],
               **{f"games/{g}/locale/fr.po": [f"games/{g}"] for g in GAMES}}
+# What marks a string: gettext's usual words, and Said (a sentence kept for a log).
+KEYWORDS = {**DEFAULT_KEYWORDS, "Said": None}
 FIELD = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)")
 
 
@@ -28,8 +30,10 @@ def extracted(folders) -> dict:
     found = {}
     for folder in folders:
         for filename, lineno, message, _comments, _context in extract_from_dir(
-                str(ROOT / folder), method_map, options_map):
+                str(ROOT / folder), method_map, options_map, keywords=KEYWORDS):
             key = message[0] if isinstance(message, tuple) else message
+            if key is None:
+                continue
             found.setdefault(key, (message, f"{folder}/{filename}:{lineno}"))
     return found
 

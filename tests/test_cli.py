@@ -63,7 +63,9 @@ def test_a_game_from_the_command_line(run, tmp_path):
     run("tick", "--now", "2026-12-03T12:00Z")
     assert json.loads(run("list", "--json"))[0]["phase"] == 2
     view = json.loads(run("show", "rome", "--seat", "ann", "--json"))
-    assert view["you"] == {"seat": "ann", "legions": ["red", "green"]}
+    assert {k: view["you"][k] for k in ("seat", "legions")} == \
+        {"seat": "ann", "legions": ["red", "green"]}
+    assert view["you"]["examples"]["move"].startswith("red: move ")
     assert view["turn"] == 2
     assert "Phase 2" in run("show", "rome")
     public = json.loads(run("log", "rome", "--json"))
@@ -118,7 +120,7 @@ def test_outbox_shows_the_seats_codes_only_to_the_referee(run):
     run("init")
     run(*NEW)
     listed = json.loads(run("outbox", "--json"))
-    assert [m["subject"] for m in listed] == ["[pbem rome #…] the game begins"] * 2
+    assert [m["subject"] for m in listed] == ["[pbem rome #…] Turn 1: the game begins, your orders by Thu 12:00"] * 2
     assert "#…]" in run("outbox", "--all")
     codes = [m["subject"] for m in json.loads(run("outbox", "--json", "--referee"))]
     assert len(codes) == 2 and all(re.match(r"\[pbem rome #[a-z2-9]{10}\] ", c) for c in codes)

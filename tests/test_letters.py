@@ -20,12 +20,16 @@ def parts(msg):
     return plain, html
 
 
-def test_mails_are_multipart_alternative_with_the_board_as_svg(auguste_game):
+def test_mails_are_multipart_alternative_with_the_board_as_an_inline_png(auguste_game):
     welcome = outbox(auguste_game, "welcome")[0]
     assert welcome.get_content_type() == "multipart/alternative"
     assert welcome["Message-ID"].startswith("<rome.ann.")
     plain, html = parts(welcome)
-    assert "<svg" in html and "MOC" in html
+    related = welcome.get_payload()[1]
+    assert related.get_content_type() == "multipart/related"
+    image = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
+    assert image["Content-ID"] == "<board@pbem>" and image.get_content().startswith(b"\x89PNG")
+    assert 'src="cid:board@pbem"' in html and "<svg" not in html and "MOC" in html
     assert "MOC" in plain and "<svg" not in plain
     assert plain.startswith("## pbem: write your reply above this line ##")
 
@@ -69,5 +73,5 @@ def test_help_mail_gives_the_order_syntax_and_the_commands(auguste_game):
     answer = inbound.submit(auguste_game, "rome", "ann", "HELP", START)
     assert answer["errors"] == []
     plain, html = parts(outbox(auguste_game, "help")[0])
-    assert "red: move BAK DOR" in plain and "STATUS" in plain and "WAIT" in plain
-    assert "red: move BAK DOR" in html
+    assert "red: move " in plain and "STATUS" in plain and "WAIT" in plain
+    assert "red: move " in html

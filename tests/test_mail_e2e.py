@@ -108,7 +108,8 @@ def test_a_thunderbird_reply_moves_the_legion_and_is_acknowledged(auguste_game):
     assert (unit_on(auguste_game, "GUR"), unit_on(auguste_game, "HAC")) == (None, "red")
     ack = acknowledgement(auguste_game, "<tb.1@players.example>")
     assert ack["To"] == "ann@players.example"
-    assert ack["Subject"] == f"{welcome['Subject'].split(']')[0]}] orders received"
+    assert ack["Subject"].strip() == \
+        f"{welcome['Subject'].strip().split(']')[0]}] Turn 1: orders received"
     assert str(welcome["Message-ID"]) in str(ack["References"])
     assert "<tb.1@players.example>" in str(ack["References"])
     assert ack.get_content_type() == "multipart/alternative"

@@ -165,3 +165,23 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
     assert "PRESS" not in english and "PRESSE" not in french, "this game has no press"
     assert "PRESS bob (or a team, or ALL)" in with_press
+
+
+def test_the_welcome_names_allies_and_how_to_press_them_never_an_address(referee):
+    referee.new_game("auguste", "rome", [SeatSpec("ann", "ann@players.example"),
+                                         SeatSpec("bob", "bob@players.example"),
+                                         SeatSpec("cat", "cat@players.example", lang="fr"),
+                                         SeatSpec("dan", "dan@players.example")], START,
+                     {"preset": "4-2"}, seed="s")
+    to_ann, to_cat = (flat(outbox(referee, kind="welcome", seat=s)[0]) for s in ("ann", "cat"))
+    assert "Your allies: cat. Write to them through pbem, which never shows an address: " \
+           "PRESS cat at the start of a line" in to_ann
+    assert "Vos alliés : ann. Écrivez-leur par pbem" in to_cat and "PRESSE ann" in to_cat
+    assert "cat@players.example" not in to_ann and "ann@players.example" not in to_cat
+    referee.new_game("auguste", "mute", [SeatSpec("eve", "eve@players.example"),
+                                         SeatSpec("fay", "fay@players.example"),
+                                         SeatSpec("gus", "gus@players.example"),
+                                         SeatSpec("hal", "hal@players.example")], START,
+                     {"preset": "4-2", "press": "none"}, seed="s")
+    welcome = flat(outbox(referee, kind="welcome", seat="eve")[0])
+    assert "Your allies: gus." in welcome and "PRESS" not in welcome

@@ -13,6 +13,7 @@ the resulting state with the case's ``[expect]`` table.
     ann = "red: move BAK DOR"
     [[then]]                            # optional later phases, each with its orders
     orders = {ann = "..."}
+    ruling = {set = {winner = "ann"}, text = "..."}   # or the referee's ruling of that phase
     [expect]                            # the game's expectations (see its check.py), and:
     errors = {ann = ["not next to"]}    # for each seat, pieces of its error lines, in order;
                                         # a seat not listed must have had no error
@@ -21,9 +22,14 @@ the resulting state with the case's ``[expect]`` table.
     no_events = ["pincered"]            # event types that must not have happened
     counts = {century_scored = 1}       # how many times these events happened
     told = ["ann was silent"]           # pieces of the public log every seat reads
+    log_says = {ann = ["die 5"]}        # pieces of the log this seat reads (its own events too)
+    log_never_says = {cat = ["battle"]} # pieces this seat's log must never show
+
+A game's check.py may take the events too: check(state, expect, events).
 """
 
 import importlib.util
+import inspect
 from pathlib import Path
 import tomllib
 
@@ -88,12 +94,36 @@ def told_problems(expect: dict, game, public: list) -> list[str]:
             for piece in expect.get("told", []) if piece not in told]
 
 
-def play_phase(referee, orders: dict, now: str) -> tuple[dict, str]:
-    """Submit each seat's orders, then tick past the deadline; return the answers."""
+def seen_problems(expect: dict, game, referee) -> list[str]:
+    """Pieces of text each seat's own log must (or must never) tell."""
+    problems = []
+    for key, wanted in (("log_says", True), ("log_never_says", False)):
+        for seat, pieces in expect.get(key, {}).items():
+            told = "\n".join(game.narrate(Event(e["type"], e["payload"], e["visible_to"]))
+                             or "" for e in referee.events("case", seat))
+            for piece in pieces:
+                if (piece in told) != wanted:
+                    said = "never says" if wanted else "says"
+                    problems.append(f"the log of {seat} {said} {piece!r}:\n{told}")
+    return problems
+
+
+def play_phase(referee, orders: dict, now: str, ruling=None) -> tuple[dict, str]:
+    """Submit each seat's orders (or the referee's ruling), then tick past the deadline;
+    return the answers. A phase waiting for the referee alone has no deadline."""
     answers = {}
     for seat, text in orders.items():
         answers[seat] = inbound.submit(referee, "case", seat, text, now)
+    if ruling is not None:
+        asked = [r for r in referee.rulings("case") if r["asked"] == REFEREE]
+        assert asked, f"a ruling is given but the referee is asked nothing: " \
+                      f"{referee.rulings('case')}"
+        referee.rule("case", asked[0]["id"], ruling.get("text", "the referee's reasons"),
+                     ruling["set"], now)
+        return answers, now
     deadline = referee.table("case").state["engine"]["deadline"]
+    if deadline is None:
+        return answers, now
     after = later(deadline, 0.01)
     referee.tick(after, send=False)
     return answers, after
@@ -106,15 +136,20 @@ def run_case(case: dict, game: str, folder) -> list[str]:
                      seed=case.get("seed", "case-seed"), position=case["position"])
     answers, now = play_phase(referee, case.get("orders", {}), START)
     for step in case.get("then", []):
-        more, now = play_phase(referee, step.get("orders", {}), now)
+        more, now = play_phase(referee, step.get("orders", {}), now, step.get("ruling"))
         answers.update({f"then:{k}": v for k, v in more.items()})
     state = referee.table("case").state
     events = list(referee.events("case", REFEREE))
-    problems = checker(game)(state, case["expect"])
+    check = checker(game)
+    if len(inspect.signature(check).parameters) == 3:
+        problems = check(state, case["expect"], events)
+    else:
+        problems = check(state, case["expect"])
+    table = referee.table("case")
     return problems + answer_problems(case["expect"], answers) + \
         event_problems(case["expect"], events) + \
-        told_problems(case["expect"], referee.table("case").game,
-                      list(referee.events("case", None)))
+        told_problems(case["expect"], table.game, list(referee.events("case", None))) + \
+        seen_problems(case["expect"], table.game, referee)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -133,3 +168,14 @@ def test_a_wrong_expectation_is_caught(tmp_path):
     assert any(p.startswith("units:") for p in problems)
     assert any(p.startswith("bob had unexpected errors") for p in problems)
     assert "no collided event happened" in " ".join(problems)
+
+
+def test_a_wrong_log_expectation_is_caught(tmp_path):
+    path = Path(__file__).parent / "games" / "saga" / \
+        "fog_a_move_inside_is_seen_by_its_player_alone.toml"
+    case = tomllib.loads(path.read_text(encoding="utf-8"))
+    case["expect"].update(log_says={"bob": ["reserve moved"]},
+                          log_never_says={"ann": ["reserve moved"]})
+    problems = "\n".join(run_case(case, "saga", tmp_path))
+    assert "the log of bob never says 'reserve moved'" in problems
+    assert "the log of ann says 'reserve moved'" in problems

@@ -56,7 +56,7 @@ def test_a_french_seat_gets_its_welcome_in_french(run, tmp_path):
     mails = sent(tmp_path)
     ann_text, ann_html = parts(mails["ann@x.example"][0])
     assert f"Date limite{NB}: jeu. 3 déc. 2026 13:00 (Europe/Paris)." in ann_text
-    assert f"Commandes{NB}: HELP, STATUS, WAIT, READY." in ann_text
+    assert f"Commandes{NB}: AIDE, ÉTAT, ATTENDS, PRÊT," in ann_text
     assert '<html lang="fr">' in ann_html and "jeu. 3 déc. 2026 13:00" in ann_html
     assert all(len(line) <= 78 for line in ann_text.split("--\n")[-1].splitlines())
     bob_text, bob_html = parts(mails["bob@x.example"][0])
@@ -121,7 +121,7 @@ def test_a_french_seat_gets_its_answers_framed_in_french(referee):
     row = referee.store.one("SELECT raw FROM outbox WHERE kind = 'ack'")
     text, html = parts(email.message_from_bytes(row["raw"], policy=policy.default))
     assert f"Vos ordres tels que je les ai compris{NB}:" in text
-    assert f"1 ligne n'a pas pu être acceptée{NB}:\n  line 2:" in text
-    assert "Ces légions ou actions comptent comme sans ordre." in text
+    assert f"1 ligne n'a pas pu être acceptée{NB}:\n  ligne 2{NB}:" in text
+    assert "Ces lignes comptent comme non données." in text
     assert '<html lang="fr">' in html and "<h3>1 ligne n'a pas pu être acceptée</h3>" in html
     assert all(len(line) <= 78 for line in text.splitlines())

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from pbem import inbound
+from pbem import inbound, render
 from pbem.app import SeatSpec
 from pbem.games import seigneurs
 from pbem.i18n import speaking
@@ -38,6 +38,8 @@ def parts(raw: bytes) -> dict:
         if part.get_content_maintype() == "text":
             out[part.get_content_subtype()] = part.get_payload(decode=True).decode(
                 part.get_content_charset())
+        elif part.get_content_type() == "image/png":
+            out["png"] = part.get_payload(decode=True)
     return out
 
 
@@ -77,7 +79,7 @@ def test_a_lords_report_shows_its_valley_stock_bag_prices_offers_and_orders(tmp_
         assert "Reference prices: wood 1, stone 2, food 1, metal 3, forged weapons 5." in text
         assert "offer bob give wood 2 take metal 1" in text and "accept 3 / refuse 3" in text
         assert "C2-C3: village of ann (2 farms)" in text and "I3: free farm" in text
-        assert "<svg" in page and "viewBox=" in page and page.count("<polygon") == 61
+        assert 'src="cid:board@pbem"' in page and mail["png"].startswith(b"\x89PNG")
     ann = last_mail(referee, "ann")["plain"]
     assert "Your stock: wood 4, coins 5." in ann
     assert "Your jacquerie bag: 3 neutral, 1 jacquerie tokens." in ann
@@ -112,7 +114,9 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     referee = new_game(tmp_path)
     referee.tick(later(START, 25), send=False)
     page = tmp_path / "report.html"
-    page.write_text(last_mail(referee, "ann")["html"], encoding="utf-8")
+    mail = last_mail(referee, "ann")
+    (tmp_path / "board.png").write_bytes(mail["png"])   # what the mail shows by cid:
+    page.write_text(mail["html"].replace("cid:board@pbem", "board.png"), encoding="utf-8")
     shot = tmp_path / "report.png"
     subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
                     "--window-size=400,900", f"--screenshot={shot}", page.as_uri()],
@@ -122,4 +126,6 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert (width, height) == (400, 900)
     assert len(png) > 20000, "the screenshot is nearly blank: no map was drawn"
-    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", page.read_text(encoding="utf-8"))
+    table = referee.table("v")
+    svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
+    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61

@@ -21,6 +21,7 @@ from pbem.replay import replay
 from pbem.timeutil import later
 
 from conftest import START, seats
+from players import reply as player_reply
 from test_engine_tools import duel, new_duel  # noqa: F401 (a fixture)
 
 
@@ -77,7 +78,7 @@ def test_a_pause_stops_the_clock_and_resume_gives_back_the_time_left(auguste_gam
     assert sorted(str(m["To"]) for m in told) == [f"{s}@players.example"
                                                   for s in ("ann", "bob", "cat", "dan")]
     assert "The referee paused the game: the referee is ill." in text_of(told[0])
-    assert "no deadline runs until the referee resumes it" in text_of(told[0]).replace("\n", " ")
+    assert "no deadline runs until the referee resumes it" in " ".join(text_of(told[0]).split())
 
     assert referee.resume("rome", month) == later(month, 36)
     assert engine(referee)["remind_at"] == later(month, 24)
@@ -232,7 +233,7 @@ def test_silent_turns_in_a_row_put_a_seat_in_civil_disorder(auguste_game):
     assert notice["To"] == "boss@referee.example"
     assert "pbem seat rome dan --replace NEW_EMAIL" in text_of(notice)
     assert "dan has sent no orders for several turns in a row and is in civil disorder" in \
-        text_of(mails(referee, "report", "ann")[-1]).replace("\n", " ")
+        " ".join(text_of(mails(referee, "report", "ann")[-1]).split())
     assert "in civil disorder, to replace: dan" in cli(referee, "list")
     silent_turn(referee, deadline, "ann", "bob", "cat")
     assert len(mails(referee, "disorder")) == 1, "the referee is told once"
@@ -345,7 +346,7 @@ def test_an_observer_reads_in_its_own_language_and_sees_the_end(auguste_game):
     assert "Vous suivez cette partie" in text_of(observer_mails(referee)[0])
     referee.end("rome", "the club closed", later(START, 1))
     last = observer_mails(referee)[-1]
-    assert "no winner (stopped by the referee: the club closed)" in text_of(last)
+    assert "pas de vainqueur (arrêtée par l'arbitre\u00a0: the club closed)" in text_of(last)
 
 
 def test_an_observers_mail_counts_for_nothing(auguste_game):
@@ -379,3 +380,28 @@ def test_an_observer_is_added_once_and_never_to_a_finished_game(auguste_game):
         cli(auguste_game, "observe", "rome", "k@w.example", code=1)
     auguste_game.end("rome", "done", later(START, 1))
     assert "is over" in cli(auguste_game, "observe", "rome", "z@w.example", code=1)
+
+
+# ------------------------------------------------------------------ under fog of war
+
+
+def test_under_fog_nobody_learns_who_is_asked_from_lateness_observers_or_absences(referee):
+    referee.new_game("saga", "fog", seats("ann", "bob", "cat"), START, seed="x")
+    cli(referee, "observe", "fog", "kib@watchers.example")
+    asked = sorted(engine(referee, "fog")["requests"])
+    other = next(s for s in ("ann", "bob", "cat") if s not in asked)
+    player_reply(referee, "fog", asked[0], "ABSENCE 2026-12-02 2026-12-05", START)
+    moved = [r for r in referee.store.all("SELECT * FROM outbox WHERE kind = 'deadline'")]
+    assert [r["seat"] for r in moved] == asked, "only the seats asked share the deadline"
+    said = " ".join(text_of(email.message_from_bytes(moved[0]["raw"], policy=policy.default))
+                    .split())
+    assert "A player's absence moves this turn's deadline to" in said
+    referee.tick(engine(referee, "fog")["deadline"], send=False)
+    [late] = [e for e in referee.events("fog", "referee") if e["type"] == "seats_late"]
+    assert late["visible_to"] == "referee" and late["payload"]["late"] == asked
+    assert not [e for e in referee.events("fog", other) if e["type"] == "seats_late"]
+    for row in referee.store.all("SELECT raw FROM outbox WHERE to_addr = ?",
+                                 ["kib@watchers.example"]):
+        body = text_of(email.message_from_bytes(row["raw"], policy=policy.default))
+        assert "Waiting for" not in body and "No orders came" not in body
+    assert replay(referee.store, "fog", verify=True).ok

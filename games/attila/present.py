@@ -131,7 +131,8 @@ def board_text(view) -> str:
     track = ", ".join(f"{c}: {view['track'][c]}" for c in CENTURIES)
     when = f"century {century}, +{view['gain']} influence per pawn" if century else \
         "no peace tile left"
-    lines = [head, f"Peace tiles left on the track: {track} ({when}).", ""]
+    lines = [head, *textwrap.wrap(f"Peace tiles left on the track: {track} ({when}).", 78,
+                                  subsequent_indent="  "), ""]
     width = max(len(p["name"]) for p in view["provinces"]) + 6
     lines.append("Province".ljust(width) + "Pawns")
     empty = []
@@ -149,16 +150,20 @@ def board_text(view) -> str:
     lines += ["(N) northern province; [peace V] pacified: no new pawn may go there.", ""]
     lines += influence_lines(view)
     lines.append("")
-    lines.append("Pawns on the board: " + ", ".join(
-        f"{p['name']} {p['on_board']}/{PAWNS_PER_PEOPLE}" for p in view["peoples"]))
-    lines.append("Scores: " + ", ".join(f"{s} {view['scores'][s]}" for s in seats))
-    lines.append("Cards in hand: " + ", ".join(f"{s} {view['hand_counts'][s]}" for s in seats)
-                 + f"; draw pile {view['deck']}, discards {view['discards']}")
-    lines.append("Action tiles left: " + "; ".join(
-        f"{s} {', '.join(TILE_NAMES[t] for t in view['tiles'][s]) or 'none'}" for s in seats))
+    said = ["Pawns on the board: " + ", ".join(
+        f"{p['name']} {p['on_board']}/{PAWNS_PER_PEOPLE}" for p in view["peoples"]) + ".",
+        "Scores: " + ", ".join(f"{s} {view['scores'][s]}" for s in seats) + ".",
+        "Cards in hand: " + ", ".join(f"{s} {view['hand_counts'][s]}" for s in seats)
+        + f"; draw pile {view['deck']}, discards {view['discards']}.",
+        "Action tiles left: " + "; ".join(
+            f"{s} {', '.join(TILE_NAMES[t] for t in view['tiles'][s]) or 'none'}"
+            for s in seats) + "."]
     if view["conflict"]:
         c = view["conflict"]
-        lines.append(f"Conflict under way in {c['province']} ({c['pawns_text']}): every seat bids.")
+        said.append(f"Conflict under way in {c['province']} ({c['pawns_text']}): every seat "
+                    "bids.")
+    for sentence in said:
+        lines += textwrap.wrap(sentence, 78, subsequent_indent="  ")
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -8,7 +8,7 @@ from pbem.adjudicator.options import yes_no_option
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, narrate, svg_context, view
+from .present import board_text, briefing, narrate, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = "Auguste"
@@ -49,4 +49,4 @@ def teams(state: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
-           "narrate", "board_text", "svg_context", "timing", "bot_orders", "teams"]
+           "narrate", "board_text", "svg_context", "timing", "bot_orders", "briefing", "teams"]

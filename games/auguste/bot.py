@@ -2,21 +2,8 @@
 
 from pbem.adjudicator import hexgrid
 
-from .orders import check_order
+from .orders import check_order, legal_moves
 from .rules import alive, board_of, in_contact, seat_legions
-
-
-def legal_moves(state, seat, colour) -> list[dict]:
-    """Every legal MOVE of a legion this turn."""
-    moves = []
-    board = board_of(state)
-    mine = sorted(c for c, u in state["units"].items() if u["legion"] == colour)
-    for cell in mine:
-        for to in sorted({n for g in mine for n in board.neighbours[g]}):
-            order = {"kind": "move", "from": cell, "to": to, "volcano": False}
-            if check_order(state, seat, colour, order) is None:
-                moves.append(order)
-    return moves
 
 
 def home_goal(state, colour):

@@ -11,15 +11,20 @@ One order per legion per turn:
     red: move BAK DOR volcano  (trumps)
 """
 
+from contextvars import ContextVar
+from difflib import get_close_matches
 import re
 import unicodedata
 
 from pbem.adjudicator.contract import OrderError
+from pbem.i18n import N_, Said, _, current
 
 from .rules import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact, reachable,
                     seat_legions)
 from .teams import COLOURS
 
+# While parse reads a mail: each seat's example order, worked out once.
+READING_EXAMPLES = ContextVar("auguste_reading_examples", default=None)
 KEYWORDS = {
     "move": "move", "bouge": "move", "bouger": "move", "deplace": "move",
     "laurel": "laurel", "laurier": "laurel",
@@ -32,7 +37,15 @@ KEYWORDS = {
 FRENCH_COLOURS = {"rouge": "red", "jaune": "yellow", "vert": "green", "verte": "green",
                   "bleu": "blue", "bleue": "blue", "violet": "purple", "violette": "purple"}
 FILLER = {"to", "->", "=>", "vers", "a", "en", "-", "and", "et"}
-EXAMPLE = "red: move BAK DOR"
+# Colour names in sentences ("the red legion", "la légion rouge").
+COLOUR_NAMES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"),
+                "green": N_("green"), "blue": N_("blue"), "purple": N_("purple")}
+# Trump cards by name, as sentences say them.
+CARD_NAMES = {"seer": N_("SEER"), "wall": N_("WALL"), "rider": N_("RIDER"),
+              "volcano": N_("VOLCANO")}
+# How orders are written in each language, for examples.
+VERB_WORDS = {"en": {"move": "move", "laurel": "laurel", "pass": "pass"},
+              "fr": {"move": "bouge", "laurel": "laurier", "pass": "passe"}}
 
 
 def words(line: str) -> list[str]:
@@ -40,6 +53,80 @@ def words(line: str) -> list[str]:
     plain = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode()
     tokens = re.split(r"[\s,:;.]+", plain.lower())
     return [t for t in tokens if t and t not in FILLER]
+
+
+def colour_name(colour: str) -> str:
+    """A legion's colour as a sentence in the current language says it."""
+    return _(COLOUR_NAMES[colour])
+
+
+def card_title(card: str) -> str:
+    """A trump card's name as sentences in the current language say it (SEER, DEVIN)."""
+    return _(CARD_NAMES[card])
+
+
+def closest(word: str, names, count: int = 2) -> list[str]:
+    """The valid names closest to a mistyped one (BUW: BUV), best first."""
+    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
+
+
+def example(state, seat) -> str:
+    """An order this seat could really write now, in the reader's words ("red: move BAK DOR").
+
+    A legal move of its first living legion if it has one, else a pass. While
+    a mail is read, it is worked out once, however many lines need it.
+    """
+    known = READING_EXAMPLES.get()
+    if known is None:
+        return examples(state, seat)["move"]
+    if seat not in known:
+        known[seat] = examples(state, seat)["move"]
+    return known[seat]
+
+
+def examples(state, seat) -> dict:
+    """Orders this seat could really write now, in the reader's words, for its mails.
+
+    "move": a legal move of one of its legions (a pass when none can move),
+    "laurel": the crown pushed to a free cell next to it, "pass", and the
+    cells and legion they use.
+    """
+    french = current() == "fr"
+    words = VERB_WORDS["fr" if french else "en"]
+    mine = [c for c in seat_legions(state, seat) if alive(state, c)] or \
+        list(seat_legions(state, seat)) or sorted(state["legions"])[:1]
+    def written(colour):
+        return colour_name(colour) if french else colour
+    out = {"legion": written(mine[0]), "pass": f"{written(mine[0])}: {words['pass']}"}
+    out["move"] = out["pass"]
+    for legion in mine:
+        move = next(each_legal_move(state, seat, legion), None)
+        if move:
+            out.update(legion=written(legion), start=move["from"], to=move["to"],
+                       move=f"{written(legion)}: {words['move']} {move['from']} {move['to']}")
+            break
+    board = board_of(state)
+    free = [n for n in sorted(board.neighbours[state["laurel"]])
+            if n not in state["units"] and not blocked(state, n)]
+    out["crown_to"] = free[0] if free else state["laurel"]
+    out["laurel"] = f"{out['legion']}: {words['laurel']} {out['crown_to']}"
+    return out
+
+
+def legal_moves(state, seat, colour) -> list[dict]:
+    """Every legal MOVE of a legion this turn."""
+    return list(each_legal_move(state, seat, colour))
+
+
+def each_legal_move(state, seat, colour):
+    """The legal MOVEs of a legion this turn, one after the other (the first comes fast)."""
+    board = board_of(state)
+    mine = sorted(c for c, u in state["units"].items() if u["legion"] == colour)
+    for cell in mine:
+        for to in sorted({n for g in mine for n in board.neighbours[g]}):
+            order = {"kind": "move", "from": cell, "to": to, "volcano": False}
+            if check_order(state, seat, colour, order) is None:
+                yield order
 
 
 def colour_word(word: str) -> str | None:
@@ -51,6 +138,15 @@ def colour_word(word: str) -> str | None:
 
 def parse(state, seat, text):
     """Read a seat's orders; one error per line that cannot be accepted."""
+    reading = READING_EXAMPLES.set({})
+    try:
+        return read_orders(state, seat, text)
+    finally:
+        READING_EXAMPLES.reset(reading)
+
+
+def read_orders(state, seat, text):
+    """parse's work: the orders and the errors of each line."""
     mine = [c for c in seat_legions(state, seat) if alive(state, c)]
     orders = {"seer": False, "legions": {}}
     errors = []
@@ -71,15 +167,16 @@ def parse(state, seat, text):
                 errors.append(OrderError(number, line.strip(), problem))
                 continue
             if seer_line:
-                errors.append(OrderError(number, line.strip(), f"SEER is already on line {seer_line}"))
+                errors.append(OrderError(number, line.strip(), Said(
+                    "SEER is already on line {line}", line=seer_line)))
                 continue
             seer_line = number
             orders["seer"] = True
             continue
         if colour in where:
-            errors.append(OrderError(number, line.strip(), (
-                f"the {colour} legion already has an order on line {where[colour]}; "
-                "one order per legion per turn")))
+            errors.append(OrderError(number, line.strip(), Said(
+                "the {colour} legion already has an order on line {line}; one order per "
+                "legion per turn", colour=colour_name(colour), line=where[colour])))
             continue
         problem = check_order(state, seat, colour, order)
         if problem:
@@ -96,11 +193,11 @@ def parse(state, seat, text):
 def seer_problem(state, seat) -> str | None:
     """Why this seat may not play SEER now, or None."""
     if not state["trumps"]:
-        return "trump cards are not in play in this game"
+        return Said("trump cards are not in play in this game")
     if state["stage"] == "seer":
-        return "you are already playing SEER this turn: send your orders now"
+        return Said("you are already playing SEER this turn: send your orders now")
     if seat not in state["cards"]["seer"]:
-        return "you have already played your SEER card"
+        return Said("you have already played your SEER card")
     return None
 
 
@@ -110,14 +207,15 @@ def card_limits(orders, where, seer_line, lines) -> list[OrderError]:
     played = [(n, c) for c, n in where.items() if card_name(orders["legions"][c])]
     if seer_line:
         for colour, number in sorted(where.items(), key=lambda item: item[1]):
-            errors.append(OrderError(number, lines[number - 1].strip(), (
-                f"with SEER you send the {colour} legion's order later, after seeing "
-                "the others' orders; this line is ignored")))
+            errors.append(OrderError(number, lines[number - 1].strip(), Said(
+                "with SEER you send the {colour} legion's order later, after seeing the "
+                "others' orders; this line is ignored", colour=colour_name(colour))))
     elif len(played) > 1:
         for number, colour in sorted(played)[1:]:
-            errors.append(OrderError(number, lines[number - 1].strip(), (
-                f"one trump card per player per turn, and line {sorted(played)[0][0]} "
-                "already plays one; the " + colour + " legion passes")))
+            errors.append(OrderError(number, lines[number - 1].strip(), Said(
+                "one trump card per player per turn, and line {line} already plays one; "
+                "the {colour} legion passes", line=sorted(played)[0][0],
+                colour=colour_name(colour))))
             del orders["legions"][colour]
     return errors
 
@@ -137,35 +235,52 @@ def read_line(state, seat, mine, tokens):
     if colour:
         tokens = tokens[1:]
         if colour not in state["legions"]:
-            raise ValueError(f"there is no {colour} legion in this game")
+            raise ValueError(Said("there is no {colour} legion in this game",
+                                  colour=colour_name(colour)))
         if colour not in seat_legions(state, seat):
-            raise ValueError(f"you do not command the {colour} legion")
+            raise ValueError(Said("you do not command the {colour} legion; yours: {yours}",
+                                  colour=colour_name(colour), yours=", ".join(
+                                      colour_name(c) for c in seat_legions(state, seat))))
         if colour not in mine:
-            raise ValueError(f"the {colour} legion has no legionary left")
+            raise ValueError(Said("the {colour} legion has no legionary left",
+                                  colour=colour_name(colour)))
     if not tokens:
-        raise ValueError(f"an order needs a verb after the legion, e.g. {EXAMPLE}")
+        raise ValueError(Said("an order needs a verb after the legion, e.g. {example}",
+                              example=example(state, seat)))
     verb = KEYWORDS.get(tokens[0])
     if verb is None:
-        raise ValueError(f"I do not understand {tokens[0]!r}; write for example {EXAMPLE}, "
-                         "or send HELP")
+        raise ValueError(unknown_word(state, seat, tokens[0]))
     args = [t.upper() for t in tokens[1:]]
     if verb == "seer":
         if args:
-            raise ValueError("SEER takes nothing after it")
+            raise ValueError(Said("SEER takes nothing after it"))
         return None, {"kind": "seer"}
     if verb == "rider" and args and colour_word(args[0].lower()):
         named = colour_word(args[0].lower())
         if colour and named != colour:
-            raise ValueError(f"this line names two legions, {colour} and {named}")
+            raise ValueError(Said("this line names two legions, {first} and {second}",
+                                  first=colour_name(colour), second=colour_name(named)))
         colour, args = named, args[1:]
         if colour not in mine:
-            raise ValueError(f"you do not command a living {colour} legion")
-    order = build_order(verb, args)
+            raise ValueError(Said("you do not command a living {colour} legion",
+                                  colour=colour_name(colour)))
+    order = build_order(state, seat, verb, args)
     colour = colour or infer_legion(state, mine, order)
     return colour, order
 
 
-def build_order(verb, args) -> dict:
+def unknown_word(state, seat, word: str) -> Said:
+    """Why a line's first word is no order: the closest order words, and a real example."""
+    near = closest(word, KEYWORDS)
+    if near:
+        return Said("I do not understand {word!r}; did you mean {near}? Write for example "
+                    "{example}, or send HELP", word=word, near=_(" or ").join(near),
+                    example=example(state, seat))
+    return Said("I do not understand {word!r}; write for example {example}, or send HELP",
+                word=word, example=example(state, seat))
+
+
+def build_order(state, seat, verb, args) -> dict:
     """An order dict from a verb and its upper-case arguments."""
     volcano = False
     if verb == "volcano":
@@ -175,11 +290,13 @@ def build_order(verb, args) -> dict:
     shapes = {"move": 2, "laurel": 1, "pass": 0, "wall": 2, "rider": 3}
     if len(args) > shapes[verb]:
         extra = " ".join(args[shapes[verb]:])
-        raise ValueError(f"{extra!r} is more than the order takes: {usage(verb)}")
+        raise ValueError(Said("{extra!r} is more than the order takes: {usage}",
+                              extra=extra, usage=usage(state, seat, verb)))
     if len(args) < shapes[verb]:
-        raise ValueError(usage(verb))
+        raise ValueError(usage(state, seat, verb))
     if volcano and verb != "move":
-        raise ValueError("VOLCANO goes with a MOVE, e.g. red: move BAK DOR volcano")
+        raise ValueError(Said("VOLCANO goes with a MOVE, e.g. {example} volcano",
+                              example=example(state, seat)))
     if verb == "move":
         return {"kind": "move", "from": args[0], "to": args[1], "volcano": volcano}
     if verb == "laurel":
@@ -191,15 +308,19 @@ def build_order(verb, args) -> dict:
     return {"kind": "pass"}
 
 
-def usage(verb) -> str:
-    """How an order with this verb is written."""
-    return {
-        "move": "MOVE needs two cells, where from and where to: red: move BAK DOR",
-        "laurel": "LAUREL needs the cell the crown should go to: red: laurel FEZ",
-        "pass": "PASS takes nothing after it",
-        "wall": "WALL needs two neighbouring cells: red: wall BAK DOR",
-        "rider": "RIDER needs three cells, from, via and to: red: rider BAK DOR FEZ",
-    }[verb]
+USAGE = {
+    "move": N_("MOVE needs two cells, where from and where to, e.g. {example}"),
+    "laurel": N_("LAUREL needs the cell the crown should go to, a neighbour of {laurel}"),
+    "pass": N_("PASS takes nothing after it"),
+    "wall": N_("WALL needs two neighbouring cells, both empty"),
+    "rider": N_("RIDER needs three cells, from, via and to"),
+}
+
+
+def usage(state, seat, verb) -> Said:
+    """How an order with this verb is written (with a real example for a move)."""
+    return Said(USAGE[verb], **({"example": example(state, seat)} if verb == "move" else {}),
+                **({"laurel": state["laurel"]} if verb == "laurel" else {}))
 
 
 def infer_legion(state, mine, order) -> str:
@@ -207,7 +328,7 @@ def infer_legion(state, mine, order) -> str:
     if len(mine) == 1:
         return mine[0]
     if not mine:
-        raise ValueError("none of your legions has a legionary left")
+        raise ValueError(Said("none of your legions has a legionary left"))
     if "from" in order:
         unit = state["units"].get(order["from"])
         if unit and unit["legion"] in mine:
@@ -216,29 +337,28 @@ def infer_legion(state, mine, order) -> str:
         touching = [c for c in mine if in_contact(state, c)]
         if len(touching) == 1:
             return touching[0]
-    names = " or ".join(mine)
-    raise ValueError(f"say which legion this is for ({names}), e.g. {mine[0]}: ...")
+    raise ValueError(Said("say which legion this is for ({names}), e.g. {first}: ...",
+                          names=_(" or ").join(mine), first=mine[0]))
 
 
 def check_order(state, seat, colour, order) -> str | None:
     """Why this order is illegal for this legion now, or None if it is legal."""
     board = board_of(state)
     kind = order["kind"]
-    for key in ("from", "via", "to"):
-        if key in order and order[key] not in board.cells:
-            return f"there is no cell called {order[key]} on this board"
-    for cell in order.get("cells", []):
+    for cell in [order[key] for key in ("from", "via", "to") if key in order] + \
+            order.get("cells", []):
         if cell not in board.cells:
-            return f"there is no cell called {cell} on this board"
+            return no_such_cell(board, cell)
     card = card_name(order)
     if card:
         if not state["trumps"]:
-            return "trump cards are not in play in this game"
+            return Said("trump cards are not in play in this game")
         team = state["legions"][colour]["team"]
         if card in TEAM_CARDS and team not in state["cards"][card]:
-            return f"team {team} has already played its {card.upper()} card"
+            return Said("team {team} has already played its {card} card", team=team,
+                        card=card_title(card))
     if card and state["stage"] == "seer" and seat in state["seers"]:
-        return "you played SEER this turn: no other trump card until next turn"
+        return Said("you played SEER this turn: no other trump card until next turn")
     if kind == "move":
         return check_move(state, colour, order["from"], order["to"])
     if kind == "rider":
@@ -250,21 +370,33 @@ def check_order(state, seat, colour, order) -> str | None:
     return None
 
 
+def no_such_cell(board, cell) -> Said:
+    """There is no such cell: the closest names on this board, if any."""
+    near = closest(cell, board.cells)
+    if near:
+        return Said("there is no cell {cell}; did you mean {near}?", cell=cell,
+                    near=_(" or ").join(near))
+    return Said("there is no cell called {cell} on this board", cell=cell)
+
+
 def check_move(state, colour, start, to, units=None) -> str | None:
     """Why a legionary of `colour` may not move from `start` to `to`, or None."""
     units = state["units"] if units is None else units
     unit = units.get(start)
     if not unit or unit["legion"] != colour:
-        return f"there is no {colour} legionary on {start}"
+        return Said("there is no {colour} legionary on {cell}",
+                    colour=colour_name(colour), cell=start)
     problem = destination_problem(state, to)
     if problem:
         return problem
     if to not in reachable(state, start, units):
-        return (f"{to} is not next to the group of your {colour} legionary on {start}; "
-                "a legionary moves to a cell next to its own group")
+        return Said("{to} is not next to the group of your {colour} legionary on {cell}; a "
+                    "legionary moves to a cell next to its own group", to=to, cell=start,
+                    colour=colour_name(colour))
     if unit["shield"] and to in state["shields"]:
-        return (f"your {colour} legionary on {start} already carries a shield and may not "
-                f"enter {to}, which holds another")
+        return Said("your {colour} legionary on {cell} already carries a shield and may not "
+                    "enter {to}, which holds another", cell=start, to=to,
+                    colour=colour_name(colour))
     return None
 
 
@@ -272,12 +404,13 @@ def destination_problem(state, to) -> str | None:
     """Why nobody may move into `to` this turn, or None."""
     if to in state["units"]:
         occupant = state["units"][to]["legion"]
-        return (f"{to} is not empty (a {occupant} legionary stands there, and a legionary "
-                "that leaves this turn still blocks its cell)")
+        return Said("{cell} is not empty (a {colour} legionary stands there, "
+                    "and a legionary that leaves this turn still blocks its cell)", cell=to,
+                    colour=colour_name(occupant))
     if to == state["laurel"]:
-        return f"{to} holds the laurel crown"
+        return Said("{cell} holds the laurel crown", cell=to)
     if blocked(state, to):
-        return f"{to} is blocked"
+        return Said("{cell} is blocked", cell=to)
     return None
 
 
@@ -295,10 +428,11 @@ def check_laurel(state, colour, to) -> str | None:
     """LAUREL: the legion touches the crown, and `to` is next to the crown."""
     board = board_of(state)
     if not in_contact(state, colour):
-        return (f"the {colour} legion is not next to the laurel crown (on {state['laurel']}), "
-                "so it cannot move it")
+        return Said("the {colour} legion is not next to the laurel crown (on {laurel}), so "
+                    "it cannot move it", colour=colour_name(colour), laurel=state["laurel"])
     if not board.adjacent(state["laurel"], to):
-        return f"{to} is not next to the laurel crown (on {state['laurel']})"
+        return Said("{cell} is not next to the laurel crown (on {laurel})", cell=to,
+                    laurel=state["laurel"])
     return None
 
 
@@ -306,46 +440,51 @@ def check_wall(state, cells) -> str | None:
     """WALL: two neighbouring empty cells, neither of them a goal cell."""
     a, b = cells
     if a == b or not board_of(state).adjacent(a, b):
-        return f"{a} and {b} are not neighbouring cells"
+        return Said("{first} and {second} are not neighbouring cells", first=a, second=b)
     goals = goal_cells(state)
     for cell in cells:
         if cell in goals:
-            return f"{cell} is a goal cell; a wall may never stand on one"
+            return Said("{cell} is a goal cell; a wall may never stand on one", cell=cell)
         if cell in state["walls"]:
-            return f"a wall stands on {cell} already"
+            return Said("a wall stands on {cell} already", cell=cell)
         if cell in state["units"] or cell == state["laurel"] or blocked(state, cell):
-            return f"{cell} is not empty"
+            return Said("{cell} is not empty", cell=cell)
         if cell in state["shields"]:
-            return f"{cell} holds a shield; a wall needs two empty cells"
+            return Said("{cell} holds a shield; a wall needs two empty cells", cell=cell)
     return None
 
 
 def describe_orders(state, seat, orders) -> list[str]:
     """A seat's orders in plain words, one line per legion."""
     if orders.get("seer"):
-        return ["SEER: you will see the others' orders, then send yours"]
+        return [_("SEER: you will see the others' orders, then send yours")]
     lines = []
     for colour in seat_legions(state, seat):
         if not alive(state, colour):
             continue
         order = orders.get("legions", {}).get(colour)
-        lines.append(f"{colour}: {say(order)}")
+        lines.append(_("{colour}: {order}").format(colour=colour_name(colour), order=say(order)))
     return lines
 
 
 def say(order) -> str:
     """One order in words."""
     if order is None:
-        return "no order, so it passes"
+        return _("no order, so it passes")
     kind = order["kind"]
+    if kind == "move" and order.get("volcano"):
+        return _("move the legionary on {start} to {to} and erupt (VOLCANO)").format(
+            start=order["from"], to=order["to"])
     if kind == "move":
-        text = f"move the legionary on {order['from']} to {order['to']}"
-        return text + " and erupt (VOLCANO)" if order.get("volcano") else text
+        return _("move the legionary on {start} to {to}").format(start=order["from"],
+                                                                 to=order["to"])
     if kind == "rider":
-        return f"RIDER: the legionary on {order['from']} rides via {order['via']} to {order['to']}"
+        return _("RIDER: the legionary on {start} rides via {via} to {to}").format(
+            start=order["from"], via=order["via"], to=order["to"])
     if kind == "laurel":
-        return f"move the laurel crown to {order['to']}"
+        return _("move the laurel crown to {to}").format(to=order["to"])
     if kind == "wall":
-        return f"WALL on {order['cells'][0]} and {order['cells'][1]}"
-    return "pass"
+        return _("WALL on {first} and {second}").format(first=order["cells"][0],
+                                                        second=order["cells"][1])
+    return _("pass")
 

@@ -1,16 +1,21 @@
 """What players see of an Auguste game: views, the text map, the SVG data, narration."""
 
 from functools import lru_cache
+import textwrap
 
 from pbem.adjudicator import hexgrid
+from pbem.i18n import _, said
 
-from .rules import alive, board_of, seat_legions
+from .orders import card_title, colour_name, examples, say
+from .rules import LONE_LIMIT, alive, board_of, seat_legions
 from .teams import COLOURS
 
 INITIAL = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P"}
 FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#e9c46a", "green": "#2a9d8f",
         "blue": "#1d4ed8", "purple": "#7b2cbf"}
 HEX_SIZE = 17
+TEXT_WIDTH = 78
+PIXELS = 640  # the board's natural width in mails; it shrinks to fit a phone
 
 
 def view(state, seat=None) -> dict:
@@ -34,7 +39,8 @@ def view(state, seat=None) -> dict:
             "goal": goal.get(name),
             "camp": camp_of.get(name),
         })
-    legions = {c: {**legion, "alive": alive(state, c)} for c, legion in state["legions"].items()}
+    legions = {c: {**legion, "alive": alive(state, c), "name": colour_name(c)}
+               for c, legion in state["legions"].items()}
     teams = {}
     for colour, legion in legions.items():
         team = teams.setdefault(legion["team"], {"legions": [], "alive": 0})
@@ -59,8 +65,41 @@ def view(state, seat=None) -> dict:
         "result": state["result"],
     }
     if seat is not None:
-        out["you"] = {"seat": seat, "legions": seat_legions(state, seat)}
+        out["you"] = {"seat": seat, "legions": seat_legions(state, seat),
+                      "examples": examples(state, seat)}
     return out
+
+
+def briefing(state, seat) -> dict:
+    """What a seat must know to play, for its welcome: how to win, its goals, its allies.
+
+    {"text": a short paragraph in the current language, "allies": [seat names]}.
+    """
+    board = board_of(state)
+    mine = seat_legions(state, seat)
+    teams = sorted({state["legions"][c]["team"] for c in mine})
+    corners = {legion["corner"] for legion in state["legions"].values()
+               if legion["team"] in teams}
+    goals = sorted(cell for cell, corner in board.goal_owner.items() if corner in corners)
+    allies = sorted({legion["seat"] for legion in state["legions"].values()
+                     if legion["team"] in teams and legion["seat"] != seat})
+    lines = [
+        _("How to win: bring the laurel crown (now on {laurel}) onto a goal cell of your "
+          "team's camps: {goals}.").format(laurel=state["laurel"], goals=", ".join(goals)),
+        _("Each turn each of your legions moves one legionary to a free cell next to its "
+          "group, or pushes the crown one cell if it stands next to it, or passes."),
+        _("Legionaries die when two move onto the same cell; in a pincer, when a straight "
+          "line of one team has an enemy at each end (next to it, or one empty cell away); "
+          "and in frontal combat, where of two neighbouring enemies the one with fewer "
+          "allies in a row behind it (a shield counts 2) dies."),
+    ]
+    if state["lone"] in mine:
+        lines.append(_("Your {colour} legion also wins alone when the other legions have fewer "
+                       "than {num} legionaries left.").format(colour=colour_name(state["lone"]),
+                                                               num=LONE_LIMIT))
+    if state["trumps"]:
+        lines.append(_("Trump cards are in play: send HELP for SEER, WALL, RIDER and VOLCANO."))
+    return {"text": "\n".join(lines), "allies": allies}
 
 
 def cell_mark(cell: dict) -> str:
@@ -80,19 +119,24 @@ def cell_mark(cell: dict) -> str:
 
 
 def board_text(view) -> str:
-    """The board as a monospace hex map: each cell's name with what stands on it below."""
+    """The board as a compact monospace hex map, within 78 columns on every board.
+
+    Each hex row is two lines, the cells' names and below each what stands on
+    it; rows are offset by half a cell, as the hexes are. A legend follows.
+    """
     rows = {}
     for cell in view["cells"]:
         rows.setdefault(cell["r"], []).append(cell)
     lines = []
     for r in sorted(rows):
         row = sorted(rows[r], key=lambda c: c["q"])
-        indent = " " * (3 * abs(r))
-        lines.append(indent + "   ".join(c["name"] for c in row))
-        lines.append(indent + "   ".join(cell_mark(c).ljust(3) for c in row).rstrip())
-    legend = ", ".join(f"{INITIAL[c]} {c}" for c in COLOURS if c in view["legions"])
-    lines += ["", f"Legions: {legend}. X+ carries a shield; + shield on the ground; "
-                  "@ laurel crown; * goal cell; ### wall."]
+        indent = " " * (2 * abs(r))
+        lines.append(indent + " ".join(c["name"] for c in row))
+        lines.append(indent + " ".join(cell_mark(c).center(3) for c in row))
+    legend = ", ".join(f"{INITIAL[c]} {colour_name(c)}" for c in COLOURS if c in view["legions"])
+    lines += ["", textwrap.fill(_("Legions: {legend}. X+ carries a shield; + shield on the "
+                                  "ground; @ laurel crown; * goal cell; ### wall.").format(
+                                      legend=legend), TEXT_WIDTH)]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -116,12 +160,14 @@ def svg_context(view) -> dict:
         cells.append({**cell, "x": x, "y": y, "points": points,
                       "fill": FILL.get(legion), "camp_fill": camp_fill(view, cell["camp"])})
     pad = size * 1.2
+    wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "cells": cells,
         "size": size,
-        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} "
-                    f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}",
-        "title": f"Auguste, turn {view['turn']}",
+        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}",
+        "pixels": PIXELS,
+        "pixels_high": round(PIXELS * high / wide),
+        "title": _("Auguste, turn {turn}").format(turn=view["turn"]),
     }
 
 
@@ -135,60 +181,94 @@ def camp_fill(view, corner) -> str | None:
 
 def victims_text(victims) -> str:
     """'red on BAK, blue on DOR'."""
-    return ", ".join(f"{v['legion']} on {v['cell']}" for v in victims) or "nobody"
+    return ", ".join(_("{colour} on {cell}").format(colour=colour_name(v["legion"]),
+                                                     cell=v["cell"])
+                     for v in victims) or _("nobody")
 
 
 def narrate(event) -> str | None:
-    """One event as a sentence for a report; None for events players do not read."""
+    """One event as a sentence for a report, in the current language; None for the others."""
     p = event.payload
     t = event.type
     if t == "moved":
-        how = f"rode from {p['from']} via {p['via']} to {p['to']}" if p.get("via") else \
-            f"moved from {p['from']} to {p['to']}"
-        return f"{p['legion']}: a legionary {how}" + (" and took the shield" if p["shield"] else "")
+        legion = colour_name(p["legion"])
+        if p.get("via") and p["shield"]:
+            return _("{legion}: a legionary rode from {start} via {via} to {to} and took the "
+                     "shield").format(legion=legion, start=p["from"], via=p["via"], to=p["to"])
+        if p.get("via"):
+            return _("{legion}: a legionary rode from {start} via {via} to {to}").format(
+                legion=legion, start=p["from"], via=p["via"], to=p["to"])
+        if p["shield"]:
+            return _("{legion}: a legionary moved from {start} to {to} and took the "
+                     "shield").format(legion=legion, start=p["from"], to=p["to"])
+        return _("{legion}: a legionary moved from {start} to {to}").format(
+            legion=legion, start=p["from"], to=p["to"])
     if t == "collided":
-        who = ", ".join(f"{v['legion']} from {v['from']}" for v in p["victims"])
-        tail = "; the shield there was destroyed" if p["shield_destroyed"] else ""
-        return f"collision on {p['cell']}: {who} all died{tail}"
+        who = ", ".join(_("{colour} from {cell}").format(colour=colour_name(v["legion"]),
+                                                         cell=v["from"]) for v in p["victims"])
+        if p["shield_destroyed"]:
+            return _("collision on {cell}: {who} all died; the shield there was "
+                     "destroyed").format(cell=p["cell"], who=who)
+        return _("collision on {cell}: {who} all died").format(cell=p["cell"], who=who)
     if t == "order_void":
-        return f"{p['legion']}: the order did not count ({p['reason']}), so it passed"
+        return _("{legion}: the order did not count ({reason}), so it passed").format(
+            legion=colour_name(p["legion"]), reason=said(p["reason"]))
     if t == "card_played":
-        owner = f"team {p['team']}" if p["team"] else p["seat"]
-        return f"{owner} played {p['card'].upper()}"
+        if p["team"]:
+            return _("team {team} played {card}").format(team=p["team"],
+                                                         card=card_title(p["card"]))
+        return _("{seat} played {card}").format(seat=p["seat"], card=card_title(p["card"]))
     if t == "card_clash":
-        return (f"team {p['team']} played {p['card'].upper()} twice at once "
-                f"({', '.join(p['legions'])}): both orders failed and the card is kept")
+        return _("team {team} played {card} twice at once ({legions}): both orders failed "
+                 "and the card is kept").format(team=p["team"], card=card_title(p["card"]),
+                                                legions=", ".join(map(colour_name,
+                                                                      p["legions"])))
     if t == "walls_built":
-        return f"{p['legion']} built a wall on {' and '.join(p['cells'])}"
+        return _("{legion} built a wall on {first} and {second}").format(
+            legion=colour_name(p["legion"]), first=p["cells"][0], second=p["cells"][-1])
     if t == "seer_called":
-        return f"SEER: {', '.join(p['seers'])} will see the other orders and answer next"
+        return _("SEER: {seats} will see the other orders and answer next").format(
+            seats=", ".join(p["seers"]))
     if t == "seer_sight":
-        seen = "; ".join(f"{seat}: " + ", ".join(lines) for seat, lines in p["orders"].items())
-        return f"what you saw as a seer: {seen or 'no other orders'}"
+        seen = "; ".join(_("{seat}: {orders}").format(seat=seat, orders=", ".join(
+            _("{colour}: {order}").format(colour=colour_name(colour), order=say(order))
+            for colour, order in sorted(legions.items())) or _("no order"))
+            for seat, legions in p["orders"].items())
+        return _("what you saw as a seer: {seen}").format(seen=seen or _("no other orders"))
     if t == "laurel_moved":
-        return f"{p['legion']} moved the laurel crown from {p['from']} to {p['to']}"
+        return _("{legion} moved the laurel crown from {start} to {to}").format(
+            legion=colour_name(p["legion"]), start=p["from"], to=p["to"])
     if t == "laurel_stayed":
-        return f"the laurel crown stayed on {p['at']}: {p['reason']}"
+        return _("the laurel crown stayed on {cell}: {reason}").format(
+            cell=p["at"], reason=said(p["reason"]))
     if t == "erupted":
-        return f"VOLCANO on {p['cell']} ({p['legion']}): killed {victims_text(p['victims'])}"
+        return _("VOLCANO on {cell} ({legion}): killed {victims}").format(
+            cell=p["cell"], legion=colour_name(p["legion"]), victims=victims_text(p["victims"]))
     if t == "pincered":
-        lines = "; ".join(f"{'-'.join(line['cells'])} between {line['ends'][0]} and "
-                          f"{line['ends'][1]}" for line in p["lines"])
-        return f"pincer: {lines}. Died: {victims_text(p['victims'])}"
+        lines = "; ".join(_("{cells} between {first} and {second}").format(
+            cells="-".join(line["cells"]), first=line["ends"][0], second=line["ends"][1])
+            for line in p["lines"])
+        return _("pincer: {lines}. Died: {victims}").format(lines=lines,
+                                                             victims=victims_text(p["victims"]))
     if t == "fought":
-        fights = "; ".join(f"{f['a']} ({f['strength_a']}) against {f['b']} ({f['strength_b']})"
-                           for f in p["fights"])
-        return f"frontal combat: {fights}. Died: {victims_text(p['victims'])}"
+        fights = "; ".join(_("{first} ({one}) against {second} ({two})").format(
+            first=f["a"], one=f["strength_a"], second=f["b"], two=f["strength_b"])
+            for f in p["fights"])
+        return _("frontal combat: {fights}. Died: {victims}").format(
+            fights=fights, victims=victims_text(p["victims"]))
     if t == "team_out":
-        return f"team {p['team']} is out: no legionary left"
+        return _("team {team} is out: no legionary left").format(team=p["team"])
     if t == "game_decided":
         if p["winners"]:
-            return f"team {' and '.join(p['winners'])} won: {p['reason']}"
-        return f"the game is drawn: {p['reason']}"
+            return _("team {teams} won: {reason}").format(
+                teams=_(" and ").join(p["winners"]), reason=said(p["reason"]))
+        return _("the game is drawn: {reason}").format(reason=said(p["reason"]))
     if t == "turn_ended":
-        return f"end of turn {p['turn']}"
+        return _("end of turn {turn}").format(turn=p["turn"])
     if t == "setup":
         legions = p["state"]["legions"]
-        return "legions: " + ", ".join(f"{c} (team {l['team']}, {l['seat']})"
-                                        for c, l in legions.items())
+        return _("legions: {legions}").format(legions=", ".join(
+            _("{colour} (team {team}, {seat})").format(colour=colour_name(c), team=l["team"],
+                                                       seat=l["seat"])
+            for c, l in legions.items()))
     return None

@@ -11,6 +11,7 @@ import copy
 from pbem.adjudicator import hexgrid
 from pbem.adjudicator.contract import Request, SetupError, plain_copy, private, public, secret
 from pbem.adjudicator.options import number_option, yes_no_option
+from pbem.i18n import Said, _
 
 from . import board as boards
 from .teams import COLOURS, PRESETS, legions_for, preset_for
@@ -249,12 +250,13 @@ def pending(state) -> dict:
     if state["result"]:
         return {}
     if state["stage"] == "seer":
-        return {seat: Request("seer", "You played SEER: here are the others' orders; send yours.",
-                              hours=state["seer_hours"])
+        return {seat: Request("seer", _("You played SEER: here are the others' orders; send "
+                                        "yours."), hours=state["seer_hours"])
                 for seat in state["seers"]}
     seats = sorted({legion["seat"] for colour, legion in state["legions"].items()
                     if alive(state, colour)})
-    return {seat: Request("orders", f"Orders for turn {state['turn']}.") for seat in seats}
+    return {seat: Request("orders", _("Orders for turn {turn}.").format(turn=state["turn"]))
+            for seat in seats}
 
 
 def default_orders(state, seat) -> dict:
@@ -274,9 +276,8 @@ def resolve(state, orders, rng) -> list:
 
 def call_seers(state, orders, seers) -> list:
     """Hold the others' orders and show them to the seers."""
-    from .orders import describe_orders
     held = {seat: o for seat, o in orders.items() if seat not in seers}
-    sight = {seat: describe_orders(state, seat, o) for seat, o in sorted(held.items())}
+    sight = {seat: o.get("legions", {}) for seat, o in sorted(held.items())}
     events = [public("card_played", seat=seat, team=None, card="seer") for seat in seers]
     events += [
         public("seer_called", turn=state["turn"], seers=seers),
@@ -312,7 +313,7 @@ def adjudicate(state, orders) -> list:
             order = orders[seat].get("legions", {}).get(colour, {"kind": "pass"})
             problem = check_order(state, seat, colour, order)
             if problem:
-                turn.emit(public("order_void", legion=colour, reason=problem))
+                turn.emit(public("order_void", legion=colour, reason=problem.stored()))
                 order = {"kind": "pass"}
             plan[colour] = order
     plan = play_cards(state, turn, plan)
@@ -372,8 +373,8 @@ def move_legionaries(state, turn, plan, walls) -> dict:
         path = [order["to"]] + ([order["via"]] if order["kind"] == "rider" else [])
         walled = [c for c in path if c in walls]
         if walled:
-            turn.emit(public("order_void", legion=colour,
-                             reason=f"a wall went up on {walled[0]} this turn"))
+            turn.emit(public("order_void", legion=colour, reason=Said(
+                "a wall went up on {cell} this turn", cell=walled[0]).stored()))
             continue
         moves.append((colour, order))
     arrivals = {}
@@ -403,12 +404,12 @@ def move_laurel(turn, plan) -> None:
     state, here = turn.state, turn.state["laurel"]
     if len(askers) > 1:
         turn.emit(public("laurel_stayed", legions=askers, at=here,
-                         reason="more than one legion asked to move it"))
+                         reason=Said("more than one legion asked to move it").stored()))
         return
     to = plan[askers[0]]["to"]
     if to in state["units"] or blocked(state, to) or not turn.board.adjacent(here, to):
         turn.emit(public("laurel_stayed", legions=askers, at=here,
-                         reason=f"{to} is not free after movement"))
+                         reason=Said("{cell} is not free after movement", cell=to).stored()))
         return
     turn.emit(public("laurel_moved", legion=askers[0], **{"from": here}, to=to))
 
@@ -528,25 +529,27 @@ def end_turn(turn) -> None:
     corner_team = {legion["corner"]: legion["team"] for legion in state["legions"].values()}
     if owner in corner_team and corner_team[owner] in living:
         winners.append(corner_team[owner])
-        reasons.append(f"the laurel crown reached {state['laurel']}, a goal of "
-                       f"team {corner_team[owner]}'s camp")
+        reasons.append(Said("the laurel crown reached {cell}, a goal of team {team}'s camp",
+                            cell=state["laurel"], team=corner_team[owner]).stored())
     lone = state["lone"]
     if lone and alive(state, lone):
         others = sum(1 for u in state["units"].values() if u["legion"] != lone)
         if others < LONE_LIMIT:
             winners.append(state["legions"][lone]["team"])
-            reasons.append(f"the other legions have only {others} legionaries left")
+            reasons.append(Said("the other legions have only {num} legionaries left",
+                                num=others).stored())
     if not winners and len(living) == 1 and len(teams) > 1:
         winners = sorted(living)
-        reasons.append("every other team is out")
+        reasons.append(Said("every other team is out").stored())
     turn.emit(public("turn_ended", turn=state["turn"]))
     if winners:
-        turn.emit(public("game_decided", winners=sorted(set(winners)), reason="; ".join(reasons)))
+        turn.emit(public("game_decided", winners=sorted(set(winners)), reason=reasons))
     elif not living:
-        turn.emit(public("game_decided", winners=[], reason="no legionary is left standing"))
-    elif state["max_turns"] and state["turn"] > state["max_turns"]:
         turn.emit(public("game_decided", winners=[],
-                         reason=f"the {state['max_turns']}-turn limit was reached"))
+                         reason=Said("no legionary is left standing").stored()))
+    elif state["max_turns"] and state["turn"] > state["max_turns"]:
+        turn.emit(public("game_decided", winners=[], reason=Said(
+            "the {num}-turn limit was reached", num=state["max_turns"]).stored()))
 
 
 def outcome(state) -> dict | None:

@@ -25,6 +25,11 @@ stream arrives as an argument.
                                         view (fog of war), not from the public one
     controller(state, seat) -> str|None (optional) the seat whose mails give this seat's
                                         orders (a vassal's overlord); None: its own
+    private_requests(state) -> bool     (optional) True: who is asked what is known only to
+                                        the seats asked (fog of war); the phase_opened
+                                        event is then the referee's alone
+    bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
+                                        ruling, for demos and tests
     teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's
                                         Caesar, Pompey...); without it PRESS takes a seat
                                         or ALL

@@ -11,7 +11,8 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
-from .contract import (REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
+from ..i18n import Said
+from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
@@ -242,7 +243,8 @@ def open_phase(game, state: dict, now: str) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
-    reminder: it waits for the referee.
+    reminder: it waits for the referee. When the game keeps its requests
+    private (fog of war), the event is the referee's alone.
     """
     requests = game.pending(state["game"])
     if not requests:
@@ -254,7 +256,7 @@ def open_phase(game, state: dict, now: str) -> Event:
         deadline = past_absences(state["engine"], later(now, min(hours) if hours
                                                          else timing["turn_hours"]), requests)
         remind = later(deadline, -timing["reminder_hours"])
-    return public(
+    return (secret if private_requests(game, state) else public)(
         "phase_opened",
         phase=state["engine"]["phase"] + 1,
         requests={seat: requests[seat].to_dict() for seat in sorted(requests)},
@@ -262,6 +264,28 @@ def open_phase(game, state: dict, now: str) -> Event:
         deadline=deadline,
         remind_at=remind if remind and parse_time(remind) > parse_time(now) else None,
     )
+
+
+def private_requests(game, state: dict) -> bool:
+    """Does the game keep who is asked what to the seats asked (its optional
+    ``private_requests(state)``, fog of war), or is it public?"""
+    hook = getattr(game, "private_requests", None)
+    return bool(hook and hook(state["game"]))
+
+
+def waiting_for(game, state: dict, viewer) -> list[str]:
+    """The seats (and the referee) the open phase waits for, as a viewer may know them.
+
+    Everyone knows them, unless the game keeps its requests private: then a
+    seat knows only of itself and of the seats whose orders it gives, the
+    public of nobody, the referee of all.
+    """
+    asked = sorted(state["engine"]["requests"])
+    if viewer == REFEREE or not private_requests(game, state):
+        return asked
+    ruler = getattr(game, "controller", None)
+    return [s for s in asked if viewer is not None and
+            (s == viewer or (ruler is not None and ruler(state["game"], s) == viewer))]
 
 
 def requests_of(state: dict) -> dict:
@@ -373,7 +397,8 @@ def after_resolution(game, state: dict, now: str, seed: str) -> Event:
 
 def stopped(reason: str, seed: str) -> Event:
     """The referee ends a game before the rules do: nobody wins, the seed is revealed."""
-    return public("game_stopped", reason=f"stopped by the referee: {reason}", seed=seed)
+    return public("game_stopped", reason=Said("stopped by the referee: {reason}",
+                                              reason=reason).stored(), seed=seed)
 
 
 def extension(state: dict, seat: str) -> Event | None:
@@ -422,12 +447,14 @@ def resumed(state: dict, now: str) -> Event:
     return public("game_resumed", phase=engine["phase"], deadline=deadline, remind_at=remind)
 
 
-def lateness(state: dict, orders_set: dict) -> Event | None:
+def lateness(game, state: dict, orders_set: dict) -> Event | None:
     """After a phase: who sent nothing (and who falls into civil disorder), who came back.
 
     `orders_set` is the payload of the phase's orders_set event. A seat that
     conceded is not late; `disorder_turns` silent phases in a row put a seat in
-    civil disorder, until it sends orders again or a new player takes it.
+    civil disorder, until it sends orders again or a new player takes it. The
+    event is public, unless the game keeps who is asked private: then it is
+    the referee's.
     """
     engine = state["engine"]
     asked = sorted(seat for seat in orders_set["orders"] if seat != REFEREE)
@@ -441,8 +468,9 @@ def lateness(state: dict, orders_set: dict) -> Event | None:
                and silent.get(seat, 0) + 1 >= limit]
     if not (late or back):
         return None
-    return public("seats_late", phase=orders_set["phase"], late=late, answered=back,
-                  disorder=falling)
+    payload = {"phase": orders_set["phase"], "late": late, "answered": back,
+               "disorder": falling}
+    return Event("seats_late", payload, REFEREE if private_requests(game, state) else ALL)
 
 
 def survivors(game, state: dict) -> list[str]:

@@ -32,8 +32,12 @@ def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str
 
 def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None,
             msg_id: str, date: str, reply_to: str | None = None,
-            in_reply_to: str | None = None, references=()) -> bytes:
-    """The raw bytes of one outgoing mail (text, plus HTML as an alternative)."""
+            in_reply_to: str | None = None, references=(), images=None) -> bytes:
+    """The raw bytes of one outgoing mail (text, plus HTML as an alternative).
+
+    `images` ({Content-ID: PNG bytes}) make the HTML part multipart/related,
+    with each image inline, shown by the HTML as cid:.
+    """
     replying = bool(in_reply_to)
     in_reply_to, refs = threading(in_reply_to, references)
     msg = EmailMessage()
@@ -53,4 +57,9 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
+        html_part = msg.get_payload()[-1]
+        for cid, png in sorted((images or {}).items()):
+            html_part.add_related(png, maintype="image", subtype="png", cid=cid,
+                                  disposition="inline",
+                                  filename=cid.strip("<>").partition("@")[0] + ".png")
     return msg.as_bytes()

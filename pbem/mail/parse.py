@@ -43,6 +43,8 @@ from bs4 import BeautifulSoup, NavigableString, XMLParsedAsHTMLWarning
 from bs4.element import PreformattedString
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
+# The marker as each language's mails write it; any of them ends a reply.
+REPLY_MARKERS = {"en": REPLY_MARKER, "fr": "## pbem : écrivez votre réponse au-dessus ##"}
 
 # Elements that wrap exactly the quoted history or a signature: left out, text after them stays.
 QUOTE_CLASSES = {"gmail_quote", "gmail_extra", "gmail_signature", "moz-cite-prefix",
@@ -56,7 +58,8 @@ BLOCK = "\x1e"  # stands for a block boundary: a line break unless one is there 
 HTML_BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
                "ul", "ol", "blockquote", "hr", "address", "dl", "dt", "dd", "section"]
 
-MARKER = re.compile(re.escape(REPLY_MARKER.strip("# ")), re.IGNORECASE)
+MARKER = re.compile("|".join(re.escape(m.strip("# ")) for m in REPLY_MARKERS.values()),
+                    re.IGNORECASE)
 SEPARATOR = re.compile(
     r"^[-_=*\s]{0,10}-{2,40}\s*(original message|message d'origine|ursprüngliche nachricht|"
     r"oprindelig (meddelelse|besked)|originalmeddelande|opprinnelig melding|"

@@ -1,0 +1,44 @@
+"""SAGA, a map campaign for the skirmish game: pbem is the campaign's neutral coordinator.
+
+Players move armies on a map in secret; pbem keeps who knows what, rolls the
+scouting and the campaign tables, tells two players when they must meet for
+a battle on their own table, and applies the result they report. Rules as
+pbem plays them: docs/rules/saga.md. 2 to 10 players. Options
+(``--option k=v``): OPTIONS below.
+"""
+
+from .bot import bot_orders, bot_ruling
+from .orders import describe_orders, parse
+from .present import board_text, narrate, svg_context, view
+from .rules import controller, default_orders, outcome, pending, private_requests
+from .start import setup
+from .state import apply
+from .turn import resolve
+
+TITLE = "SAGA campaign"
+SUMMARY = "armies move in secret on a map; battles are fought on a table (2-10 players)"
+DEMO_SEATS = ["ann", "bob", "cat", "dan"]
+OPTIONS = {
+    "fog": "fog of war: on (default) or off (everything public)",
+    "zones_to_win": "the zones a player must hold to win (default 10)",
+    "rounds": "instead of zones_to_win: most zones after this many rounds wins",
+    "battle_hours": "hours the two players of a battle have to report it (default 168)",
+    "board": "a map of games/saga/boards/ (default: default, the rules page's map)",
+}
+SEAT_BOARDS = True     # under fog each seat's map is drawn from what it knows
+
+
+def demo_options(turns: int) -> dict:
+    """A fogged campaign of a round per four turns (the demo's turns are the players')."""
+    return {"rounds": str(max(2, turns // len(DEMO_SEATS)))}
+
+
+def timing(options: dict) -> dict:
+    """The engine's defaults; battles have their own battle_hours."""
+    return {}
+
+
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
+           "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
+           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
+           "timing", "bot_orders", "bot_ruling", "controller", "private_requests"]

@@ -1,0 +1,82 @@
+"""Every kind of mail, for both games and both languages: within 78 columns, and French
+mail without English sentences."""
+
+import re
+
+import pytest
+
+from mailkinds import GAMES, KINDS, html_of, text_of, write_all
+
+# Words only English sentences use; a French mail must have none outside names and codes.
+ENGLISH = re.compile(r"\b(the|your|you|orders|with|this|that|is|are|was|will|not|and|of|"
+                     r"turn|game|mail|reply|send|line|legion|cell)\b")
+# What may stay as it is in any language: order words a player may write, tags, addresses.
+KEPT = re.compile(r"\[pbem [^\]]*\]|\S+@\S+|\b(move|laurel|pass|seer|wall|rider|volcano)"
+                  r"(/\w+)?\b|'[^']*'|Auguste|Attila|bouge/move|laurier/laurel|passe/pass")
+
+
+@pytest.fixture(scope="module")
+def mails(tmp_path_factory):
+    """Every mail of every kind, by (game, language)."""
+    return {(game, lang): write_all(tmp_path_factory.mktemp(f"{game}-{lang}"), game, lang)
+            for game in GAMES for lang in ("en", "fr")}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_kind_of_mail_is_written(mails, game, lang):
+    assert sorted(mails[(game, lang)]) == sorted(KINDS)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_text_line_is_over_78_columns(mails, game, lang):
+    long = [f"{kind}: {len(line)}: {line}" for kind, msg in sorted(mails[(game, lang)].items())
+            for line in text_of(msg).splitlines() if len(line) > 78]
+    assert not long, "\n".join(long)
+
+
+@pytest.mark.parametrize("game", ["auguste"])
+def test_a_french_seat_reads_no_english_sentence(mails, game):
+    english = []
+    for kind, msg in sorted(mails[(game, "fr")].items()):
+        for text in (text_of(msg), re.sub(r"<[^>]+>", " ", html_of(msg))):
+            for line in text.splitlines():
+                left = KEPT.sub(" ", line)
+                if ENGLISH.search(left):
+                    english.append(f"{kind}: {line.strip()}")
+    assert not english, "\n".join(dict.fromkeys(english))
+
+
+def test_game_over_mails_carry_no_reply_instructions(mails):
+    for (game, lang), kinds in mails.items():
+        text = text_of(kinds["over"])
+        assert "## pbem" not in text and "Reply to this mail" not in text
+        assert "Commands" not in text and "Commandes" not in text
+
+
+def test_the_reminder_says_what_to_do_shows_the_board_and_what_silence_does(mails):
+    text = text_of(mails[("auguste", "en")]["reminder"])
+    assert "] Turn 1: reminder: your orders by" in str(mails[("auguste", "en")]["reminder"]
+                                                        ["Subject"])
+    assert "Your orders on file have errors" in text or "no usable orders" in text
+    assert "If you send nothing by the deadline:" in text and "red: no order, so it passes" \
+        in text
+    assert "Legions: R red" in text and "How to write Auguste orders" in text
+    french = text_of(mails[("auguste", "fr")]["reminder"])
+    assert "Si vous n'envoyez rien avant la date limite" in french
+    assert "rouge\u00a0: aucun ordre, elle passe donc" in french
+
+
+def test_help_is_in_the_language_of_the_word(tmp_path):
+    from pbem import inbound
+    from pbem.app import SeatSpec
+    from conftest import START, make_referee
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "rome", [SeatSpec("ann", "ann@x.example"),
+                                         SeatSpec("bob", "bob@x.example")], START, seed="h")
+    inbound.submit(referee, "rome", "ann", "aide", START)
+    row = referee.store.one("SELECT subject, raw FROM outbox WHERE kind = 'help'")
+    assert "comment jouer par courriel" in row["subject"]
+    assert "Comment écrire vos ordres d'Auguste" in row["raw"].decode("utf-8", "replace") or \
+        b"Comment" in row["raw"]

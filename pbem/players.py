@@ -21,7 +21,7 @@ from .reading import plain
 from .store import row_event
 from .timeutil import iso, parse_time
 
-EVERYONE = ("all", "tous", "toutes", "everyone", "everybody", "tout-le-monde")
+EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
 
 
 def note(mail, message: str, **values) -> None:

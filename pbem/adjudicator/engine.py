@@ -11,13 +11,12 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
-from ..i18n import Said
+from ..i18n import Said, _
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event
-from ..i18n import _
 from ..timeutil import after_seconds, later, parse_time, seconds_between
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
@@ -498,8 +497,8 @@ def draw_agreed(game, state: dict, seed: str) -> Event | None:
     standing = survivors(game, state)
     if not votes or not standing or not set(standing) <= set(votes):
         return None
-    return public("game_drawn", seats=standing, reason="a draw agreed by every seat still "
-                  "playing", seed=seed)
+    return public("game_drawn", seats=standing, seed=seed,
+                  reason=Said("a draw agreed by every seat still playing").stored())
 
 
 def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:

@@ -245,6 +245,7 @@ ASKED = {
     "ruling": N_("your ruling by {when}"),
 }
 ASKED_OTHER = N_("your answer by {when}")
+ASKED_PROMPT = N_("{prompt}, by {when}")  # a kind of request the engine has no words for
 
 
 def asked_words(context: dict) -> str | None:
@@ -253,8 +254,11 @@ def asked_words(context: dict) -> str | None:
     if request:
         if not request["deadline"]:
             return i18n._("your answer")
-        return i18n._(ASKED.get(request["kind"], ASKED_OTHER)).format(
-            when=i18n.short_date(request["deadline"], context["seat"]["tz"]))
+        when = i18n.short_date(request["deadline"], context["seat"]["tz"])
+        prompt = (request.get("prompt") or "").rstrip(". ")
+        if request["kind"] not in ASKED and prompt:
+            return i18n._(ASKED_PROMPT).format(prompt=prompt, when=when)
+        return i18n._(ASKED.get(request["kind"], ASKED_OTHER)).format(when=when)
     for proxy in context["proxies"]:
         return i18n._("orders for {seat} by {when}").format(
             seat=proxy["seat"], when=i18n.short_date(proxy["deadline"], context["seat"]["tz"]))

@@ -30,6 +30,14 @@ import pbem.games
 from . import i18n, reading
 
 TEXT_WIDTH = 78
+FONT_FOLDER = files("pbem") / "fonts"
+FONTS = {  # every family a board's SVG names is drawn in the shipped DejaVu Sans
+    "skip_system_fonts": True,
+    "font_files": [str(FONT_FOLDER / "DejaVuSans-pbem.ttf"),
+                   str(FONT_FOLDER / "DejaVuSans-Bold-pbem.ttf")],
+    **{key: "DejaVu Sans" for key in ("font_family", "serif_family", "sans_serif_family",
+                                       "monospace_family", "cursive_family", "fantasy_family")},
+}
 PNG_COLOURS = 64
 
 
@@ -98,19 +106,23 @@ def board_svg(ruleset: str, game, view: dict) -> str:
     return render(ruleset, "board.svg.j2", view=view, **game.svg_context(view))
 
 
+@lru_cache(maxsize=64)
 def board_png(svg: str) -> bytes:
     """The board as a PNG image, at the SVG's own size, for mail readers that drop SVG.
 
-    resvg draws it; Pillow reduces it to a 64-colour palette, which keeps a
-    6-seat Auguste board near 25 KB.
+    resvg draws it with the DejaVu Sans shipped in pbem/fonts (the same
+    letters on every machine, and no scan of the system's fonts); Pillow
+    reduces it to a 64-colour palette, which keeps a 6-seat Auguste board
+    near 25 KB. The same board (a seat's map that did not change) is drawn
+    once per process.
     """
     drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
-                                  text_rendering="optimize_legibility")
+                                  text_rendering="optimize_legibility", **FONTS)
     image = Image.open(io.BytesIO(drawn)).convert("RGB")
-    small = image.quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT,
+    small = image.quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
                            dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, "PNG", optimize=True)
+    small.save(out, "PNG", compress_level=9)
     return out.getvalue()
 
 

@@ -14,10 +14,9 @@ depends on what it proves: mail carrying a seat's code from the seat's
 address counts against that seat's hourly allowance, any other mail against
 its sender address's, so forged mail never uses up a seat's. Strangers (an
 address no game knows) are never answered; the referee gets, at most once a
-day, a digest of the mail refused.
+day, a digest of the mail refused (pbem/digest.py).
 """
 
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -37,9 +36,6 @@ from .timeutil import iso, parse_time
 
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
-DIGEST_EVERY = timedelta(days=1)
-DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
-DIGEST_EXAMPLES = 5
 RELEASED = "released by the referee"
 # Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
 QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
@@ -228,7 +224,7 @@ def once_a_day(store: Store, address: str, now: str) -> bool:
     last = row["last_stranger_reply"] if row else None
     if last and parse_time(now) - parse_time(last) < STRANGER_QUIET:
         return False
-    store.db.execute(
+    store.execute(
         "INSERT INTO senders (address, window_start, count, last_stranger_reply) "
         "VALUES (?, ?, 0, ?) ON CONFLICT(address) DO UPDATE SET last_stranger_reply = ?",
         [address, now, now, now])
@@ -436,45 +432,6 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
     table = referee.table(found.game)
     letters.wrong_code_answer(table, seat, incoming, stolen, now)
     return "rejected", reason, found.game, seat["name"]
-
-
-def digest(referee, now: str) -> bool:
-    """Mail the referee what was refused since the last digest: at most once a day,
-    nothing when nothing new was refused. True when a digest was queued."""
-    store = referee.store
-    with store.transaction():
-        last = store.one("SELECT * FROM referee_digests ORDER BY id DESC LIMIT 1")
-        if last and parse_time(now) - parse_time(last["sent_at"]) < DIGEST_EVERY:
-            return False
-        since = last["upto"] if last else 0
-        where = f"FROM inbox WHERE id > ? AND status IN ({', '.join('?' for _ in DIGESTED)})"
-        statuses, kinds, upto = Counter(), Counter(), since
-        for row in store.db.query(f"SELECT id, status, reason {where}", [since, *DIGESTED]):
-            statuses[row["status"]] += 1
-            kinds[reason_kind(row["reason"])] += 1
-            upto = max(upto, row["id"])
-        if not statuses:
-            return False
-        examples = store.all(
-            f"SELECT id, sender, status, reason {where} ORDER BY status = 'ignored', id DESC "
-            "LIMIT ?", [since, *DIGESTED, DIGEST_EXAMPLES])
-        total = sum(statuses.values())
-        letters.notice(referee, referee.config["referee"], f"{total} mail(s) refused", [
-            f"Since the last digest, {total} mail(s) were refused or set aside: "
-            + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) + ".",
-            "Why: " + "; ".join(f"{kind} ({n})" for kind, n in kinds.most_common(10)) + ".",
-            "For example: " + "; ".join(
-                f"inbox {row['id']} from {visible(row['sender'] or '(no sender)')}: "
-                f"{shorten(visible(row['reason'] or ''), 120)}" for row in examples) + ".",
-            "pbem inbox lists them; pbem inbox --release ID hands one to the next tick.",
-        ], now, kind="digest")
-        store.insert("referee_digests", {"sent_at": now, "upto": upto})
-    return True
-
-
-def reason_kind(reason: str | None) -> str:
-    """The kind of a refusal: its reason's first words."""
-    return (reason or "no reason").split(":")[0].split(" (")[0].strip()
 
 
 @dataclass
@@ -736,7 +693,7 @@ def release(store: Store, ids) -> int:
     count = 0
     with store.transaction():
         for row_id in ids:
-            count += store.db.execute(
+            count += store.execute(
                 "UPDATE inbox SET status = 'new', reason = ? "
                 "WHERE id = ? AND status NOT IN ('new', 'done')", [RELEASED, row_id]).rowcount
     return count

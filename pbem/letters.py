@@ -14,8 +14,6 @@ import io
 import json
 import secrets
 
-from PIL import Image
-
 from . import i18n, render
 from .adjudicator import engine as rules_engine
 from .adjudicator.contract import REFEREE
@@ -68,6 +66,7 @@ class Table:
         """A view's board for a mail: text, PNG image, and the HTML block showing the image."""
         svg = render.board_svg(self.ruleset, self.game, view)
         png = render.board_png(svg)
+        from PIL import Image
         width = Image.open(io.BytesIO(png)).width
         title = self.game.svg_context(view).get("title") or self.game.TITLE
         picture = render.board_picture(BOARD_CID.strip("<>"), title, width)

@@ -110,7 +110,7 @@ def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
             "email": email, "token": new_token(), "player": " ".join((player or "").split())
             or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
             "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
-        store.db.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+        store.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
                          "AND status = 'current'", [game_id, seat_name])
         seat = store.seat(game_id, seat_name)
         readdress_waiting_mail(store, game_id, old, seat)

@@ -198,7 +198,7 @@ class Poller:
 
     def remember(self, validity: int, uid: int) -> None:
         """Record the folder's UIDVALIDITY and last UID (inside the caller's transaction)."""
-        self.store.db.execute(
+        self.store.execute(
             "INSERT INTO imap_folders (folder, uidvalidity, last_uid) VALUES (?, ?, ?) "
             "ON CONFLICT (folder) DO UPDATE SET uidvalidity = excluded.uidvalidity, "
             "last_uid = excluded.last_uid", [self.key, validity, uid])

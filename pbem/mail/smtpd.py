@@ -66,12 +66,12 @@ class Handler:
 
     def _open(self) -> None:
         self.store = Store(self.db_path)
-        self.store.db.execute(f"PRAGMA busy_timeout = {int(self.store_timeout * 1000)}")
+        self.store.execute(f"PRAGMA busy_timeout = {int(self.store_timeout * 1000)}")
 
     def close(self) -> None:
         """Close the database connection and stop the worker thread."""
         if self.store is not None:
-            self.pool.submit(self.store.db.conn.close).result()
+            self.pool.submit(self.store.conn.close).result()
         self.pool.shutdown()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):

@@ -80,8 +80,12 @@ class Table:
         asked = self.game.pending(self.state["game"]).get(name)
         return asked.prompt if asked else self.state["engine"]["requests"][name]["prompt"]
 
-    def context(self, seat: dict, with_board: bool = False) -> dict:
-        """What every game mail to a seat needs (the board only when asked: it is costly)."""
+    def context(self, seat: dict, with_board: bool = False, happened: bool = False) -> dict:
+        """What every game mail to a seat needs (the board only when asked: it is costly).
+
+        `happened`: the mail has its own list of what happened (a game's own
+        section need not tell it again).
+        """
         engine = self.state["engine"]
         request = engine["requests"].get(seat["name"])
         if request:
@@ -89,7 +93,7 @@ class Table:
                        "deadline": engine["deadline"]}
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
-                              seat=seat["name"]).strip()
+                              seat=seat["name"], happened=happened).strip()
         board = {"board": None, "svg": None, "png": None}
         if with_board and getattr(self.game, "SEAT_BOARDS", False):
             board = self.board(seat_view)
@@ -158,8 +162,8 @@ class Table:
         with i18n.speaking(lang or seat["lang"]):
             brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
                 and seat["name"] not in self.state["engine"]["requests"]
-            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
-                       **extra}
+            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief,
+                                      happened=bool(extra.get("happened"))), **extra}
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
             subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(

@@ -147,13 +147,14 @@ class Table:
                                          self.game.default_orders(self.state["game"], name))
 
     def send(self, seat: dict, kind: str, headline, template: str, now: str,
-             reply_to_mail=None, lang: str | None = None, **extra) -> None:
+             reply_to_mail=None, lang: str | None = None, attachments=(), **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         `headline` is a msgid, or a function of the seat's mail context that
         returns the headline in the current language; the subject is the
         seat's tag, the turn and the headline. `lang` writes this one mail in
         another language than the seat's (HELP asked with a French word).
+        `attachments` are (file name, text) pairs attached to the mail.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
@@ -182,25 +183,27 @@ class Table:
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else None, images=images)
+                  msg_id=seat["thread_id"] if first else None, images=images,
+                  attachments=attachments)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
           in_reply_to=None, references=(), msg_id=None, phase=None, asked=None,
-          images=None) -> str:
+          images=None, attachments=()) -> str:
     """Compose a mail and add it to the outbox; return its Message-ID.
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
     the next one. `images` ({Content-ID: PNG bytes}) go with the HTML part,
-    which shows them by cid:.
+    which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
     raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                   text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
-                  in_reply_to=in_reply_to, references=references, images=images)
+                  in_reply_to=in_reply_to, references=references, images=images,
+                  attachments=attachments)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
@@ -260,7 +263,8 @@ def asked_words(context: dict) -> str | None:
 
 
 def welcome(table: Table, seats: list[dict], now: str) -> None:
-    """The first mail of a game to every seat: who plays, the seed's hash, the board."""
+    """The first mail of a game to every seat: who plays, the seed's hash, the board,
+    and the game's rules in short, attached in the seat's language."""
     digest = seed_digest(table.game_row["seed"])
 
     def headline(context):
@@ -272,8 +276,10 @@ def welcome(table: Table, seats: list[dict], now: str) -> None:
         others = [s["name"] for s in seats if s["name"] != seat["name"]]
         with i18n.speaking(seat["lang"]):
             said = briefing(table, seat, seats)
+            rules = render.rules_summary(table.ruleset)
         table.send(seat, "welcome", headline, "welcome", now, others=others,
-                   seed_sha256=digest, briefing=said)
+                   seed_sha256=digest, briefing=said, rules=rules[0] if rules else None,
+                   attachments=[rules] if rules else [])
         mark_reported(table, seat)
 
 

@@ -10,19 +10,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 import fcntl
 import json
+import math
 import os
 import secrets
 
 import pbem.games
 
-from . import letters
+from . import letters, render
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
+from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .errors import PbemError
 from .i18n import LANGUAGES, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
+from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
 
@@ -179,7 +182,8 @@ class Referee:
     def ready(self, table: letters.Table) -> bool:
         """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
 
-        A ruling asked of the referee is ready once the referee has given it.
+        A ruling asked of the referee is ready once the referee has given it; a
+        seat that conceded never holds a turn up.
         """
         phase = table.state["engine"]["phase"]
         seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
@@ -187,6 +191,8 @@ class Referee:
             if name == REFEREE:
                 if self.current_submission(table.game_row["id"], REFEREE, phase) is None:
                     return False
+                continue
+            if name in table.state["engine"].get("conceded", []):
                 continue
             seat = seats[name]
             if seat["wait_phase"] == phase or not self.settled(table, seat):
@@ -209,7 +215,7 @@ class Referee:
                 if eng["over"] or not eng["requests"]:
                     break
                 due = eng["deadline"] is not None and eng["deadline"] <= now
-                if not (due or self.ready(table)):
+                if eng.get("paused") or not (due or self.ready(table)):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
                 self.resolve_phase(table, now)
@@ -219,15 +225,22 @@ class Referee:
     def resolve_phase(self, table: letters.Table, now: str) -> letters.Table:
         """Close the open phase with the orders in, report it, open what comes next."""
         game_id, phase = table.game_row["id"], table.state["engine"]["phase"]
-        given = {}
+        given, texts = {}, {}
         for seat in table.state["engine"]["requests"]:
             sub = self.current_submission(game_id, seat, phase)
             if sub is not None:
                 given[seat] = json.loads(sub["orders"])
+                if sub["text"].strip():
+                    texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
         with speaking("en"):  # the log is written in English, whoever is reading
-            events = engine.close_phase(table.game, table.state, given, seed)
+            events = engine.close_phase(table.game, table.state, given, seed, texts)
             table = self.record(table, events, now)
+            late = engine.lateness(table.game, table.state, events[0].payload)
+            if late is not None:
+                table = self.record(table, [late], now)
+                if late.payload["disorder"]:
+                    letters.disorder_notice(table, late.payload["disorder"], now)
             table = self.record(table, [engine.after_resolution(table.game, table.state, now,
                                                                 seed)], now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
@@ -301,7 +314,9 @@ class Referee:
                     or row["reminded_phase"] >= eng["phase"]:
                 return 0
             for seat in self.store.seats(game_id):
-                if seat["name"] in eng["requests"] and not self.settled(table, seat):
+                if seat["name"] in eng["requests"] and \
+                        seat["name"] not in eng.get("conceded", []) and \
+                        not self.settled(table, seat):
                     letters.reminder(table, seat, now)
                     count += 1
             self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})
@@ -310,11 +325,13 @@ class Referee:
     def extend(self, game_id: str, hours: float, now: str) -> str:
         """Give the open turn `hours` more, tell every seat asked; return the new deadline."""
         now = iso(parse_time(now))
-        if hours <= 0:
-            raise PbemError("give a number of hours above 0")
+        check_hours(hours)
         with self.store.transaction():
             table = self.table(game_id)
             eng = table.state["engine"]
+            if eng.get("paused"):
+                raise PbemError(f"game {game_id} is paused: resume it first (pbem resume "
+                                f"{game_id}); it then has the time it had left")
             if eng["over"] or not eng["deadline"]:
                 raise PbemError(f"game {game_id} has no open turn to give more time to")
             deadline = later(eng["deadline"], hours)
@@ -339,6 +356,149 @@ class Referee:
             table = self.record(table, [engine.stopped(" ".join(reason.split()),
                                                        table.game_row["seed"])], now)
             letters.reports(table, self.store.seats(game_id), now)
+
+    def pause(self, game_id: str, reason: str, now: str) -> dict:
+        """Stop the clock of a game (deadlines and reminders) and tell every seat why.
+
+        Mail is still read while a game is paused; no turn is resolved. Returns
+        the engine's record of the pause (the reason, the seconds that were left).
+        """
+        now = iso(parse_time(now))
+        reason = " ".join(reason.split())
+        if not reason:
+            raise PbemError("say why the game is paused (--reason): every seat is told")
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            if eng["over"]:
+                raise PbemError(f"game {game_id} is over")
+            if eng.get("paused"):
+                raise PbemError(f"game {game_id} is paused already ({eng['paused']['reason']}); "
+                                f"pbem resume {game_id} starts it again")
+            table = self.record(table, [engine.paused(table.state, reason, now)], now)
+            letters.paused(table, self.store.seats(game_id), reason, now)
+        return table.state["engine"]["paused"]
+
+    def resume(self, game_id: str, now: str) -> str | None:
+        """Start a paused game's clock again with the time that was left; tell every seat.
+
+        Returns the open turn's new deadline (None for a phase that waits for a ruling).
+        """
+        now = iso(parse_time(now))
+        with self.store.transaction():
+            table = self.table(game_id)
+            if not table.state["engine"].get("paused"):
+                raise PbemError(f"game {game_id} is not paused")
+            table = self.record(table, [engine.resumed(table.state, now)], now)
+            self.store.update("games", {"id": game_id}, {"dirty": 1})
+            letters.resumed(table, self.store.seats(game_id), now)
+        return table.state["engine"]["deadline"]
+
+    def rollback(self, game_id: str, phase: int, reason: str, now: str) -> dict:
+        """Reopen `phase` from the state the game had just before it opened; tell every seat.
+
+        Nothing leaves the log: the events since are kept and marked undone (an
+        absence, a concession, press and a new player are not undone), the
+        orders sent for the phases undone are marked so, and replay checks the
+        state returned to against the log's own hash. A finished game cannot
+        be taken back: its seed is known. Returns {"phase", "from_seq", "to_seq"}.
+        """
+        now = iso(parse_time(now))
+        reason = " ".join(reason.split())
+        if not reason:
+            raise PbemError("say why (--reason): every seat is told")
+        with self.store.transaction():
+            table = self.table(game_id)
+            eng = table.state["engine"]
+            if eng["over"]:
+                raise PbemError(f"game {game_id} is over and its seed was revealed, so it "
+                                "cannot be taken back")
+            rows = list(self.store.event_rows(game_id))
+            phases = engine.live_phases(rows)
+            if phase not in phases:
+                raise PbemError(f"game {game_id} has no phase {phase}; its phases are 1 to "
+                                f"{eng['phase']}")
+            to_seq = phases[phase]["start"] - 1
+            earlier = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= to_seq])
+            if engine.state_hash(earlier) != rows[to_seq - 1]["state_hash"]:
+                raise PbemError(f"the log of {game_id} does not give its own state at seq "
+                                f"{to_seq}: run pbem replay {game_id} --verify")
+            held = eng.get("paused")
+            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier), now)
+            table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
+            if held:
+                table = self.record(table, [engine.paused(table.state, held["reason"], now)],
+                                    now)
+            self.undo_orders(game_id, phase)
+            letters.reports(table, self.store.seats(game_id), now)
+            letters.ask_referee(table, now)
+        return {"phase": phase, "from_seq": to_seq + 1, "to_seq": rows[-1]["seq"]}
+
+    def undo_orders(self, game_id: str, phase: int) -> None:
+        """Mark the orders sent for `phase` and later as undone, and forget WAIT and READY."""
+        self.store.db.execute("UPDATE submissions SET status = 'undone' WHERE game = ? "
+                              "AND phase >= ? AND status != 'undone'", [game_id, phase])
+        for key in ("wait_phase", "ready_phase"):
+            self.store.db.execute(f"UPDATE seats SET {key} = 0 WHERE game = ? AND {key} >= ?",
+                                  [game_id, phase])
+        self.store.db.execute("UPDATE games SET reminded_phase = ?, dirty = 0 WHERE id = ? "
+                              "AND reminded_phase >= ?", [phase - 1, game_id, phase])
+
+    def preview(self, game_id: str) -> dict:
+        """What the open phase would resolve to with the orders in now; nothing is recorded.
+
+        For the referee's eyes: the events (narrated, secrets included), the
+        seats that would get default orders, the public board after, and the
+        result if the game would end.
+        """
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        if eng["over"] or not eng["requests"]:
+            raise PbemError(f"game {game_id} has no open phase to preview")
+        given = {}
+        for seat in eng["requests"]:
+            sub = self.current_submission(game_id, seat, eng["phase"])
+            if sub is not None:
+                given[seat] = json.loads(sub["orders"])
+        events = engine.close_phase(table.game, table.state, given, table.game_row["seed"])
+        after = engine.fold(table.game, events, table.state)
+        lines = [line for line in (engine.narrate(e) or table.game.narrate(e) for e in events)
+                 if line]
+        return {"game": game_id, "phase": eng["phase"],
+                "defaulted": events[0].payload["defaulted"], "events": lines,
+                "board": table.game.board_text(table.game.view(after["game"], None)),
+                "result": table.game.outcome(after["game"])}
+
+    def orders_in(self, game_id: str, with_orders: bool = False) -> dict:
+        """Which seats the open phase asks have sent orders, when, and (with_orders) what."""
+        table = self.table(game_id)
+        eng = table.state["engine"]
+        seats = {s["name"]: s for s in self.store.seats(game_id)}
+        rows = []
+        for name, request in sorted(eng["requests"].items()):
+            sub = self.current_submission(game_id, name, eng["phase"])
+            seat = seats.get(name, {})
+            row = {"seat": name, "kind": request["kind"], "sent": sub is not None,
+                   "at": sub["received_at"] if sub else None,
+                   "errors": len(json.loads(sub["errors"])) if sub else 0,
+                   "ready": seat.get("ready_phase") == eng["phase"],
+                   "wait": seat.get("wait_phase") == eng["phase"],
+                   "conceded": name in eng.get("conceded", [])}
+            if with_orders:
+                row["orders"] = self.described(table, name, sub)
+            rows.append(row)
+        return {"game": game_id, "phase": eng["phase"], "deadline": eng["deadline"],
+                "paused": (eng.get("paused") or {}).get("reason"), "seats": rows}
+
+    def described(self, table, seat: str, sub: dict | None) -> list[str]:
+        """A submission's orders in words (a ruling as what it sets and why)."""
+        if sub is None:
+            return []
+        orders = json.loads(sub["orders"])
+        if seat == REFEREE or table.state["engine"]["requests"][seat]["kind"] == "ruling":
+            values = ", ".join(f"{k}={v}" for k, v in sorted(orders.get("set", {}).items()))
+            return [f"ruling: {values or 'nothing set'} ({orders.get('text', '')})"]
+        return table.game.describe_orders(table.state["game"], seat, orders)
 
     def poll(self, now: str | None, watch: bool = False) -> int:
         """Store the new mail of the Maildir or IMAP folder; return how many were stored.
@@ -392,13 +552,31 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts."""
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+
+        `undone` marks the events a rollback undid.
+        """
         self.game_row(game_id)
+        spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"]}
+                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "undone": engine.is_undone(spans, row)}
+
+    def seat_sheet(self, game_id: str, seat: str) -> dict:
+        """What a seat's mails show of the game now: its board, its own part, what it is asked."""
+        table = self.table(game_id)
+        if self.store.seat(game_id, seat) is None:
+            raise PbemError(f"game {game_id} has no seat called {seat!r}")
+        view = table.game.view(table.state["game"], seat)
+        own_board = getattr(table.game, "SEAT_BOARDS", False)
+        request = table.state["engine"]["requests"].get(seat)
+        return {"board": table.game.board_text(view if own_board else table.public),
+                "yours": render.render(table.ruleset, "yours.txt.j2", view=view,
+                                       seat=seat).strip(),
+                "asked": request["prompt"] if request else None}
 
 
 def ruling_id(phase: int, asked: str) -> str:
@@ -456,6 +634,13 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
         if seat.lang and not normal_language(seat.lang):
             raise PbemError(f"seat {seat.name}: unknown language {seat.lang!r} "
                             f"(pbem writes {' or '.join(LANGUAGES)})")
+
+
+def check_hours(hours: float) -> None:
+    """PbemError unless `hours` is a number of hours a deadline may move by."""
+    if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
+        raise PbemError(f"give a number of hours above 0 and at most {MAX_HOURS} (a year), "
+                        f"not {hours:g}")
 
 
 def game_language(text: str) -> str:

@@ -3,8 +3,11 @@
 import functools
 import json
 import logging
+import math
+import os
 from pathlib import Path
 import re
+import sqlite3
 import sys
 import tomllib
 
@@ -14,12 +17,15 @@ import pbem.games
 
 from . import __version__, inbound
 from .adjudicator.contract import REFEREE, Event
+from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, waiting_for
+from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
 from .i18n import said
 from .identity import without_tokens
+from .letters import result_text
 from .mail import maildir
 from .mail.parse import visible
 from .replay import replay as replay_game
@@ -37,11 +43,57 @@ def common(command):
     def wrapper(*args, config_path=None, db=None, **kwargs):
         try:
             config = load(config_path, overrides={"db": db} if db else None)
-            referee = Referee(Store(config.path("db")), config)
+            referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
             raise click.ClickException(str(problem)) from None
     return wrapper
+
+
+def existing_database(path: Path) -> Path:
+    """The database file; PbemError when there is none (a missing cd, a mistyped --db)."""
+    if not path.exists():
+        raise PbemError(f"no pbem database at {path}: run pbem init in the club's folder "
+                        "first, or give --db (or --config) for an existing one")
+    return path
+
+
+def os_problem(problem: OSError) -> str:
+    """An operating system error in one line: what went wrong, and on which file."""
+    where = " -> ".join(str(name) for name in (problem.filename, problem.filename2) if name)
+    what = problem.strerror or str(problem)
+    return f"{what}: {where}" if where else what
+
+
+class Commands(click.Group):
+    """pbem's commands: an OS or database error ends a command with one line, never a trace."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # `pbem log G | head`: the reader has gone; so do we
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        except OSError as problem:
+            raise click.ClickException(os_problem(problem)) from None
+        except sqlite3.Error as problem:
+            raise click.ClickException(f"the database refused: {problem}") from None
+
+
+class Hours(click.ParamType):
+    """A number of hours above 0, finite, at most a year."""
+
+    name = "hours"
+
+    def convert(self, value, param, ctx):
+        try:
+            hours = float(value)
+        except (TypeError, ValueError):
+            hours = math.nan
+        if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
+            self.fail(f"{value!r}: give a number of hours above 0 and at most {MAX_HOURS} "
+                      "(a year)", param, ctx)
+        return hours
 
 
 def now_option(command):
@@ -90,7 +142,7 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
             click.echo(line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main():
     """pbem: a play-by-email referee for board games.
@@ -189,12 +241,16 @@ def list_command(referee, as_json):
         table = referee.table(game["id"])
         eng = table.state["engine"]
         seats = referee.store.seats(game["id"])
+        sent = [s["seat"] for s in referee.orders_in(game["id"])["seats"] if s["sent"]]
         rows.append({
             "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
             "phase": eng["phase"], "deadline": eng["deadline"],
             "waiting_for": sorted(eng["requests"]),
+            "orders_in": sent,
             "seats": [s["name"] for s in seats],
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
+            "disorder": eng.get("disorder", []),
+            "paused": (eng.get("paused") or {}).get("reason"),
             "result": said_result(eng["result"]),
         })
     if as_json:
@@ -203,11 +259,25 @@ def list_command(referee, as_json):
     if not rows:
         click.echo("no games yet (pbem new --help)")
     for row in rows:
-        state = "over" if row["status"] == "over" else \
-            f"phase {row['phase']}, deadline {row['deadline']}, waiting for " \
-            f"{', '.join(row['waiting_for'])}"
-        bouncing = f"; mail to {', '.join(row['bouncing'])} bounces" if row["bouncing"] else ""
-        click.echo(f"{row['id']:12} {row['ruleset']:8} {state}{bouncing}")
+        click.echo(f"{row['id']:12} {row['ruleset']:8} {game_line(row)}")
+
+
+def game_line(row: dict) -> str:
+    """One game of pbem list, in words: its result, or its open phase and who it waits for."""
+    if row["status"] == "over":
+        return f"over: {result_text(row['result'])}"
+    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
+    line = f"phase {row['phase']}, " + (f"paused ({row['paused']})" if row["paused"] else
+                                         f"deadline {row['deadline']}")
+    line += f", waiting for {', '.join(missing)}" if missing else \
+        ", every order is in"
+    if row["orders_in"]:
+        line += f" (orders in: {', '.join(row['orders_in'])})"
+    if row["disorder"]:
+        line += f"; in civil disorder, to replace: {', '.join(row['disorder'])}"
+    if row["bouncing"]:
+        line += f"; mail to {', '.join(row['bouncing'])} bounces"
+    return line
 
 
 def parse_pairs(values, what: str) -> dict:
@@ -329,6 +399,14 @@ def tick(referee, no_send, now):
         sys.exit(1)
 
 
+def known_ids(store, table: str, ids) -> None:
+    """PbemError naming the ids that are not in the table (before anything is changed)."""
+    unknown = [str(i) for i in ids if store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i])
+               is None]
+    if unknown:
+        raise PbemError(f"the {table} has no mail {', '.join(unknown)} (see pbem {table} --all)")
+
+
 @main.command("outbox")
 @click.option("--all", "every", is_flag=True, help="Show the mails already sent too.")
 @click.option("--retry", "retry_ids", type=int, multiple=True,
@@ -345,6 +423,7 @@ def outbox_command(referee, every, retry_ids, as_json, as_referee, now):
     """
     from .mail import outbox
     if retry_ids:
+        known_ids(referee.store, "outbox", retry_ids)
         count = outbox.retry(referee.store, retry_ids, when(now))
         click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
         return
@@ -369,6 +448,7 @@ def inbox_command(referee, every, release_ids, as_json):
     Example: pbem inbox --release 42
     """
     if release_ids:
+        known_ids(referee.store, "inbox", release_ids)
         count = inbound.release(referee.store, release_ids)
         click.echo(f"{count} mail(s) released (pbem tick handles them)")
         return
@@ -427,7 +507,7 @@ def submit(referee, game_id, seat, file, now):
 
 @main.command()
 @click.argument("game_id")
-@click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
+@click.option("--hours", type=Hours(), required=True,
               help="How many hours to add to the open turn's deadline.")
 @now_option
 @common
@@ -494,6 +574,161 @@ def ruling(referee, game_id, ruling_id, values, text, as_json, now):
                "(pbem tick sends the mails).")
 
 
+@main.command()
+@click.argument("game_id")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Show the orders themselves too (never shown to players).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def orders(referee, game_id, as_referee, as_json):
+    """Show which seats have sent orders for the open phase, and when.
+
+    With --referee, what each seat ordered (as the game understood it).
+
+    Example: pbem orders rome --referee
+    """
+    shown = referee.orders_in(game_id, with_orders=as_referee)
+    if as_json:
+        emit_json(shown)
+        return
+    when = f"paused ({shown['paused']})" if shown["paused"] else \
+        f"deadline {shown['deadline']}" if shown["deadline"] else "no deadline"
+    click.echo(f"game {game_id}, phase {shown['phase']}, {when}:")
+    if not shown["seats"]:
+        click.echo("  nothing is asked of anyone")
+    for row in shown["seats"]:
+        if row["sent"]:
+            said = f"orders in since {row['at']}" + \
+                (f", {row['errors']} line(s) with errors" if row["errors"] else "")
+        else:
+            said = "nothing yet"
+        marks = [word for word, on in (("READY", row["ready"]), ("WAIT", row["wait"]),
+                                       ("conceded", row["conceded"])) if on]
+        click.echo(f"  {row['seat']:12} {said}" + (f" ({', '.join(marks)})" if marks else ""))
+        for line in row.get("orders", []):
+            click.echo(f"  {'':12}   {line}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("seat_name", required=False)
+@click.option("--from", "first", metavar="DATE", help="The first day away (the seat's zone).")
+@click.option("--to", "last", metavar="DATE", help="The last day away (the seat's zone).")
+@now_option
+@common
+def absence(referee, game_id, seat_name, first, last, now):
+    """List a game's absences, or grant a seat one beyond its quota.
+
+    Players declare their own by mail (ABSENCE 2026-12-20 2026-12-27); no
+    deadline of theirs falls inside one: it moves to the absence's end, and
+    every seat is told.
+
+    Example: pbem absence rome
+
+    Example: pbem absence rome ann --from 2026-12-20 --to 2027-01-10
+    """
+    from .players import grant_absence
+    if seat_name:
+        if not (first and last):
+            raise click.UsageError("give the first and last days away: --from DATE --to DATE")
+        given = grant_absence(referee, game_id, seat_name, first, last, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} is away from {given['start']} to "
+                   f"{given['end']} ({given['days']} days); a deadline in it moves to its end.")
+        return
+    if first or last:
+        raise click.UsageError("name the seat: pbem absence GAME SEAT --from DATE --to DATE")
+    away = referee.table(game_id).state["engine"].get("absences", {})
+    rows = [(seat, a) for seat, spans in sorted(away.items()) for a in spans]
+    if not rows:
+        click.echo(f"game {game_id}: nobody has declared an absence")
+    for seat, a in rows:
+        by = "granted by the referee" if a["by"] == REFEREE else "declared by mail"
+        click.echo(f"{seat:12} {a['start']} to {a['end']} ({by})")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--reason", required=True, help="Why, in a few words: every seat is told.")
+@now_option
+@common
+def pause(referee, game_id, reason, now):
+    """Stop a game's clock: no deadline runs and no turn is resolved until pbem resume.
+
+    Mail is still read and answered. Every seat is told why.
+
+    Example: pbem pause rome --reason "the referee is away until Monday"
+    """
+    held = referee.pause(game_id, reason, when(now))
+    left = "no deadline was running" if held["left"] is None else \
+        f"the open turn had {held['left'] / 3600:.1f} h left"
+    click.echo(f"game {game_id} is paused ({left}); every seat is told "
+               "(pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@now_option
+@common
+def resume(referee, game_id, now):
+    """Start a paused game's clock again, with the time the open turn had left.
+
+    Example: pbem resume rome
+    """
+    deadline = referee.resume(game_id, when(now))
+    click.echo(f"game {game_id} resumes; " + (f"the deadline is now {deadline}" if deadline
+                                              else "the open phase waits for a ruling")
+               + "; every seat is told (pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--to-phase", "phase", type=click.IntRange(min=1), required=True,
+              help="The phase to reopen, from the state the game had just before it opened.")
+@click.option("--reason", required=True, help="Why, in a few words: every seat is told.")
+@now_option
+@common
+def rollback(referee, game_id, phase, reason, now):
+    """Take a game back to the start of a phase, to undo a mistaken turn.
+
+    The log stays whole: the events since are kept and marked undone (pbem log
+    shows them so), the orders sent since are set aside, every seat gets the
+    board of the reopened phase, and pbem replay --verify checks it all.
+
+    Example: pbem rollback rome --to-phase 7 --reason "bob's orders were lost in the mail"
+    """
+    done = referee.rollback(game_id, phase, reason, when(now))
+    click.echo(f"game {game_id} is back at the start of phase {done['phase']}: events "
+               f"{done['from_seq']} to {done['to_seq']} are undone (kept in the log); every "
+               "seat gets the board again (pbem tick sends the mails).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def preview(referee, game_id, as_json):
+    """Show what the open phase would resolve to with the orders in now; nothing changes.
+
+    For the referee only: it shows every secret, and the dice the phase will roll.
+
+    Example: pbem preview rome
+    """
+    shown = referee.preview(game_id)
+    if as_json:
+        emit_json(shown)
+        return
+    defaulted = f"; default orders for {', '.join(shown['defaulted'])}" \
+        if shown["defaulted"] else ""
+    click.echo(f"game {game_id}: if phase {shown['phase']} were resolved now{defaulted}:")
+    for line in shown["events"] or ["(nothing the players would read)"]:
+        click.echo(f"- {line}")
+    click.echo("")
+    click.echo(shown["board"])
+    if shown["result"] is not None:
+        click.echo(f"\nThe game would end: {result_text(shown['result'])}")
+    click.echo("\nNothing was recorded: this is a preview.")
+
+
 def audience(seat, as_referee):
     """The viewer a command shows things to: a seat, the referee, or the public."""
     if seat and as_referee:
@@ -511,6 +746,9 @@ def audience(seat, as_referee):
 @common
 def show(referee, game_id, seat, as_referee, as_json, html_file):
     """Show a game's board and state (public unless --seat or --referee).
+
+    With --seat, what that seat's mails show: its board and its own part (a
+    hand, its legions). With --referee, every seat's part too.
 
     Example: pbem show rome --seat ann
     """
@@ -532,13 +770,31 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
             raise click.ClickException(f"cannot write {html_file}: {problem.strerror}") from None
         click.echo(f"wrote {html_file}")
         return
-    click.echo(table.game.board_text(shown))
-    phase = table.state["engine"]
-    if phase["over"]:
-        click.echo(f"\nGame over: {json.dumps(said_result(phase['result']), sort_keys=True)}")
+    if who not in (None, REFEREE):
+        sheet = referee.seat_sheet(game_id, who)
+        click.echo(sheet["board"])
+        click.echo(f"\nSeat {who}:" + (f"\n{sheet['yours']}" if sheet["yours"] else " nothing "
+                                                                              "of its own"))
+        if sheet["asked"]:
+            click.echo(f"Asked: {sheet['asked']}")
     else:
+        click.echo(table.game.board_text(shown))
+    if who == REFEREE:
+        for row in referee.store.seats(game_id):
+            sheet = referee.seat_sheet(game_id, row["name"])
+            click.echo(f"\nSeat {row['name']} ({row['email']}):"
+                       + (f"\n{sheet['yours']}" if sheet["yours"] else ""))
+        watching = referee.store.observers(game_id)
+        click.echo("\nObservers: " + (", ".join(f"{o['email']} (since {o['added_at']})"
+                                                for o in watching) or "none"))
+    eng = table.state["engine"]
+    if eng["over"]:
+        click.echo(f"\nGame over: {result_text(eng['result'])}.")
+    else:
+        when = f"paused ({eng['paused']['reason']})" if eng.get("paused") else \
+            f"deadline {eng['deadline']}"
         waiting = waiting_for(table.game, table.state, who)
-        click.echo(f"\nPhase {phase['phase']}, deadline {phase['deadline']}, waiting for "
+        click.echo(f"\nPhase {eng['phase']}, {when}, waiting for "
                    f"{', '.join(waiting) or 'others'}")
 
 
@@ -551,6 +807,9 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
 def log(referee, game_id, seat, as_referee, as_json):
     """Print a game's event log (public events unless --seat or --referee).
 
+    With --seat, every event that seat may see, its own secrets included;
+    events a rollback undid are marked (undone).
+
     Example: pbem log rome --json
     """
     who = audience(seat, as_referee)
@@ -560,8 +819,45 @@ def log(referee, game_id, seat, as_referee, as_json):
         return
     game = referee.table(game_id).game
     for row in rows:
-        line = game.narrate(Event(row["type"], row["payload"], row["visible_to"]))
-        click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {line or ''}")
+        event = Event(row["type"], row["payload"], row["visible_to"])
+        line = engine.narrate(event) or game.narrate(event) or ""
+        undone = "(undone) " if row["undone"] else ""
+        click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {undone}{line}".rstrip())
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", help="Only this seat's receipts.")
+@click.option("--check", "file", type=click.File("rb"),
+              help="A file with order lines a seat sent: which phase used exactly them.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@common
+def receipt(referee, game_id, seat, file, as_json):
+    """List the receipts of the orders each phase used, or check a seat's saved orders.
+
+    A receipt is the SHA-256 of the order lines as pbem stored them (their
+    non-blank lines, each ended by a newline); each acknowledgement shows the
+    lines and their receipt, so a player can also check with sha256sum.
+
+    Example: pbem receipt rome --check ann-turn-3.txt
+    """
+    from .receipts import adjudicated, check, receipt as digest
+    referee.game_row(game_id)
+    if file is not None:
+        text = typed_text(file.read())
+        found = [r for r in check(referee.store, game_id, text) if not seat or r["seat"] == seat]
+        if as_json:
+            emit_json(found)
+        for r in [] if as_json else found:
+            click.echo(f"phase {r['phase']} of game {game_id} used exactly these orders of "
+                       f"{r['seat']} (event {r['seq']}, SHA-256 {r['sha256']})")
+        if not found:
+            raise click.ClickException(f"no phase of game {game_id} used these orders "
+                                       f"(SHA-256 {digest(text)})")
+        return
+    rows = [r for r in adjudicated(referee.store, game_id) if not seat or r["seat"] == seat]
+    listing(rows, as_json, f"game {game_id} has no receipts yet", lambda r: [
+        f"phase {r['phase']:4} {r['seat']:12} {r['sha256']}  (event {r['seq']})"])
 
 
 @main.command()
@@ -620,6 +916,35 @@ def demo(ruleset, seed, folder, turns, db):
 
 @main.command()
 @click.argument("game_id")
+@click.argument("address")
+@click.option("--stop", is_flag=True, help="Stop this address's reports.")
+@click.option("--lang", metavar="LANGUAGE", help="The language of its mail: en or fr.")
+@click.option("--tz", metavar="ZONE", help="Show its times in this zone, e.g. Europe/Paris.")
+@now_option
+@common
+def observe(referee, game_id, address, stop, lang, tz, now):
+    """Let someone follow a game without a seat: every public report, nothing private.
+
+    An observer's mails carry no reply address and no code; nothing it writes
+    counts. pbem show GAME --referee lists a game's observers.
+
+    Example: pbem observe rome kibitzer@example.org --lang fr
+
+    Example: pbem observe rome kibitzer@example.org --stop
+    """
+    from .observers import observe as add, stop_observing
+    if stop:
+        stop_observing(referee, game_id, address, when(now))
+        click.echo(f"{address} no longer follows game {game_id}; it is told "
+                   "(pbem tick sends the mail).")
+        return
+    row = add(referee, game_id, address, when(now), lang, tz)
+    click.echo(f"{row['email']} follows game {game_id}; a first mail with the board is queued "
+               "(pbem tick sends it).")
+
+
+@main.command()
+@click.argument("game_id")
 @click.argument("seat_name")
 @click.option("--new-token", is_flag=True,
               help="Give the seat a new secret code and mail it its new reply address; "
@@ -627,28 +952,41 @@ def demo(ruleset, seed, folder, turns, db):
 @click.option("--email", metavar="ADDRESS",
               help="Move the seat to a player's new mail address: it is mailed the seat's "
                    "reply address, and the old address is told.")
+@click.option("--replace", metavar="ADDRESS",
+              help="Give the seat to a new player at this address: a new code, the seat's "
+                   "whole history; the old address is told and no longer counts.")
+@click.option("--name", "player", metavar="NAME", help="The new player's name (with --replace).")
 @click.option("--lang", metavar="LANGUAGE", help="The language of the seat's mail: en or fr.")
 @click.option("--tz", metavar="ZONE", help="Show the seat's times in this zone, e.g. Europe/Paris.")
 @now_option
 @common
-def seat(referee, game_id, seat_name, new_token, email, lang, tz, now):
+def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, tz, now):
     """Show a seat of a game, give it a new secret code, move it to a new address,
-    or set the language and time zone of its mail.
+    give it to a new player, or set the language and time zone of its mail.
 
     Example: pbem seat rome ann --new-token
 
     Example: pbem seat rome ann --email ann@new-provider.example
 
+    Example: pbem seat rome ann --replace zoe@example.org --name "Zoé Martin" --lang fr
+
     Example: pbem seat rome ann --lang fr --tz Europe/Paris
     """
-    from .seats import choose_language, choose_timezone, move_seat, rotate_token
+    from .seats import (choose_language, choose_timezone, move_seat, replace_player,
+                        rotate_token)
     referee.game_row(game_id)
     row = referee.store.seat(game_id, seat_name)
     if row is None:
         raise click.ClickException(f"game {game_id} has no seat called {seat_name!r}")
-    if not (email or new_token or lang or tz):
-        click.echo(f"seat {row['name']} of game {game_id}: {row['email']}, language "
-                   f"{row['lang']}, timezone {row['tz'] or 'UTC'}"
+    if replace and (email or new_token):
+        raise click.UsageError("--replace gives the seat a new player, address and code: "
+                               "leave out --email and --new-token")
+    if player and not replace:
+        raise click.UsageError("--name is the new player's name: give it with --replace")
+    if not (email or new_token or lang or tz or replace):
+        click.echo(f"seat {row['name']} of game {game_id}: "
+                   + (f"{row['player']}, " if row["player"] else "")
+                   + f"{row['email']}, language {row['lang']}, timezone {row['tz'] or 'UTC'}"
                    + (", mail to it bounces" if row["bouncing"] else ""))
         return
     if lang or tz:  # first, so any mail below is already in the seat's language
@@ -664,6 +1002,12 @@ def seat(referee, game_id, seat_name, new_token, email, lang, tz, now):
         row = move_seat(referee, game_id, seat_name, email, when(now))
         click.echo(f"seat {seat_name} of game {game_id} moved from {old} to {row['email']}; "
                    "mails to both addresses are queued (pbem tick sends them).")
+    if replace:
+        old = row["email"]
+        row = replace_player(referee, game_id, seat_name, replace, when(now), player)
+        click.echo(f"seat {seat_name} of game {game_id} now belongs to {row['email']}: its "
+                   f"history and new code are mailed there, and {old} is told "
+                   "(pbem tick sends the mails).")
     if new_token:
         row = rotate_token(referee, game_id, seat_name, when(now))
         click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "

@@ -24,13 +24,14 @@ from datetime import timedelta
 import signal
 import threading
 
-from . import letters, seats
+from . import letters, players, seats
 from .i18n import N_, _, format_date, speaking
 from .adjudicator import engine
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import SETTINGS, read_text, sections, sender_names
+from .reading import SETTINGS, Reading, read_text, sections, sender_names
+from .receipts import receipt, receipt_text
 from .store import Store, body_digest, raw_digest
 from .timeutil import iso, parse_time
 
@@ -40,7 +41,8 @@ DIGEST_EVERY = timedelta(days=1)
 DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
 DIGEST_EXAMPLES = 5
 RELEASED = "released by the referee"
-QUESTIONS = {"help", "status"}  # commands that ask, whatever turn a mail answers
+# Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
+QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
 
 
 class Overtime(BaseException):
@@ -390,11 +392,11 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     if not incoming.references or (asks and asks <= QUESTIONS and not reading.has_orders):
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked FROM outbox WHERE game = ? AND seat = ? "
+    rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "
                      f"AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
-    if not rows or any(row["phase"] is None for row in rows):
-        return None
+    if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
+        return None  # a reply to press is a message, whenever it comes
     latest = max(row["phase"] for row in rows)
     if latest >= table.state["engine"]["phase"]:
         return None
@@ -485,6 +487,7 @@ class Answer:
     ignored: list = field(default_factory=list)
     on_file: list = field(default_factory=list)
     recorded: bool = False
+    receipts: list = field(default_factory=list)
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
@@ -496,14 +499,19 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     overlord) may head a part of its mail "for SEAT:"; without it, its orders
     go to the one seat it controls that is asked, when it is not asked itself.
     """
-    names = sender_names(seat["name"], incoming.sender_name if incoming else "")
+    names = sender_names(seat["name"], seat.get("player") or "",
+                         incoming.sender_name if incoming else "")
     reading = read_text(text, names)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
     with speaking(seat["lang"]):
-        if reading.has_orders:
+        relayed = "press" not in reading.names and players.answers_press(mail)
+        if relayed:
+            reading = Reading()  # a reply to press is all message: no orders, no commands
+            answer.ignored = []
+        elif reading.has_orders:
             for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
                 take_orders(referee, table, seat["name"], target, part, now, answer)
         elif not reading.commands:
@@ -517,12 +525,13 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                            understood=answer.understood, errors=answer.errors,
                            ignored=answer.ignored, on_file=answer.on_file,
                            recorded=answer.recorded, commands=reading.names,
-                           resolving=answer.recorded and referee.ready(table))
+                           resolving=answer.recorded and referee.ready(table),
+                           receipts=answer.receipts)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "on_file": answer.on_file,
-            "outcome": outcome(answer.recorded, reading.has_orders, reading.names,
-                               answer.errors)}
+            "outcome": "reply to press" if relayed else outcome(
+                answer.recorded, reading.has_orders, reading.names, answer.errors)}
 
 
 def controller(table, seat: str) -> str:
@@ -555,6 +564,9 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     """Read order lines for a seat; record them when at least one of them can be used."""
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
+    if target in eng.get("conceded", []):
+        players.note_conceded(referee, table, sender, target, answer)
+        return
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or _("nobody")
         note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
@@ -577,6 +589,10 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                           table.game.describe_orders(table.state["game"], target, orders)]
     referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
     answer.recorded = True
+    chain = referee.store.game(table.game_row["id"])
+    answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
+                            "text": receipt_text(orders_text), "seq": chain["last_seq"],
+                            "chain": chain["last_hash"]})
     answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
                                      "this turn.") if not errors else
                                    _("Orders received, with errors (see below).")))
@@ -687,7 +703,10 @@ def status_command(mail: Mail, command) -> None:
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
                     "help": help_command, "status": status_command,
-                    "language": language_command, "timezone": timezone_command}
+                    "language": language_command, "timezone": timezone_command,
+                    "press": players.press_command, "absence": players.absence_command,
+                    "history": players.history_command, "draw": players.draw_command,
+                    "concede": players.concede_command}
 
 
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:

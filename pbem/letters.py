@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 import io
 import json
+import secrets
 
 from PIL import Image
 
@@ -23,10 +24,11 @@ from .i18n import N_
 from .identity import reply_address, subject_tag
 from .mail.compose import compose, message_id
 from .mail.parse import REPLY_MARKERS
+from .reading import shown
 from .store import row_event
 
 
-BOARD_TEMPLATES = ("report", "welcome", "over")
+BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 MAX_LINES = 50          # of errors, or of orders understood, in one answer
 MAX_LINE_CHARS = 300    # of one such line
 BOARD_CID = "<board@pbem>"  # the Content-ID of a mail's board image
@@ -109,6 +111,7 @@ class Table:
                                            seat["token"]),
             "marker": REPLY_MARKERS.get(i18n.current(), REPLY_MARKERS["en"]),
             "slow": engine["timing"]["slow"] > 0,
+            "press": rules_engine.setting(self.state, "press"),
             "over": engine["over"],
             "briefing": "",
             "request": request,
@@ -147,13 +150,15 @@ class Table:
                                          self.game.default_orders(self.state["game"], name))
 
     def send(self, seat: dict, kind: str, headline, template: str, now: str,
-             reply_to_mail=None, lang: str | None = None, attachments=(), **extra) -> None:
+             reply_to_mail=None, lang: str | None = None, msg_id: str | None = None,
+             attachments=(), **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         `headline` is a msgid, or a function of the seat's mail context that
         returns the headline in the current language; the subject is the
         seat's tag, the turn and the headline. `lang` writes this one mail in
-        another language than the seat's (HELP asked with a French word).
+        another language than the seat's (HELP asked with a French word);
+        `msg_id` fixes its Message-ID (a press mail's names its event).
         `attachments` are (file name, text) pairs attached to the mail.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
@@ -169,7 +174,7 @@ class Table:
             context["headline"] = said
             subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(
                 turn=self.turn(), headline=said)
-            first = kind == "welcome"
+            first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
             if reply_to_mail is not None:
@@ -183,7 +188,7 @@ class Table:
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else None, images=images,
+                  msg_id=seat["thread_id"] if first else msg_id, images=images,
                   attachments=attachments)
 
 
@@ -213,12 +218,17 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
 
 def happenings(table: Table, seat: dict) -> list[str]:
-    """Narrated events this seat may see and has not been told about yet (current language)."""
+    """Narrated events this seat may see and has not been told about yet (current language).
+
+    Events a rollback undid are left out, and press, which has mails of its own.
+    """
     lines = []
     store = table.referee.store
-    for row in store.event_rows(table.game_row["id"], after=seat["reported_seq"]):
+    rows = list(store.event_rows(table.game_row["id"], after=seat["reported_seq"]))
+    gone = rules_engine.undone(rows)
+    for row in rows:
         event = row_event(row)
-        if event.visible(seat["name"]):
+        if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
             line = rules_engine.narrate(event) or table.game.narrate(event)
             if line:
                 lines.append(line)
@@ -287,7 +297,8 @@ def briefing(table: Table, seat: dict, seats: list[dict]) -> str:
     """The game's paragraph for a seat's welcome (how to win, its goals), with its allies.
 
     A game tells it with ``briefing(state, seat)`` ({"text", "allies"}); the
-    allies' addresses are added here, so allies can agree on their moves.
+    allies are named here, with how to write to them through pbem (PRESS), so
+    they can agree on their moves without ever learning an address.
     """
     telling = getattr(table.game, "briefing", None)
     if telling is None:
@@ -295,12 +306,15 @@ def briefing(table: Table, seat: dict, seats: list[dict]) -> str:
     told = telling(table.state["game"], seat["name"])
     lines = [render.wrap(line) for line in told["text"].split("\n")]
     allies = told.get("allies")
-    if allies:
-        address = {s["name"]: s["email"] for s in seats}
+    if allies and rules_engine.setting(table.state, "press") == "none":
+        lines.append(render.wrap(i18n._("Your allies: {allies}.").format(
+            allies=", ".join(allies))))
+    elif allies:
         lines.append(render.wrap(i18n._(
-            "Your allies: {allies}. pbem carries no messages between players: write to "
-            "them directly.").format(allies=", ".join(
-                f"{name} <{address[name]}>" for name in allies))))
+            "Your allies: {allies}. Write to them through pbem, which never shows an "
+            "address: {press} {names} at the start of a line, and your message below "
+            "it.").format(allies=", ".join(allies), press=shown("press", i18n.current()),
+                          names=",".join(allies))))
     elif allies is not None:
         lines.append(render.wrap(i18n._("You have no ally: every other seat plays against "
                                         "you.")))
@@ -335,6 +349,7 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
             else:
                 table.send(seat, "report", report_headline, "report", now, happened=happened)
         mark_reported(table, seat)
+    observer_reports(table, now)
 
 
 def asked(table: Table, name: str) -> bool:
@@ -365,6 +380,10 @@ def result_text(result: dict, with_reason: bool = True) -> str:
     """The result of a game in words, in the current language."""
     winners = result.get("winners") or []
     reason = i18n.said(result.get("reason", "")) if with_reason else ""
+    if result.get("draw"):
+        between = i18n._("a draw between {seats}").format(seats=", ".join(result["draw"]))
+        return i18n._("{result} ({reason})").format(result=between, reason=reason) \
+            if reason else between
     if not winners:
         return i18n._("no winner ({reason})").format(reason=reason) if reason \
             else i18n._("no winner")
@@ -374,12 +393,14 @@ def result_text(result: dict, with_reason: bool = True) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
-           ignored=(), on_file=(), recorded=False, commands=(), resolving=False) -> None:
+           ignored=(), on_file=(), recorded=False, commands=(), resolving=False,
+           receipts=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
-    last ones the turn waited for (it is resolved in the same tick). At most
+    last ones the turn waited for (it is resolved in the same tick); `receipts`
+    those of the orders recorded (see pbem/receipts.py). At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
@@ -402,6 +423,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
+                   receipts=list(receipts),
                    understood=bounded(understood, i18n._("and {num} more orders")),
                    errors=bounded([error_text(e) for e in errors],
                                   i18n._("and {num} more lines I could not read")),
@@ -508,3 +530,212 @@ def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
               text=render.render("", "notice.txt.j2", **context),
               html=render.render("", "notice.html.j2", **context), now=now,
               in_reply_to=in_reply_to, references=refs)
+
+
+# ------------------------------------------------------------ news of the table
+#
+# Mails about the table rather than the board (pauses, lateness, absences,
+# press, replacements): each sentence is a msgid with its values, put into
+# the reader's language and time zone when the mail is written.
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A UTC time, written in the reader's zone and language."""
+
+    at: str
+
+
+def say(message: str, **values) -> tuple:
+    """A sentence to be written in the reader's language: a msgid (marked N_) and its values."""
+    return message, values
+
+
+def words(said: tuple, seat: dict) -> str:
+    """A sentence from `say`, in the current language, its times in the seat's zone."""
+    message, values = said
+    return i18n._(message).format(**{
+        key: i18n.format_date(value.at, seat["tz"]) if isinstance(value, Moment) else value
+        for key, value in values.items()})
+
+
+def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
+         lines=(), quoted: str = "", reply_to_mail=None, yours: bool = False,
+         msg_id: str | None = None) -> None:
+    """A mail to a seat about the table, in its language: a headline, sentences, a list.
+
+    `headline` and `notes` are sentences from `say`; `lines` are already written
+    (narrated events); `quoted` is a player's own text, shown as written.
+    """
+    with i18n.speaking(seat["lang"]):
+        extra = {} if yours else {"yours": ""}
+        said = words(headline, seat)
+        table.send(seat, kind, lambda context: said, "news", now, reply_to_mail=reply_to_mail,
+                   msg_id=msg_id, notes=[words(note, seat) for note in notes],
+                   lines=list(lines), quoted=quoted, **extra)
+
+
+def paused(table: Table, seats: list[dict], reason: str, now: str) -> None:
+    """Every seat: the referee stopped the clock."""
+    for seat in seats:
+        tell(table, seat, "paused", say(N_("the game is paused")), [
+            say(N_("The referee paused the game: {reason}."), reason=reason),
+            say(N_("No deadline runs until the referee resumes the game; you may still send "
+                   "orders, and a turn is resolved only after the game resumes.")),
+        ], now)
+
+
+def resumed(table: Table, seats: list[dict], now: str) -> None:
+    """Every seat: the clock runs again, with the time that was left."""
+    for seat in seats:
+        tell(table, seat, "resumed", say(N_("the game resumes")), [
+            say(N_("The referee resumed the game; the open turn has the time it had left "
+                   "when the game was paused.")),
+        ], now)
+
+
+def disorder_notice(table: Table, seats: list[str], now: str) -> None:
+    """The referee: seats have fallen into civil disorder and may be given to new players."""
+    game_id = table.game_row["id"]
+    turns = rules_engine.setting(table.state, "disorder_turns")
+    for name in seats:
+        notice(table.referee, table.referee.config["referee"],
+               f"game {game_id}: seat {name} is in civil disorder", [
+                   f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
+                   "it plays its default orders.",
+                   "Give it to a new player with: "
+                   f"pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
+                   "pbem list shows the seats in civil disorder."], now, game=game_id,
+               kind="disorder")
+
+
+# ------------------------------------------------------------ observers
+
+
+def public_happenings(table: Table, after: int) -> list[str]:
+    """Narrated public events after seq `after` (none a rollback undid), in the current
+    language."""
+    rows = list(table.referee.store.event_rows(table.game_row["id"], after=after))
+    gone = rules_engine.undone(rows)
+    lines = []
+    for row in rows:
+        event = row_event(row)
+        if row["seq"] not in gone and event.visible(None):
+            line = rules_engine.narrate(event) or table.game.narrate(event)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def observer_mail(table: Table, observer: dict, headline: str, now: str,
+                  notes=(), happened=None) -> None:
+    """A public report to an observer: what happened, the public board, no reply address.
+
+    `headline` and `notes` are msgids (marked N_), written in the observer's language.
+    """
+    engine = table.state["engine"]
+    with i18n.speaking(observer["lang"]):
+        if happened is None:
+            happened = public_happenings(table, observer["reported_seq"])
+        result = engine["result"]
+        context = {**table.public_board(), "happened": happened,
+                   "game": {"id": table.game_row["id"], "title": table.game.TITLE},
+                   "headline": i18n._(headline), "notes": [i18n._(n) for n in notes],
+                   "result_text": result_text(result) if engine["over"] else "",
+                   "paused": bool(engine.get("paused")), "deadline": engine["deadline"],
+                   "waiting": rules_engine.waiting_for(table.game, table.state, None),
+                   "tz": observer["tz"],
+                   "referee": table.referee.config["referee"]}
+        subject = f"[pbem {table.game_row['id']}] {context['headline']}"
+        queue(table.referee, game=table.game_row["id"], seat=None, kind="observer",
+              to=observer["email"], subject=subject,
+              text=render.render(table.ruleset, "observer.txt.j2", subject=subject, **context),
+              html=render.render(table.ruleset, "observer.html.j2", subject=subject, **context),
+              now=now)
+    table.referee.store.update("observers", {"game": table.game_row["id"],
+                                             "email": observer["email"]},
+                               {"reported_seq": table.referee.store.game(
+                                   table.game_row["id"])["last_seq"]})
+
+
+def observer_reports(table: Table, now: str) -> None:
+    """After a phase: every observer's public report (the last one with the result)."""
+    over = table.state["engine"]["over"]
+    for observer in table.referee.store.observers(table.game_row["id"]):
+        observer_mail(table, observer, N_("the game is over") if over else N_("turn report"),
+                      now)
+
+
+# ------------------------------------------------------------ a seat's history
+
+
+def history(table: Table, seat: str, after: int = 0, upto: int | None = None) -> list[dict]:
+    """What a seat saw, phase by phase: [{"phase": n, "lines": [...]}], in the current language.
+
+    Every event visible to the seat (its own secrets, press to or from it),
+    narrated, except what a rollback undid; phase 0 is what came before the
+    first phase.
+    """
+    rows = list(table.referee.store.event_rows(table.game_row["id"], after=after, upto=upto))
+    gone = rules_engine.undone(rows)
+    parts, phase = [], 0
+    for row in rows:
+        event = row_event(row)
+        if event.type == "phase_opened" and row["seq"] not in gone:
+            phase = event.payload["phase"]
+        if row["seq"] in gone or not event.visible(seat):
+            continue
+        line = rules_engine.narrate(event) or table.game.narrate(event)
+        if not line:
+            continue
+        if not parts or parts[-1]["phase"] != phase:
+            parts.append({"phase": phase, "lines": []})
+        parts[-1]["lines"].append(line)
+    return parts
+
+
+def replacement(table: Table, seat: dict, now: str) -> None:
+    """The first mail of a new player in a seat: its code, the seat's whole history, the board."""
+    with i18n.speaking(seat["lang"]):
+        table.send(seat, "replacement", lambda context: i18n._(
+            "you take over seat {seat}").format(seat=seat["name"]), "replaced", now,
+                   history=history(table, seat["name"]))
+    mark_reported(table, seat)
+
+
+# ------------------------------------------------------------ press
+
+
+def press_message_id(table: Table, seq: int) -> str:
+    """The Message-ID of a press mail: it names the press event, so a reply finds its sender."""
+    domain = table.referee.config["address"].partition("@")[2] or "localhost"
+    return f"<{table.game_row['id']}.press.{seq}.{secrets.token_hex(6)}@{domain}>"
+
+
+def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
+    """A press message (event `seq`) to each of its recipients, and a copy to the referee.
+
+    Mails come from pbem, never from the sender: no address is ever shown. An
+    anonymous message names neither its sender nor its other recipients.
+    """
+    event = row_event(next(table.referee.store.event_rows(table.game_row["id"], after=seq - 1,
+                                                          upto=seq)))
+    p = event.payload
+    for name in p["to"]:
+        seat = table.referee.store.seat(table.game_row["id"], name)
+        if p["anonymous"]:
+            headline = say(N_("anonymous press"))
+            notes = [say(N_("A player sent you this message without their name."))]
+        else:
+            headline = say(N_("press from {sender}"), sender=p["from"])
+            notes = [say(N_("{sender} sent this message to {seats}."), sender=p["from"],
+                         seats=", ".join(p["to"]))]
+        notes.append(say(N_("To answer, reply to this mail: your reply goes back through pbem "
+                            "to the sender alone. Orders in a reply to press are not read.")))
+        tell(table, seat, "press", headline, notes, now, quoted=p["text"],
+             msg_id=press_message_id(table, seq))
+    notice(table.referee, table.referee.config["referee"],
+           f"game {table.game_row['id']}: press from {p['from']} to {', '.join(p['to'])}",
+           [("Anonymous press" if p["anonymous"] else "Press") +
+            f" from {p['from']} to {', '.join(p['to'])}, phase {p['phase']}:", p["text"]],
+           now, game=table.game_row["id"], kind="press-copy")

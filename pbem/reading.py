@@ -20,13 +20,20 @@ COMMANDS = {
     "wait": ("wait", "en"), "attends": ("wait", "fr"), "attendre": ("wait", "fr"),
     "ready": ("ready", "en"), "pret": ("ready", "fr"),
     "slow": ("slow", "en"), "lent": ("slow", "fr"),
+    "press": ("press", "en"), "presse": ("press", "fr"),
+    "absence": ("absence", None), "away": ("absence", "en"), "vacances": ("absence", "fr"),
+    "history": ("history", "en"), "historique": ("history", "fr"),
+    "draw": ("draw", "en"), "nulle": ("draw", "fr"),
+    "concede": ("concede", "en"), "abandon": ("concede", "fr"), "abandonne": ("concede", "fr"),
     "language": ("language", "en"), "langue": ("language", "fr"),
     "tz": ("timezone", "en"), "timezone": ("timezone", "en"), "fuseau": ("timezone", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
-             "language": "words", "timezone": "words"}
+             "language": "words", "timezone": "words",
+             "press": "rest", "absence": "words", "history": "words", "draw": "none",
+             "concede": "none"}
 # Commands that change how the seat's mail is written: acted on before the rest
 # of the mail, so the answer to it is already in the new language.
 SETTINGS = ("language", "timezone")
@@ -36,6 +43,9 @@ SHOWN = {
     "wait": {"en": "WAIT", "fr": "ATTENDS"}, "ready": {"en": "READY", "fr": "PRÊT"},
     "slow": {"en": "SLOW", "fr": "LENT"}, "language": {"en": "LANGUAGE", "fr": "LANGUE"},
     "timezone": {"en": "TZ", "fr": "FUSEAU"},
+    "press": {"en": "PRESS", "fr": "PRESSE"}, "absence": {"en": "ABSENCE", "fr": "ABSENCE"},
+    "history": {"en": "HISTORY", "fr": "HISTORIQUE"}, "draw": {"en": "DRAW", "fr": "NULLE"},
+    "concede": {"en": "CONCEDE", "fr": "ABANDON"},
 }
 # Greetings: a line that starts with one of these and has at most three words more.
 GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",

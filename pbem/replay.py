@@ -2,8 +2,12 @@
 
 ``verify`` checks, for every row: the hash chain; the state hash after it; and
 that every event the rules derive (setup, each phase's resolution, each
-phase's requests, the result) comes out byte-identical when the recorded
-orders are run again. Times and the orders themselves are the log's inputs.
+phase's requests, who was late, the result) comes out byte-identical when the
+recorded orders are run again. Times, the orders and the referee's and seats'
+acts on the table (pauses, absences, press, votes, concessions, replacements)
+are the log's inputs. A rollback's restored state must be, hash for hash, the
+state the log had after the event it returns to, and the phase it reopens
+must be the one that opened just after that event.
 """
 
 from dataclasses import dataclass, field
@@ -92,10 +96,17 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
     if row["type"] == "orders_set":
         p = row["payload"]
         given = {s: o for s, o in p["orders"].items() if s not in p["defaulted"]}
-        derived = engine.close_phase(game, state, given, seed)
+        derived = engine.close_phase(game, state, given, seed, p.get("texts"))
         expected.update({seq + i: e for i, e in enumerate(derived)})
         return
     if seq in expected:
+        return
+    if row["type"] == "seats_late":
+        closed = next(r for r in reversed(rows[:index]) if r["type"] == "orders_set")
+        expected[seq] = engine.lateness(game, state, closed["payload"])
+        return
+    if row["type"] in ("state_restored", "game_drawn"):
+        check_table_act(verdict, game, seed, state, rows, index)
         return
     if row["type"] == "phase_opened":
         requests = game.pending(state["game"])
@@ -108,4 +119,31 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
         if canonical(row["payload"]) != canonical(wanted):
             verdict.problems.append(f"seq {seq}: the result is not what the rules give")
     elif row["type"] == "game_stopped" and row["payload"]["seed"] != seed:
+        verdict.problems.append(f"seq {seq}: the seed revealed is not the game's")
+
+
+def check_table_act(verdict, game, game_seed, state, rows, index) -> None:
+    """A rollback returns to a state the log had; a draw has every surviving seat's vote."""
+    row, seq = rows[index], rows[index]["seq"]
+    if row["type"] == "state_restored":
+        back = rows[index - 1] if index else None
+        if back is None or back["type"] != "phase_rolled_back":
+            verdict.problems.append(f"seq {seq}: a state is restored without a rollback")
+            return
+        to_seq = back["payload"]["to_seq"]
+        earlier = next((r for r in rows if r["seq"] == to_seq), None)
+        reopened = next((r for r in rows if r["seq"] == to_seq + 1), None)
+        if earlier is None or engine.state_hash(row["payload"]["state"]) != earlier["state_hash"]:
+            verdict.problems.append(f"seq {seq}: the state restored is not the state after "
+                                    f"seq {to_seq}")
+        if reopened is None or reopened["type"] != "phase_opened" or \
+                reopened["payload"]["phase"] != back["payload"]["phase"]:
+            verdict.problems.append(f"seq {seq}: phase {back['payload']['phase']} did not open "
+                                    f"after seq {to_seq}")
+        return
+    standing = engine.survivors(game, state)
+    votes = state["engine"].get("draw", {}).get("votes", [])
+    if row["payload"]["seats"] != standing or not set(standing) <= set(votes):
+        verdict.problems.append(f"seq {seq}: the draw is not every surviving seat's vote")
+    if row["payload"]["seed"] != game_seed:
         verdict.problems.append(f"seq {seq}: the seed revealed is not the game's")

@@ -9,10 +9,18 @@ A player who changes mail address keeps the seat: the referee moves it to the
 new address, which is mailed the seat's reply address and what it is asked,
 and the old address is told, so a player who did not ask for it can say so.
 
+A player who leaves is replaced: the seat, its history and its place in the
+game go to a new player at a new address, with a new code.
+
 Each seat has its own language and time zone for its mail.
 """
 
+from email import policy
+from email.parser import BytesParser
+import secrets
+
 from . import letters
+from .adjudicator.contract import public
 from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language
 from .identity import new_token, valid_address
@@ -73,6 +81,62 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
             "If you did not ask for this, write to the referee at once: "
             f"{referee.config['referee']}."], now, game=game_id)
     return seat
+
+
+def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
+                   player: str | None = None) -> dict:
+    """Give a seat to a new player; return the seat row.
+
+    The newcomer gets a new code and a first mail with everything the seat saw
+    so far; the seat's orders on file for the open turn are withdrawn; mails
+    not sent yet go to the newcomer, with the new code; the old address is
+    told, and its mail no longer counts. Every seat reads that a new player
+    took the seat (no address is ever said).
+    """
+    now = iso(parse_time(now))
+    email = email.strip().lower()
+    if not valid_address(email):
+        raise PbemError(f"{email!r} is not a mail address")
+    store = referee.store
+    with store.transaction():
+        table = referee.table(game_id)
+        old = existing_seat(store, game_id, seat_name)
+        if table.state["engine"]["over"]:
+            raise PbemError(f"game {game_id} is over")
+        if old["email"] == email:
+            raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
+        domain = referee.config["address"].partition("@")[2] or "localhost"
+        store.update("seats", {"game": game_id, "name": seat_name}, {
+            "email": email, "token": new_token(), "player": " ".join((player or "").split())
+            or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
+            "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
+        store.db.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+                         "AND status = 'current'", [game_id, seat_name])
+        seat = store.seat(game_id, seat_name)
+        readdress_waiting_mail(store, game_id, old, seat)
+        table = referee.record(table, [public("seat_replaced", seat=seat_name)], now)
+        letters.replacement(table, seat, now)
+        letters.notice(referee, old["email"], f"game {game_id}: your seat has a new player", [
+            f"The referee gave seat {seat_name} of game {game_id} to a new player. Mail from "
+            "this address no longer counts for it. Thank you for playing.",
+            "If you did not mean to leave, write to the referee at once: "
+            f"{referee.config['referee']}."], now, game=game_id)
+    return seat
+
+
+def readdress_waiting_mail(store, game_id: str, old: dict, new: dict) -> None:
+    """Mails to the seat not sent yet go to its new player, with its new code."""
+    rows = store.all("SELECT id, subject, raw FROM outbox WHERE game = ? AND seat = ? "
+                     "AND status != 'sent'", [game_id, old["name"]])
+    for row in rows:
+        msg = BytesParser(policy=policy.default).parsebytes(
+            row["raw"].replace(old["token"].encode(), new["token"].encode()))
+        del msg["To"]
+        msg["To"] = new["email"]
+        store.update("outbox", {"id": row["id"]}, {
+            "to_addr": new["email"], "subject": row["subject"].replace(old["token"],
+                                                                        new["token"]),
+            "raw": msg.as_bytes()})
 
 
 def choose_language(store, game_id: str, seat_name: str, text: str) -> dict:

@@ -190,11 +190,32 @@ def _m012_referee_digests(db: sqlite_utils.Database) -> None:
                "sent_at TEXT NOT NULL, upto INTEGER NOT NULL)")
 
 
+def _m030_observers(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE observers (
+            game TEXT NOT NULL REFERENCES games(id),
+            email TEXT NOT NULL,
+            lang TEXT NOT NULL DEFAULT 'en',
+            tz TEXT,
+            added_at TEXT NOT NULL,
+            reported_seq INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game, email)
+        );
+        """
+    )
+
+
+def _m031_players(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN player TEXT")
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
               ("010_outbox_phase", _m010_outbox_phase),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
-              ("012_referee_digests", _m012_referee_digests)]
+              ("012_referee_digests", _m012_referee_digests),
+              ("030_observers", _m030_observers), ("031_players", _m031_players)]
 
 
 def raw_digest(raw: bytes) -> str:
@@ -290,6 +311,11 @@ class Store:
         """One seat row, or None."""
         return self.one("SELECT * FROM seats WHERE game = ? AND name = ?", [game_id, name])
 
+    def observers(self, game_id: str) -> list[dict]:
+        """The addresses that follow a game without a seat, oldest first."""
+        return self.all("SELECT * FROM observers WHERE game = ? ORDER BY added_at, email",
+                        [game_id])
+
     # events
 
     def append_events(self, game_id: str, events, states_hashes, at: str) -> None:
@@ -309,8 +335,9 @@ class Store:
         self.update("games", {"id": game_id, "last_seq": game["last_seq"]},
                     {"last_seq": seq, "last_hash": prev})
 
-    def event_rows(self, game_id: str, after: int = 0, upto: int | None = None):
-        """Stream a game's event rows in order, with payloads decoded.
+    def event_rows(self, game_id: str, after: int = 0, upto: int | None = None,
+                   of_type: str | None = None):
+        """Stream a game's event rows in order (only one type's, if given), payloads decoded.
 
         Each row also keeps its payload and visible_to as stored (``payload_text``,
         ``visible_to_text``), the canonical JSON its hash was made from.
@@ -320,6 +347,9 @@ class Store:
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
+        if of_type is not None:
+            sql += " AND type = ?"
+            params.append(of_type)
         for row in self.db.query(sql + " ORDER BY seq", params):
             row["payload_text"], row["visible_to_text"] = row["payload"], row["visible_to"]
             row["payload"] = json.loads(row["payload"])

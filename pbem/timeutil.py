@@ -28,6 +28,16 @@ def later(text: str, hours: float) -> str:
     return iso(parse_time(text) + timedelta(hours=hours))
 
 
+def after_seconds(text: str, seconds: int) -> str:
+    """The ISO time a whole number of seconds after the ISO time `text`."""
+    return iso(parse_time(text) + timedelta(seconds=seconds))
+
+
+def seconds_between(start: str, end: str) -> int:
+    """Whole seconds from one ISO time to another (negative when `end` is earlier)."""
+    return int((parse_time(end) - parse_time(start)).total_seconds())
+
+
 def system_now() -> str:
     """The real current time; used only at the CLI edge, never in adjudication."""
     return iso(datetime.now(timezone.utc))

@@ -35,6 +35,7 @@ import re
 
 import pytest
 
+from pbem import inbound
 from pbem.adjudicator.contract import REFEREE, Event
 from pbem.games import attila
 from pbem.games.attila import present
@@ -69,8 +70,12 @@ def shuffled_secrets(game, seat, rng) -> dict:
 
 
 def check_event(event, seats) -> None:
-    """A hidden event is for its own seat alone; a public one names cards only to reveal them."""
+    """A hidden event is for its own seat alone (press for its sender and recipients); a
+    public one names cards only to reveal them."""
     if event.visible_to == REFEREE:
+        return
+    if event.type == "press":  # between its sender and its recipients, nobody else
+        assert event.visible_to == sorted({event.payload["from"], *event.payload["to"]})
         return
     if event.visible_to != "all":
         assert list(event.visible_to) == [event.payload["seat"]], \
@@ -111,15 +116,24 @@ def assert_no_secret(lines: set[str], secrets: set[str], where: str) -> None:
 
 
 class LeakWatch:
-    """Checks, phase after phase, that nothing shown to a seat holds another seat's secrets."""
+    """Checks, phase after phase, that nothing shown to a seat holds another seat's secrets.
+
+    An observer follows the game from its first phase: its mails may hold no
+    seat's secret at all. Each phase, one seat sends press to another: no
+    third seat and no observer may ever read it.
+    """
+
+    OBSERVER = "kibitzer@watchers.example"
 
     def __init__(self, referee, game_id):
         self.referee = referee
         self.game_id = game_id
         self.last_mail = 0
         self.last_event = 0
-        self.narrated = {}       # seat: (lines of events it may not see, lines it may see)
-        self.checked = {"mails": 0, "views": 0, "log lines": 0}
+        self.narrated = {}       # seat (None: the public): (lines it may not see, lines it may)
+        self.checked = {"mails": 0, "views": 0, "log lines": 0, "observer mails": 0}
+        self.observing = False
+        self.press = {}          # the text of each press: (sender, recipient)
 
     def read_log(self) -> dict:
         """Take in the new events; return {seat: the new log lines it may read}."""
@@ -135,40 +149,62 @@ class LeakWatch:
             line = attila.narrate(event)
             if not line:
                 continue
-            for seat in seats:
+            for seat in seats + [None]:
                 hidden, seen = self.narrated.setdefault(seat, (set(), set()))
                 if event.visible(seat):
                     seen.add(line)
-                    new[seat].add(line)
+                    new.get(seat, set()).add(line)
                 else:
                     hidden.add(line)
         return new
 
     def secrets(self, seat, states, bids) -> set[str]:
-        """What this seat must not find in anything it is shown now."""
+        """What this seat (None: an observer) must not find in anything it is shown now."""
         own, others = set(), set()
         for state in states:
             hands = state["game"]["hands"]
-            own.add(hand_line(hands[seat]))
+            if seat is not None:
+                own.add(hand_line(hands[seat]))
             others |= {hand_line(hands[s]) for s in hands if s != seat}
         for bidder, lines in bids.items():
             (own if bidder == seat else others).update(lines)
         hidden, seen = self.narrated.get(seat, (set(), set()))
-        return (others - own) | (hidden - seen)
+        whispers = {text for text, between in self.press.items() if seat not in between}
+        return (others - own) | (hidden - seen) | whispers
+
+    def whisper(self, state) -> None:
+        """One seat sends press to the next one; remember who may read it."""
+        seats = state["engine"]["seats"]
+        number = len(self.press)
+        sender, recipient = seats[number % len(seats)], seats[(number + 1) % len(seats)]
+        text = f"press {number}: for {recipient} alone, from {sender}"
+        answer = inbound.submit(self.referee, self.game_id, sender, f"PRESS {recipient}\n{text}",
+                                state["engine"]["opened"])
+        assert answer["notes"] == [f"Press sent to {recipient}."], answer
+        self.press[text] = (sender, recipient)
 
     def __call__(self, before, after, bids):
         """Called by play_game with the bids in (after=None), then once the phase is resolved."""
+        if not self.observing:
+            from pbem.observers import observe
+            observe(self.referee, self.game_id, self.OBSERVER, before["engine"]["opened"])
+            self.observing = True
         if after is None:
+            self.whisper(before)
             self.check_views_and_logs([before], bids)
             return
         self.read_log()
         rows = self.referee.store.all(
-            "SELECT id, seat, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
+            "SELECT id, seat, to_addr, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
             [self.game_id, self.last_mail])
         for row in rows:
+            self.last_mail = row["id"]
+            if row["seat"] is None and row["to_addr"] == self.referee.config["referee"]:
+                continue  # the referee's own notices: the referee may know everything
             secrets = self.secrets(row["seat"], [before, after], bids)
-            assert_no_secret(mail_lines(row["raw"]), secrets, f"mail {row['id']} to {row['seat']}")
-            self.checked["mails"] += 1
+            assert_no_secret(mail_lines(row["raw"]), secrets,
+                             f"mail {row['id']} to {row['seat'] or row['to_addr']}")
+            self.checked["observer mails" if row["seat"] is None else "mails"] += 1
             self.last_mail = row["id"]
 
     def check_views_and_logs(self, states, bids) -> None:
@@ -218,6 +254,8 @@ def test_no_seat_sees_another_seats_hand_or_an_unrevealed_bid(tmp_path, players,
     assert final["engine"]["over"]
     watch.check_views_and_logs([final], {})
     assert watch.checked["mails"] > 50 * players
+    assert watch.checked["observer mails"] > 20
+    assert len(watch.press) > 20
     assert watch.checked["views"] > 20 * players
     hidden = {e["type"] for e in referee.events("leak", REFEREE) if e["visible_to"] != "all"}
     assert hidden >= {"dealt", "drew", "orders_set", "deck_prepared"}

@@ -53,7 +53,8 @@ def test_a_game_from_the_command_line(run, tmp_path):
     listed = json.loads(run("list", "--json"))
     assert listed == [{"id": "rome", "ruleset": "auguste", "status": "running", "phase": 1,
                        "deadline": "2026-12-03T12:00:00Z", "waiting_for": ["ann", "bob"],
-                       "seats": ["ann", "bob"], "bouncing": [], "result": None}]
+                       "orders_in": [], "seats": ["ann", "bob"], "bouncing": [],
+                       "disorder": [], "paused": None, "result": None}]
     out = run("submit", "rome", "--seat", "ann", "--file", "-", "--now", "2026-12-01T13:00Z",
               stdin="red: move NOWHERE X\n")
     assert "line 1: there is no cell called NOWHERE on this board" in out
@@ -131,7 +132,7 @@ def test_extend_moves_the_deadline_and_refuses_what_cannot_help(run):
     out = run("extend", "rome", "--hours", "36", "--now", "2026-12-02T12:00Z")
     assert "the deadline is now 2026-12-05T00:00:00Z" in out
     assert json.loads(run("list", "--json"))[0]["deadline"] == "2026-12-05T00:00:00Z"
-    assert "x>0" in run("extend", "rome", "--hours", "-2", code=2)
+    assert "above 0" in run("extend", "rome", "--hours", "-2", code=2)
     assert "still past" in run("extend", "rome", "--hours", "1", "--now", "2026-12-09T00:00Z",
                                code=1)
     assert json.loads(run("list", "--json"))[0]["deadline"] == "2026-12-05T00:00:00Z"
@@ -151,6 +152,8 @@ def test_end_stops_a_game_with_no_winner(run):
 
 
 def test_db_option_points_at_another_file(run, tmp_path):
+    run("init")
+    assert "pass --db other.db to every command" in run("init", "--db", "other.db")
     run(*NEW, "--db", "other.db")
     assert (tmp_path / "other.db").exists()
     assert json.loads(run("list", "--json", "--db", "other.db"))[0]["id"] == "rome"

@@ -569,6 +569,7 @@ POLL = "from pbem.cli import main; main(['poll', '--db', '{db}', '--now', '{now}
 
 
 def test_two_polls_of_one_maildir_never_crash(club):
+    Store(club.folder / "other.db")  # pbem refuses a database that does not exist
     for number in range(150):
         club.drop(mail(club, number=number))
     polls = [subprocess.Popen([sys.executable, "-c", POLL.format(db=db, now=NOW)],

@@ -23,7 +23,8 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     plain = sqlite3.connect(path)
     assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
-        ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",)]
+        ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",),
+        ("030_observers",), ("031_players",)]
 
 
 def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):

@@ -38,6 +38,15 @@ def timing(options: dict) -> dict:
     return {}
 
 
+def teams(state: dict) -> dict:
+    """{team: the seats commanding its legions}: PRESS Caesar reaches a whole team."""
+    out = {}
+    for legion in state["legions"].values():
+        if legion["seat"]:
+            out.setdefault(legion["team"], set()).add(legion["seat"])
+    return {team: sorted(seats) for team, seats in sorted(out.items())}
+
+
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
-           "narrate", "board_text", "svg_context", "timing", "bot_orders", "briefing"]
+           "narrate", "board_text", "svg_context", "timing", "bot_orders", "briefing", "teams"]

@@ -30,6 +30,12 @@ stream arrives as an argument.
                                         event is then the referee's alone
     bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
                                         ruling, for demos and tests
+    teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's
+                                        Caesar, Pompey...); without it PRESS takes a seat
+                                        or ALL
+    survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
+                                        DRAW needs (a seat that conceded never counts);
+                                        without it, every seat
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A

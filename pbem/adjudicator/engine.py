@@ -11,23 +11,39 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
-from ..i18n import Said
-from .contract import (REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
+from ..i18n import Said, _
+from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event
-from ..timeutil import later, parse_time
+from ..timeutil import after_seconds, later, parse_time, seconds_between
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
-                 "ruling_given", "deadline_extended", "game_over", "game_stopped")
+                 "ruling_given", "deadline_extended", "game_over", "game_stopped",
+                 "game_paused", "game_resumed", "seats_late", "seat_replaced", "press",
+                 "absence_declared", "draw_voted", "game_drawn", "seat_conceded",
+                 "phase_rolled_back", "state_restored")
+# Events about the people at the table, not the turns: a rollback does not undo them.
+TABLE_EVENTS = ("press", "absence_declared", "seat_conceded", "seat_replaced")
+# What the engine's state keeps through a rollback: the table, not the turns.
+KEPT_THROUGH_ROLLBACK = ("absences", "conceded")
 
 DEFAULT_TIMING = {"turn_hours": 48.0, "reminder_hours": 12.0, "slow": 0}
 TIMING_OPTIONS = {
     "turn_hours": "hours a turn stays open (default 48)",
     "reminder_hours": "hours before the deadline that silent seats are reminded (default 12)",
     "slow": "how many times each seat may say SLOW to give a turn more time (default 0)",
+    "press": "messages between seats (PRESS): open, anonymous or none (default open)",
+    "disorder_turns": "silent turns in a row that put a seat in civil disorder "
+                      "(default 2; 0: never)",
+    "absences": "how many absences (ABSENCE) each seat may declare (default 2)",
+    "absence_days": "how many days of absence each seat may declare in all (default 14)",
 }
+# Engine settings kept in the game's timing only when given, so that older logs replay
+# as they were written: read them with setting().
+TABLE_DEFAULTS = {"press": "open", "disorder_turns": 2, "absences": 2, "absence_days": 14}
+PRESS = ("open", "anonymous", "none")
 
 
 def new_state() -> dict:
@@ -64,6 +80,7 @@ def apply(game, state: dict, event: Event) -> dict:
     elif event.type == "phase_opened":
         engine.update(phase=p["phase"], requests=p["requests"], opened=p["opened"],
                       deadline=p["deadline"], remind_at=p["remind_at"])
+        engine.pop("draw", None)
     elif event.type == "orders_set":
         engine.update(requests={}, deadline=None, remind_at=None)
     elif event.type == "deadline_extended":
@@ -71,12 +88,72 @@ def apply(game, state: dict, event: Event) -> dict:
         engine["remind_at"] = p["remind_at"]
         if p["seat"] is not None:  # None: the referee gave the time, no seat's SLOW
             engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
-    elif event.type == "game_over":
-        engine.update(over=True, result=p["result"], requests={}, deadline=None, remind_at=None)
-    elif event.type == "game_stopped":
-        engine.update(over=True, result={"winners": [], "reason": p["reason"]}, requests={},
-                      deadline=None, remind_at=None)
+    elif event.type in ("game_over", "game_stopped", "game_drawn"):
+        engine.update(over=True, result=final_result(event), requests={}, deadline=None,
+                      remind_at=None)
+        engine.pop("paused", None)
+    elif event.type == "state_restored":
+        return restore(state, p["state"])
+    else:
+        apply_table(engine, event)
     return state
+
+
+def final_result(event: Event) -> dict:
+    """The result an event that ends the game records."""
+    p = event.payload
+    if event.type == "game_over":
+        return p["result"]
+    if event.type == "game_drawn":
+        return {"winners": [], "draw": p["seats"], "reason": p["reason"]}
+    return {"winners": [], "reason": p["reason"]}
+
+
+def apply_table(engine: dict, event: Event) -> None:
+    """Fold an event about the table (pauses, lateness, seats, absences, votes) into the engine."""
+    p = event.payload
+    if event.type == "game_paused":
+        engine["paused"] = {"reason": p["reason"], "left": p["left"], "remind": p["remind"]}
+        engine.update(deadline=None, remind_at=None)
+    elif event.type == "game_resumed":
+        engine.pop("paused", None)
+        engine.update(deadline=p["deadline"], remind_at=p["remind_at"])
+    elif event.type == "seats_late":
+        silent = engine.setdefault("silent", {})
+        disorder = engine.setdefault("disorder", [])
+        for seat in p["answered"]:
+            silent.pop(seat, None)
+            if seat in disorder:
+                disorder.remove(seat)
+        for seat in p["late"]:
+            silent[seat] = silent.get(seat, 0) + 1
+        disorder.extend(seat for seat in p["disorder"] if seat not in disorder)
+        disorder.sort()
+    elif event.type == "seat_replaced":
+        engine.get("silent", {}).pop(p["seat"], None)
+        for key in ("disorder", "conceded"):
+            if p["seat"] in engine.get(key, []):
+                engine[key].remove(p["seat"])
+    elif event.type == "seat_conceded":
+        engine["conceded"] = sorted(set(engine.get("conceded", [])) | {p["seat"]})
+    elif event.type == "absence_declared":
+        away = engine.setdefault("absences", {}).setdefault(p["seat"], [])
+        away.append({"start": p["start"], "end": p["end"], "by": p["by"]})
+        away.sort(key=lambda a: (a["start"], a["end"]))
+    elif event.type == "draw_voted":
+        engine["draw"] = {"phase": p["phase"], "votes": p["votes"]}
+
+
+def restore(state: dict, earlier: dict) -> dict:
+    """The state a rollback returns to, keeping what it does not undo (absences, concessions)."""
+    restored = plain_copy(earlier)
+    for key in KEPT_THROUGH_ROLLBACK:
+        if key in state["engine"]:
+            restored["engine"][key] = plain_copy(state["engine"][key])
+        else:
+            restored["engine"].pop(key, None)
+    restored["engine"].pop("paused", None)
+    return restored
 
 
 def step(game, state: dict, event: Event) -> tuple[dict, str]:
@@ -99,7 +176,10 @@ def state_hash(state: dict) -> str:
 
 
 def timing_for(game, options: dict) -> dict:
-    """Engine timing for a new game: defaults, then the game's, then explicit options."""
+    """Engine settings for a new game: defaults, then the game's, then explicit options.
+
+    The table's settings (press, civil disorder, absences) are kept only when given.
+    """
     timing = dict(DEFAULT_TIMING)
     timing.update(game.timing(options))
     for key in DEFAULT_TIMING:
@@ -107,7 +187,19 @@ def timing_for(game, options: dict) -> dict:
             timing[key] = number_option(options, key, DEFAULT_TIMING[key],
                                         whole=isinstance(DEFAULT_TIMING[key], int),
                                         positive=key == "turn_hours")
+    for key, default in TABLE_DEFAULTS.items():
+        if key == "press" and key in options:
+            timing[key] = str(options[key]).strip().lower()
+            if timing[key] not in PRESS:
+                raise SetupError(f"press must be {', '.join(PRESS)}: {options[key]!r}")
+        elif key in options:
+            timing[key] = number_option(options, key, default, whole=True)
     return timing
+
+
+def setting(state: dict, key: str):
+    """One of the table's settings of a game (press, disorder_turns, absences, absence_days)."""
+    return state["engine"]["timing"].get(key, TABLE_DEFAULTS[key])
 
 
 def check_options(game, options: dict, seats=()) -> None:
@@ -120,7 +212,8 @@ def check_options(game, options: dict, seats=()) -> None:
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise SetupError(f"{game.TITLE} has no option {', '.join(unknown)}; "
-                         f"its options are {', '.join(known)}")
+                         f"its options are {', '.join(sorted(game.OPTIONS))}, and every "
+                         f"game's {', '.join(sorted(TIMING_OPTIONS))}")
     if "judge" in options and options["judge"] not in seats:
         raise SetupError(f"the judge {options['judge']!r} is not one of the seats "
                          f"({', '.join(seats)})")
@@ -129,7 +222,8 @@ def check_options(game, options: dict, seats=()) -> None:
 def creation_events(game, game_id, ruleset, options, seats, seed, position=None) -> list[Event]:
     """The game_created event and the game's own setup events."""
     check_options(game, options, list(seats))
-    game_options = {k: v for k, v in options.items() if k not in DEFAULT_TIMING}
+    game_options = {k: v for k, v in options.items()
+                    if k not in DEFAULT_TIMING and k not in TABLE_DEFAULTS}
     created = public(
         "game_created",
         game=game_id,
@@ -158,7 +252,8 @@ def open_phase(game, state: dict, now: str) -> Event:
     deadline = remind = None
     if set(requests) != {REFEREE}:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
-        deadline = later(now, min(hours) if hours else timing["turn_hours"])
+        deadline = past_absences(state["engine"], later(now, min(hours) if hours
+                                                         else timing["turn_hours"]), requests)
         remind = later(deadline, -timing["reminder_hours"])
     return (secret if private_requests(game, state) else public)(
         "phase_opened",
@@ -214,11 +309,17 @@ def orders_for_phase(game, state: dict, given: dict) -> tuple[dict, list]:
     return orders, defaulted
 
 
-def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
-    """orders_set, a ruling_given for each ruling asked, and the game's resolution."""
+def close_phase(game, state: dict, given: dict, seed: str, texts: dict | None = None
+                ) -> list[Event]:
+    """orders_set, a ruling_given for each ruling asked, and the game's resolution.
+
+    `texts` are the receipts of the seats' order texts (see pbem/receipts.py),
+    recorded in orders_set when there are any.
+    """
     orders, defaulted = orders_for_phase(game, state, given)
     eng = state["engine"]
-    marker = secret("orders_set", phase=eng["phase"], orders=orders, defaulted=defaulted)
+    marker = secret("orders_set", phase=eng["phase"], orders=orders, defaulted=defaulted,
+                    **({"texts": texts} if texts else {}))
     rulings = [ruling_event(eng["phase"], asked, request, orders[asked], asked in defaulted)
                for asked, request in sorted(eng["requests"].items())
                if request["kind"] == "ruling"]
@@ -227,10 +328,62 @@ def close_phase(game, state: dict, given: dict, seed: str) -> list[Event]:
 
 
 def narrate(event: Event) -> str | None:
-    """An engine event in one sentence, or None when players need not read it."""
+    """An engine event in one sentence (in the current language), or None when players
+    need not read it."""
+    p = event.payload
     if event.type == "ruling_given":
-        return narrate_ruling(event.payload)
+        return narrate_ruling(p)
+    if event.type == "game_paused":
+        return _("The referee paused the game: {reason}. No deadline runs until it "
+                 "resumes.").format(reason=p["reason"])
+    if event.type == "game_resumed":
+        return _("The referee resumed the game.")
+    if event.type == "seats_late":
+        return narrate_lateness(p)
+    if event.type == "seat_replaced":
+        return _("A new player takes seat {seat}.").format(seat=p["seat"])
+    if event.type == "seat_conceded":
+        return _("{seat} concedes: the seat plays its default orders from now on.").format(
+            seat=p["seat"])
+    if event.type == "absence_declared":
+        return _("{seat} is away from {start} to {end} (UTC): no deadline of theirs falls in "
+                 "that time.").format(seat=p["seat"], start=p["start"][:16].replace("T", " "),
+                                      end=p["end"][:16].replace("T", " "))
+    if event.type == "draw_voted":
+        return _("{seat} votes for a draw; votes this turn: {votes}.").format(
+            seat=p["seat"], votes=", ".join(p["votes"]))
+    if event.type == "game_drawn":
+        return _("Every seat still playing voted for a draw: the game ends in a draw between "
+                 "{seats}.").format(seats=", ".join(p["seats"]))
+    if event.type == "phase_rolled_back":
+        return _("The referee took the game back to the start of phase {phase}: {reason}. "
+                 "What happened since is undone; phase {phase} is open again.").format(
+                     phase=p["phase"], reason=p["reason"])
+    if event.type == "press":
+        return narrate_press(p)
     return None
+
+
+def narrate_lateness(p: dict) -> str | None:
+    """Who sent no orders, and who fell into civil disorder for it."""
+    lines = []
+    if p["late"]:
+        lines.append(_("No orders came from {seats}: default orders were used.").format(
+            seats=", ".join(p["late"])))
+    for seat in p["disorder"]:
+        lines.append(_("{seat} has sent no orders for several turns in a row and is in civil "
+                       "disorder: the referee may give the seat to a new player.").format(
+                           seat=seat))
+    return " ".join(lines) or None
+
+
+def narrate_press(p: dict) -> str:
+    """A press message, as its sender and recipients read it in their history."""
+    to = ", ".join(p["to"])
+    if p["anonymous"]:
+        return _("Anonymous press to {to}: {text}").format(to=to, text=p["text"])
+    return _("Press from {sender} to {to}: {text}").format(sender=p["from"], to=to,
+                                                             text=p["text"])
 
 
 def after_resolution(game, state: dict, now: str, seed: str) -> Event:
@@ -256,6 +409,148 @@ def extension(state: dict, seat: str) -> Event | None:
         return None
     length = (parse_time(engine["deadline"]) - parse_time(engine["opened"])).total_seconds()
     return deadline_moved(state, later(engine["deadline"], length / 3600), seat)
+
+
+def past_absences(engine: dict, deadline: str, seats) -> str:
+    """The deadline, moved to the end of every absence of these seats that it falls in."""
+    moved = True
+    while moved:
+        moved = False
+        for seat in sorted(seats):
+            for away in engine.get("absences", {}).get(seat, []):
+                if away["start"] <= deadline < away["end"]:
+                    deadline, moved = away["end"], True
+    return deadline
+
+
+def paused(state: dict, reason: str, now: str) -> Event:
+    """The referee stops the clock: the time left before the deadline and the reminder."""
+    engine = state["engine"]
+    left = remind = None
+    if engine["deadline"]:
+        left = max(0, seconds_between(now, engine["deadline"]))
+    if engine["remind_at"] and engine["remind_at"] > now:
+        remind = seconds_between(now, engine["remind_at"])
+    return public("game_paused", phase=engine["phase"], reason=reason, left=left, remind=remind)
+
+
+def resumed(state: dict, now: str) -> Event:
+    """The clock runs again: the deadline is now plus the time that was left (past absences)."""
+    engine = state["engine"]
+    held = engine["paused"]
+    deadline = remind = None
+    if held["left"] is not None:
+        deadline = past_absences(engine, after_seconds(now, held["left"]), engine["requests"])
+        if held["remind"] is not None:
+            remind = min(after_seconds(now, held["remind"]), deadline)
+    return public("game_resumed", phase=engine["phase"], deadline=deadline, remind_at=remind)
+
+
+def lateness(game, state: dict, orders_set: dict) -> Event | None:
+    """After a phase: who sent nothing (and who falls into civil disorder), who came back.
+
+    `orders_set` is the payload of the phase's orders_set event. A seat that
+    conceded is not late; `disorder_turns` silent phases in a row put a seat in
+    civil disorder, until it sends orders again or a new player takes it. The
+    event is public, unless the game keeps who is asked private: then it is
+    the referee's.
+    """
+    engine = state["engine"]
+    asked = sorted(seat for seat in orders_set["orders"] if seat != REFEREE)
+    conceded = engine.get("conceded", [])
+    late = [seat for seat in asked if seat in orders_set["defaulted"] and seat not in conceded]
+    silent, disorder = engine.get("silent", {}), engine.get("disorder", [])
+    back = [seat for seat in asked if seat not in orders_set["defaulted"]
+            and (silent.get(seat) or seat in disorder)]
+    limit = setting(state, "disorder_turns")
+    falling = [seat for seat in late if limit and seat not in disorder
+               and silent.get(seat, 0) + 1 >= limit]
+    if not (late or back):
+        return None
+    payload = {"phase": orders_set["phase"], "late": late, "answered": back,
+               "disorder": falling}
+    return Event("seats_late", payload, REFEREE if private_requests(game, state) else ALL)
+
+
+def survivors(game, state: dict) -> list[str]:
+    """The seats still playing (whose votes a draw needs): the game's own list when it
+    gives one (``survivors(state)``), else every seat; never a seat that conceded."""
+    named = getattr(game, "survivors", None)
+    seats = named(state["game"]) if named else state["engine"]["seats"]
+    return sorted(seat for seat in seats if seat not in state["engine"].get("conceded", []))
+
+
+def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
+    """A seat's DRAW: its vote, and the drawn game (revealing the seed) when every seat
+    still playing agrees."""
+    engine = state["engine"]
+    votes = sorted(set(engine.get("draw", {}).get("votes", [])) | {seat})
+    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes)
+    agreed = draw_agreed(game, fold(game, [voted], state), seed)
+    return [voted] + ([agreed] if agreed else [])
+
+
+def draw_agreed(game, state: dict, seed: str) -> Event | None:
+    """game_drawn (revealing the seed) when every seat still playing has voted for a draw
+    this turn, else None."""
+    votes = state["engine"].get("draw", {}).get("votes", [])
+    standing = survivors(game, state)
+    if not votes or not standing or not set(standing) <= set(votes):
+        return None
+    return public("game_drawn", seats=standing, seed=seed,
+                  reason=Said("a draw agreed by every seat still playing").stored())
+
+
+def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:
+    """Reopen `phase` from the state after event `to_seq` (the state before it opened).
+
+    The announcement is public; the state it returns to (secrets and all) is
+    the referee's. Replay checks that state against the log's own hash after
+    `to_seq`, so a rollback cannot bring back a state the game never had.
+    """
+    return [public("phase_rolled_back", phase=phase, to_seq=to_seq, reason=reason),
+            secret("state_restored", state=earlier)]
+
+
+def undone(rows) -> set[int]:
+    """The seqs of the events a rollback among `rows` undid (a game's event rows, in order)."""
+    rows = list(rows)
+    spans = undone_spans(rows)
+    return {row["seq"] for row in rows if is_undone(spans, row)}
+
+
+def undone_spans(rows) -> list[tuple[int, int]]:
+    """(returned to, rolled back at) for every phase_rolled_back row among `rows`."""
+    return [(row["payload"]["to_seq"], row["seq"]) for row in rows
+            if row["type"] == "phase_rolled_back"]
+
+
+def is_undone(spans, row) -> bool:
+    """Did a rollback undo this event row? Events about the table are never undone."""
+    return row["type"] not in TABLE_EVENTS and any(start < row["seq"] < end
+                                                   for start, end in spans)
+
+
+def live_phases(rows: list[dict]) -> dict:
+    """{phase: {"opened", "requests", "start": seq of its phase_opened, "closed": seq of its
+    orders_set, "end": seq of the event that opened what came next}} for the phases a
+    rollback did not undo."""
+    gone = undone(rows)
+    phases, current = {}, None
+    for row in rows:
+        if row["seq"] in gone:
+            continue
+        if row["type"] in ("phase_opened", "game_over", "game_stopped", "game_drawn") \
+                and current is not None and phases[current]["closed"]:
+            phases[current]["end"] = row["seq"]
+        if row["type"] == "phase_opened":
+            current = row["payload"]["phase"]
+            phases[current] = {"opened": row["payload"]["opened"], "start": row["seq"],
+                               "requests": row["payload"]["requests"], "closed": None,
+                               "end": None}
+        elif row["type"] == "orders_set" and current is not None:
+            phases[current]["closed"] = row["seq"]
+    return phases
 
 
 def deadline_moved(state: dict, deadline: str, seat: str | None = None) -> Event:

@@ -11,10 +11,14 @@ from .contract import SetupError
 
 YES = ("yes", "true", "on", "1")
 NO = ("no", "false", "off", "0", "")
+MAX_HOURS = 24 * 366  # a year: no deadline, extension or absence is ever longer
 
 
 def number_option(options: dict, key: str, default, *, whole=False, positive=False):
-    """The option as a number (default when absent): 0 or more, or more than 0 if positive."""
+    """The option as a number (default when absent): 0 or more, or more than 0 if positive.
+
+    A number of hours (not `whole`) is at most MAX_HOURS.
+    """
     text = options.get(key, default)
     try:
         value = int(text) if whole else float(text)
@@ -24,6 +28,9 @@ def number_option(options: dict, key: str, default, *, whole=False, positive=Fal
         kind = "a whole number" if whole else "a number of hours"
         least = "more than 0" if positive else "0 or more"
         raise SetupError(f"{key} must be {kind}, {least}: {text!r}")
+    if not whole and value > MAX_HOURS:
+        raise SetupError(f"{key} must be a number of hours, at most {MAX_HOURS} (a year): "
+                         f"{text!r}")
     return value
 
 

@@ -108,8 +108,9 @@ def delivery_headers(mail_from: str, recipients: list[str]) -> bytes:
 def listen_address(text: str) -> tuple[str, int]:
     """'127.0.0.1:2525' or '[::1]:2525' as (host, port)."""
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise ConfigError(f"listen address {text!r}: write HOST:PORT, e.g. 127.0.0.1:2525")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise ConfigError(f"listen address {text!r}: write HOST:PORT, the port from 1 to "
+                          "65535, e.g. 127.0.0.1:2525")
     return host.strip("[]"), int(port)
 
 

@@ -1,0 +1,386 @@
+"""What players do by mail besides their orders: press, absences, history, draws, concessions.
+
+Each ``*_command`` is a mail command's handler (see ``COMMAND_HANDLERS`` in
+pbem/inbound.py): it gets the mail being acted on and the command read from
+it, records what it changes (an event, in the mail's transaction), queues any
+mail it causes, and adds to the answer, in the seat's language, what it did.
+"""
+
+from datetime import date, datetime, time, timedelta, timezone
+from difflib import get_close_matches
+import re
+from zoneinfo import ZoneInfo
+
+from . import letters
+from .adjudicator import engine
+from .adjudicator.contract import REFEREE, private, public
+from .adjudicator.options import MAX_HOURS
+from .errors import PbemError
+from .i18n import N_, _, format_date, speaking
+from .reading import plain
+from .store import row_event
+from .timeutil import iso, parse_time
+
+EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
+
+
+def note(mail, message: str, **values) -> None:
+    """Add a sentence to the answer, in the seat's language."""
+    with speaking(mail.seat["lang"]):
+        mail.answer.notes.append(_(message).format(**values))
+
+
+# ------------------------------------------------------------------ press
+
+
+def teams(table) -> dict:
+    """{team name, as players write it: [seats]} when the game has teams, else {}."""
+    named = getattr(table.game, "teams", None)
+    return {plain(team): sorted(seats) for team, seats in (named(table.state["game"]) if named
+                                                          else {}).items()}
+
+
+def recipients(table, sender: str, words: str) -> tuple[list, list]:
+    """(seats, unknown words) for "bob", "bob,cat", a team, or ALL."""
+    seats = table.state["engine"]["seats"]
+    groups = teams(table)
+    chosen, unknown = set(), []
+    for word in (plain(w) for w in re.split(r"[,;]", words) if plain(w)):
+        if word in EVERYONE:
+            chosen.update(seats)
+        elif word in seats:
+            chosen.add(word)
+        elif word in groups:
+            chosen.update(groups[word])
+        else:
+            unknown.append(word)
+    return sorted(chosen - {sender}), unknown
+
+
+def addressees(words: list[str]) -> tuple[str, str]:
+    """The PRESS line's words as (whom, the start of the message): "bob,cat: hello" gives
+    ("bob,cat", "hello"); names go on only after a comma."""
+    taken = 0
+    while taken < len(words) and (taken == 0 or words[taken - 1].endswith(",")
+                                  or words[taken].startswith(",")):
+        taken += 1
+    return " ".join(words[:taken]).strip(":"), " ".join(words[taken:]).strip()
+
+
+def press_command(mail, command) -> None:
+    """PRESS <seat|team|ALL>: the rest of the mail is a message, relayed by pbem."""
+    table, sender = mail.table, mail.seat["name"]
+    if engine.setting(table.state, "press") == "none":
+        note(mail, N_("Press is off in this game, so your message was not sent."))
+        return
+    target, first = addressees(command.args)
+    text = "\n".join(part for part in (first, command.text.strip("\n")) if part).strip()
+    if not target:
+        note(mail, N_("Say whom your press is for: PRESS followed by a seat, a team or ALL, "
+                      "then your message on the next lines."))
+        return
+    to, unknown = recipients(table, sender, target)
+    if unknown:
+        names = table.state["engine"]["seats"] + sorted(teams(table)) + ["all"]
+        close = get_close_matches(unknown[0], names, n=1)
+        with speaking(mail.seat["lang"]):
+            mail.answer.notes.append(_("Line {line}: there is no seat or team called {word}, "
+                                       "so your message was not sent").format(
+                                           line=command.line, word=unknown[0])
+                                     + (_("; did you mean {name}?").format(name=close[0])
+                                        if close else "."))
+        return
+    if not to:
+        note(mail, N_("Your press names only yourself, so it was not sent."))
+        return
+    if not text:
+        note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
+                      "on the lines below PRESS."), seats=", ".join(to))
+        return
+    send_press(mail, to, text)
+
+
+def send_press(mail, to: list, text: str) -> None:
+    """Record a press event from the mail's seat to `to` and mail it to them."""
+    table, sender = mail.table, mail.seat["name"]
+    anonymous = engine.setting(table.state, "press") == "anonymous"
+    event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
+                    phase=table.state["engine"]["phase"], **{"from": sender})
+    mail.table = mail.referee.record(table, [event], mail.now)
+    letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
+    if anonymous:
+        note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
+    else:
+        note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
+
+
+def answers_press(mail) -> bool:
+    """Is this mail a reply to a press mail? Then its whole text goes back to the press's
+    sender, and True."""
+    incoming = mail.incoming
+    if incoming is None:
+        return False
+    game_id = mail.table.game_row["id"]
+    pattern = re.compile(rf"^<{re.escape(game_id)}\.press\.(\d+)\.[0-9a-f]+@")
+    for reference in reversed(incoming.references):
+        found = pattern.match(reference)
+        if not found or mail.referee.store.one(
+                "SELECT 1 FROM outbox WHERE message_id = ? AND game = ? AND seat = ? "
+                "AND kind = 'press'", [reference, game_id, mail.seat["name"]]) is None:
+            continue
+        row = next(mail.referee.store.event_rows(game_id, after=int(found.group(1)) - 1,
+                                                 upto=int(found.group(1))))
+        text = incoming.text.strip()
+        if engine.setting(mail.table.state, "press") == "none":
+            note(mail, N_("Press is off in this game, so your message was not sent."))
+        elif not text:
+            note(mail, N_("Your reply to the press was empty, so nothing was sent."))
+        else:
+            send_press(mail, [row["payload"]["from"]], text)
+        return True
+    return False
+
+
+# ------------------------------------------------------------------ absences
+
+FILLER = ("from", "to", "until", "till", "du", "au", "jusqu'au", "jusqu", "le", "the", "-")
+DATE_FORMS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y")
+
+
+def read_date(word: str, today: date) -> date | None:
+    """A date as players write it: 2026-12-20, 20/12/2026, 20.12.2026, or 20/12 (the next one)."""
+    for form in DATE_FORMS:
+        try:
+            return datetime.strptime(word, form).date()
+        except ValueError:
+            continue
+    for form in ("%d/%m", "%d.%m"):
+        try:
+            day = datetime.strptime(f"{word}/{today.year}".replace(".", "/"),
+                                    "%d/%m/%Y").date()
+        except ValueError:
+            continue
+        return day if day >= today else day.replace(year=today.year + 1)
+    return None
+
+
+def away_span(words: list[str], tz_name: str | None, now: str) -> tuple[str, str, int] | None:
+    """(start, end, days) in UTC for "20/12 27/12" in the seat's zone: from the start of the
+    first day to the end of the last; one date is one day. None if the words are no dates."""
+    zone = ZoneInfo(tz_name) if tz_name else timezone.utc
+    today = parse_time(now).astimezone(zone).date()
+    days = [read_date(w.strip(",;."), today) for w in words
+            if w.strip(",;.").lower() not in FILLER]
+    if not days or len(days) > 2 or None in days:
+        return None
+    first, last = days[0], days[-1]
+    if last < first:
+        return None
+    start = datetime.combine(first, time(), zone)
+    end = datetime.combine(last + timedelta(days=1), time(), zone)
+    return iso(start), iso(end), (last - first).days + 1
+
+
+def absence_left(state: dict, seat: str) -> tuple[int, int]:
+    """(absences, days) a seat may still declare itself (the referee's never count)."""
+    mine = [a for a in state["engine"].get("absences", {}).get(seat, []) if a["by"] == seat]
+    used_days = sum(round((parse_time(a["end"]) - parse_time(a["start"])).total_seconds()
+                          / 86400) for a in mine)
+    return (engine.setting(state, "absences") - len(mine),
+            engine.setting(state, "absence_days") - used_days)
+
+
+def absence_command(mail, command) -> None:
+    """ABSENCE <from> <to>: no deadline of this seat falls in those days (its own zone)."""
+    seat = mail.seat
+    span = away_span(command.args, seat["tz"], mail.now)
+    if span is None:
+        note(mail, N_("Line {line}: I could not read the dates of your absence. Write ABSENCE "
+                      "and the first and last days away, in your own time zone: ABSENCE "
+                      "2026-12-20 2026-12-27 (or 20/12/2026 27/12/2026)."), line=command.line)
+        return
+    start, end, days = span
+    if end <= mail.now:
+        note(mail, N_("Your absence is over already, so it was not recorded."))
+        return
+    absences, days_left = absence_left(mail.table.state, seat["name"])
+    if absences <= 0 or days > days_left:
+        note(mail, N_("This absence of {days} days is more than you have left in this game "
+                      "({count} absences, {left} days), so it was not recorded; the referee "
+                      "may grant it."), days=days, count=max(absences, 0), left=max(days_left, 0))
+        return
+    mail.table = declare_absence(mail.referee, mail.table, seat, start, end, seat["name"],
+                                 mail.now)
+    with speaking(seat["lang"]):
+        mail.answer.notes.append(_("Absence noted: from {start} to {end}. No deadline of yours "
+                                   "falls in it.").format(
+                                       start=format_date(start, seat["tz"]),
+                                       end=format_date(end, seat["tz"])))
+
+
+def declare_absence(referee, table, seat: dict, start: str, end: str, by: str, now: str):
+    """Record an absence; move the open deadline to its end if it falls in it and tell every
+    seat (under fog of war, only the seats asked, without naming the absent one). Returns
+    the new table (inside the caller's transaction)."""
+    events = [public("absence_declared", seat=seat["name"], start=start, end=end, by=by)]
+    table = referee.record(table, events, now)
+    eng = table.state["engine"]
+    if eng["deadline"] and seat["name"] in eng["requests"]:
+        moved = engine.past_absences(eng, eng["deadline"], eng["requests"])
+        if moved != eng["deadline"]:
+            table = referee.record(table, [engine.deadline_moved(table.state, moved)], now)
+            hidden = engine.private_requests(table.game, table.state)
+            for other in referee.store.seats(table.game_row["id"]):
+                if hidden and other["name"] not in eng["requests"]:
+                    continue  # under fog of war, who is asked is not everyone's business
+                said = letters.say(N_("A player's absence moves this turn's deadline to "
+                                      "{when}."), when=letters.Moment(moved)) if hidden else \
+                    letters.say(N_("{seat} is away until {end}, so this turn's deadline moves "
+                                   "to {when}."), seat=seat["name"], end=letters.Moment(end),
+                                when=letters.Moment(moved))
+                letters.tell(table, other, "deadline", letters.say(N_("the deadline moves")),
+                             [said], now)
+    return table
+
+
+def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
+                  now: str) -> dict:
+    """The referee records an absence for a seat, beyond its quota; returns the absence.
+
+    `first` and `last` are the first and last days away, in the seat's time zone.
+    """
+    now = iso(parse_time(now))
+    with referee.store.transaction():
+        table = referee.table(game_id)
+        seat = referee.store.seat(game_id, seat_name)
+        if seat is None:
+            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        if table.state["engine"]["over"]:
+            raise PbemError(f"game {game_id} is over")
+        span = away_span([first, last], seat["tz"], now)
+        if span is None:
+            raise PbemError(f"{first} to {last}: give the first and last days away, e.g. "
+                            "--from 2026-12-20 --to 2026-12-27 (the second not before the first)")
+        start, end, days = span
+        if end <= now:
+            raise PbemError(f"an absence that ended on {end} changes nothing")
+        if days * 24 > MAX_HOURS:
+            raise PbemError(f"an absence of {days} days is longer than a year; pause the game "
+                            f"instead (pbem pause {game_id})")
+        declare_absence(referee, table, seat, start, end, REFEREE, now)
+    return {"seat": seat_name, "start": start, "end": end, "days": days}
+
+
+# ------------------------------------------------------------------ history
+
+
+def history_command(mail, command) -> None:
+    """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
+    table, seat = mail.table, mail.seat
+    rows = list(mail.referee.store.event_rows(table.game_row["id"]))
+    phases = engine.live_phases(rows)
+    asked = next((int(w) for w in command.args if w.isdigit()), None)
+    if asked is None:
+        with speaking(seat["lang"]):
+            lines = [_("Phase {phase}, opened {when}: {what}").format(
+                phase=number, when=format_date(phase["opened"], seat["tz"]),
+                what=(phase["requests"].get(seat["name"]) or {}).get("prompt")
+                or _("nothing asked of you"))
+                for number, phase in sorted(phases.items())]
+        letters.tell(table, seat, "history", letters.say(N_("the phases of this game")), [
+            letters.say(N_("Send HISTORY and a phase's number for your report of that phase, "
+                           "as your seat saw it."))], mail.now, lines=lines,
+                     reply_to_mail=mail.incoming)
+        return
+    phase = phases.get(asked)
+    if phase is None or phase["end"] is None:
+        note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
+                      "{done}."), phase=asked,
+             done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
+        return
+    gone = engine.undone(rows)
+    shown = [row for row in rows if phase["start"] < row["seq"] <= phase["end"]
+             and row["seq"] not in gone and row_event(row).visible(seat["name"])]
+    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
+    past = letters.Table(mail.referee, table.game_row, table.game, then)
+    now_asked = table.context(seat)
+    with speaking(seat["lang"]):
+        happened = [line for line in (engine.narrate(row_event(r)) or
+                                      table.game.narrate(row_event(r)) for r in shown) if line]
+        past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
+            phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+                  happened=happened, request=now_asked["request"],
+                  waiting=now_asked["waiting"], proxies=now_asked["proxies"])
+
+
+# ------------------------------------------------------------------ draws and concessions
+
+
+def draw_command(mail, command) -> None:
+    """DRAW: a vote to end the game in a draw; it ends when every seat still playing votes
+    for it in the same turn."""
+    table, name = mail.table, mail.seat["name"]
+    state = table.state
+    if name not in engine.survivors(table.game, state):
+        note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
+        return
+    if name in state["engine"].get("draw", {}).get("votes", []):
+        note(mail, N_("Your vote for a draw this turn is counted already."))
+        return
+    events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
+    mail.table = table = mail.referee.record(table, events, mail.now)
+    if table.state["engine"]["over"]:
+        note(mail, N_("Every seat still playing voted for a draw: the game is over."))
+        letters.reports(table, mail.referee.store.seats(table.game_row["id"]), mail.now)
+        return
+    votes = table.state["engine"]["draw"]["votes"]
+    waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
+    note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
+                  "still playing votes for it during this turn; still to vote: {seats}."),
+         seats=", ".join(waiting))
+    for seat in mail.referee.store.seats(table.game_row["id"]):
+        if seat["name"] in waiting:
+            letters.tell(table, seat, "draw", letters.say(N_("{seat} proposes a draw"),
+                                                          seat=name), [
+                letters.say(N_("{seat} votes to end the game in a draw; votes so far: {votes}. "
+                               "It ends in a draw if every seat still playing votes for it "
+                               "during this turn."), seat=name, votes=", ".join(votes)),
+                letters.say(N_("To agree, reply with DRAW before this turn ends.")),
+            ], mail.now)
+
+
+def concede_command(mail, command) -> None:
+    """CONCEDE: the seat gives up; it plays its default orders for the rest of the game."""
+    table, name = mail.table, mail.seat["name"]
+    if name in table.state["engine"].get("conceded", []):
+        note(mail, N_("You conceded already."))
+        return
+    events = [public("seat_conceded", seat=name)]
+    drawn = engine.draw_agreed(table.game, engine.fold(table.game, events, table.state),
+                               table.game_row["seed"])
+    mail.table = table = mail.referee.record(table, events + ([drawn] if drawn else []),
+                                             mail.now)
+    store = mail.referee.store
+    store.update("games", {"id": table.game_row["id"]}, {"dirty": 1})
+    note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
+                  "still get the reports. Only the referee can give the seat to someone "
+                  "else."))
+    if drawn:
+        letters.reports(table, store.seats(table.game_row["id"]), mail.now)
+        return
+    for seat in store.seats(table.game_row["id"]):
+        if seat["name"] != name:
+            letters.tell(table, seat, "concession", letters.say(N_("{seat} concedes"),
+                                                                seat=name), [
+                letters.say(N_("{seat} concedes: the seat plays its default orders from now "
+                               "on."), seat=name)], mail.now)
+
+
+def note_conceded(referee, table, sender: str, target: str, answer) -> None:
+    """Orders for a seat that conceded are not recorded: say so, in the sender's language."""
+    seat = referee.store.seat(table.game_row["id"], sender)
+    with speaking(seat["lang"]):
+        answer.notes.append(_("You conceded, so these orders were not recorded: your seat plays "
+                              "its default orders.") if sender == target else
+                            _("{seat} conceded, so these orders were not recorded.").format(
+                                seat=target))

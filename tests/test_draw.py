@@ -1,0 +1,126 @@
+"""DRAW and CONCEDE by mail: a game ends in a draw when every seat still playing votes for it
+within a turn; a seat that concedes plays its default orders for ever."""
+
+import sqlite3
+
+from click.testing import CliRunner
+import pytest
+
+from pbem.app import SeatSpec
+from pbem.cli import main
+from pbem.replay import replay
+
+from conftest import START, seats
+from players import answer_to, flat, outbox, reply, text_of
+
+
+@pytest.fixture
+def three(referee):
+    referee.new_game("auguste", "rome", [SeatSpec("ann", "ann@players.example"),
+                                         SeatSpec("bob", "bob@players.example"),
+                                         SeatSpec("cat", "cat@players.example", lang="fr")],
+                     START, {"preset": "3-3"}, seed="three")
+    return referee
+
+
+def engine(referee):
+    return referee.table("rome").state["engine"]
+
+
+def test_a_draw_every_seat_votes_for_ends_the_game(three):
+    referee = three
+    said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
+    assert "still to vote: bob, cat." in said
+    [to_bob] = outbox(referee, kind="draw", seat="bob")
+    assert "ann votes to end the game in a draw; votes so far: ann." in flat(to_bob)
+    assert "To agree, reply with DRAW" in flat(to_bob)
+    [to_cat] = outbox(referee, kind="draw", seat="cat")
+    assert "ann propose une nulle" in str(to_cat["subject"])
+    reply(referee, "rome", "bob", "draw", START)
+    assert not engine(referee)["over"]
+    said = flat(answer_to(referee, reply(referee, "rome", "cat", "Bonjour\nNULLE\nMerci", START)))
+    assert "Toutes les places encore en jeu ont voté la nulle : la partie est terminée." in said
+    eng = engine(referee)
+    assert eng["over"] and eng["result"]["draw"] == ["ann", "bob", "cat"]
+    for over in outbox(referee, kind="over"):
+        said = "une nulle entre ann, bob, cat (une nulle acceptée par toutes les places encore " \
+            "en jeu)" if over["seat"] == "cat" else \
+            "a draw between ann, bob, cat (a draw agreed by every seat still playing)"
+        assert said in flat(over) and "three" in text_of(over)
+    listed = CliRunner().invoke(main, ["list", "--db", referee.store.path]).output
+    assert "over: a draw between ann, bob, cat (a draw agreed by every seat still playing)" in \
+        listed
+    assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_draw_votes_last_one_turn(three):
+    referee = three
+    reply(referee, "rome", "ann", "DRAW", START)
+    said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
+    assert "Your vote for a draw this turn is counted already." in said
+    referee.tick(engine(referee)["deadline"], send=False)
+    assert "draw" not in engine(referee)
+    reply(referee, "rome", "bob", "DRAW", START)
+    reply(referee, "rome", "cat", "DRAW", START)
+    assert not engine(referee)["over"] and engine(referee)["draw"]["votes"] == ["bob", "cat"]
+    assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_a_seat_that_concedes_plays_its_defaults_and_no_longer_holds_anything_up(three):
+    referee = three
+    said = flat(answer_to(referee, reply(referee, "rome", "bob", "CONCEDE", START)))
+    assert "You conceded: your seat plays its default orders from now on" in said
+    assert "bob concedes: the seat plays its default orders from now on." in flat(
+        outbox(referee, kind="concession", seat="ann")[0])
+    assert "bob abandonne" in flat(outbox(referee, kind="concession", seat="cat")[0])
+    said = flat(answer_to(referee, reply(referee, "rome", "bob", "pass", START)))
+    assert "You conceded, so these orders were not recorded" in said
+    assert referee.current_submission("rome", "bob", 1) is None
+    reply(referee, "rome", "ann", "pass", START)
+    reply(referee, "rome", "cat", "pass", START)
+    assert referee.tick(START, send=False).phases == {"rome": 1}, "nobody waits for bob"
+    late = [e for e in referee.events("rome", None) if e["type"] == "seats_late"]
+    assert late == [], "a seat that conceded is not late"
+    reply(referee, "rome", "ann", "DRAW", START)
+    said = flat(answer_to(referee, reply(referee, "rome", "bob", "DRAW", START)))
+    assert "You are no longer playing this game, so you have no vote for a draw." in said
+    reply(referee, "rome", "cat", "DRAW", START)
+    assert engine(referee)["result"]["draw"] == ["ann", "cat"]
+    assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_a_concession_completes_a_draw_the_others_voted_for(three):
+    referee = three
+    reply(referee, "rome", "ann", "DRAW", START)
+    reply(referee, "rome", "bob", "DRAW", START)
+    reply(referee, "rome", "cat", "ABANDON", START)
+    assert engine(referee)["result"]["draw"] == ["ann", "bob"]
+    assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_replay_refuses_a_draw_not_every_survivor_voted_for(three):
+    referee = three
+    reply(referee, "rome", "ann", "DRAW", START)
+    reply(referee, "rome", "bob", "DRAW", START)
+    reply(referee, "rome", "cat", "DRAW", START)
+    conn = sqlite3.connect(referee.store.path)
+    conn.execute("DROP TRIGGER events_no_update")
+    seq = conn.execute("SELECT seq FROM events WHERE type = 'draw_voted' "
+                       "ORDER BY seq DESC").fetchone()[0]
+    conn.execute("UPDATE events SET payload = json_set(payload, '$.votes', "
+                 "json('[\"ann\",\"bob\"]')) WHERE seq = ?", [seq])
+    conn.commit()
+    problems = replay(referee.store, "rome", verify=True).problems
+    assert any("the draw is not every surviving seat's vote" in p for p in problems)
+
+
+def test_a_game_may_name_its_survivors(referee, monkeypatch):
+    from pbem.games import auguste
+    monkeypatch.setattr(auguste, "survivors", lambda state: ["ann", "cat"], raising=False)
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat"), START, {"preset": "3-3"},
+                     seed="s")
+    reply(referee, "rome", "ann", "DRAW", START)
+    said = flat(answer_to(referee, reply(referee, "rome", "bob", "DRAW", START)))
+    assert "no vote for a draw" in said
+    reply(referee, "rome", "cat", "DRAW", START)
+    assert engine(referee)["result"]["draw"] == ["ann", "cat"]

@@ -7,6 +7,8 @@ it sits on the SVG map), ``land`` and ``sea`` (the names of its neighbours).
 Every link must be listed on both of its provinces.
 """
 
+from difflib import get_close_matches
+
 from pbem.adjudicator.contract import SetupError
 from pbem.adjudicator.maps import Library
 
@@ -57,6 +59,11 @@ class Board:
             return None
         found = {name for word, name in self._words.items() if word.startswith(key)}
         return found.pop() if len(found) == 1 else None
+
+    def closest(self, word: str, count: int = 2) -> list[str]:
+        """The provinces whose English or French name is closest to a mistyped one, best first."""
+        near = get_close_matches(squash(word), sorted(self._words), n=2 * count, cutoff=0.7)
+        return list(dict.fromkeys(self._words[w] for w in near))[:count]
 
 
 def squash(word: str) -> str:

@@ -65,7 +65,7 @@ def chosen_steps(run, orders) -> list | None:
     problem = Sketch(run.state, seat).check(steps)
     if problem:
         run.emit(public("orders_void", seat=seat))
-        run.emit(private([seat], "orders_void_reason", seat=seat, reason=problem))
+        run.emit(private([seat], "orders_void_reason", seat=seat, reason=problem.stored()))
         return None
     return list(steps)
 
@@ -260,4 +260,4 @@ def end_game(run, reasons) -> None:
     scores = dict(sorted(run.state["scores"].items()))
     best = max(scores.values())
     winners = sorted(seat for seat, points in scores.items() if points == best)
-    run.emit(public("game_decided", winners=winners, scores=scores, reason="; ".join(reasons)))
+    run.emit(public("game_decided", winners=winners, scores=scores, reason=[r.stored() for r in reasons]))

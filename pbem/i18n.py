@@ -148,7 +148,7 @@ def said(message) -> str:
     if isinstance(message, Said):
         message = message.stored()
     if isinstance(message, list):
-        return "; ".join(said(part) for part in message)
+        return _("; ").join(said(part) for part in message)
     if isinstance(message, dict) and MSGID in message:
         english = message[MSGID]
         return _(english).format(**{k: said(v) for k, v in message.get("args", {}).items()})

@@ -81,8 +81,12 @@ class Table:
         asked = self.game.pending(self.state["game"]).get(name)
         return asked.prompt if asked else self.state["engine"]["requests"][name]["prompt"]
 
-    def context(self, seat: dict, with_board: bool = False) -> dict:
-        """What every game mail to a seat needs (the board only when asked: it is costly)."""
+    def context(self, seat: dict, with_board: bool = False, happened: bool = False) -> dict:
+        """What every game mail to a seat needs (the board only when asked: it is costly).
+
+        `happened`: the mail has its own list of what happened (a game's own
+        section need not tell it again).
+        """
         engine = self.state["engine"]
         request = engine["requests"].get(seat["name"])
         if request:
@@ -90,7 +94,7 @@ class Table:
                        "deadline": engine["deadline"]}
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
-                              seat=seat["name"]).strip()
+                              seat=seat["name"], happened=happened).strip()
         board = {"board": None, "svg": None, "png": None}
         if with_board and getattr(self.game, "SEAT_BOARDS", False):
             board = self.board(seat_view)
@@ -146,7 +150,7 @@ class Table:
 
     def send(self, seat: dict, kind: str, headline, template: str, now: str,
              reply_to_mail=None, lang: str | None = None, msg_id: str | None = None,
-             **extra) -> None:
+             attachments=(), **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         `headline` is a msgid, or a function of the seat's mail context that
@@ -154,6 +158,7 @@ class Table:
         seat's tag, the turn and the headline. `lang` writes this one mail in
         another language than the seat's (HELP asked with a French word);
         `msg_id` fixes its Message-ID (a press mail's names its event).
+        `attachments` are (file name, text) pairs attached to the mail.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
@@ -162,8 +167,8 @@ class Table:
         with i18n.speaking(lang or seat["lang"]):
             brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
                 and seat["name"] not in self.state["engine"]["requests"]
-            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief),
-                       **extra}
+            context = {**self.context(seat, template in BOARD_TEMPLATES and not brief,
+                                      happened=bool(extra.get("happened"))), **extra}
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
             subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(
@@ -182,25 +187,27 @@ class Table:
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
-                  msg_id=seat["thread_id"] if first else msg_id, images=images)
+                  msg_id=seat["thread_id"] if first else msg_id, images=images,
+                  attachments=attachments)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
           in_reply_to=None, references=(), msg_id=None, phase=None, asked=None,
-          images=None) -> str:
+          images=None, attachments=()) -> str:
     """Compose a mail and add it to the outbox; return its Message-ID.
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
     the next one. `images` ({Content-ID: PNG bytes}) go with the HTML part,
-    which shows them by cid:.
+    which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
     raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                   text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
-                  in_reply_to=in_reply_to, references=references, images=images)
+                  in_reply_to=in_reply_to, references=references, images=images,
+                  attachments=attachments)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
         "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
@@ -265,7 +272,8 @@ def asked_words(context: dict) -> str | None:
 
 
 def welcome(table: Table, seats: list[dict], now: str) -> None:
-    """The first mail of a game to every seat: who plays, the seed's hash, the board."""
+    """The first mail of a game to every seat: who plays, the seed's hash, the board,
+    and the game's rules in short, attached in the seat's language."""
     digest = seed_digest(table.game_row["seed"])
 
     def headline(context):
@@ -277,8 +285,10 @@ def welcome(table: Table, seats: list[dict], now: str) -> None:
         others = [s["name"] for s in seats if s["name"] != seat["name"]]
         with i18n.speaking(seat["lang"]):
             said = briefing(table, seat, seats)
+            rules = render.rules_summary(table.ruleset)
         table.send(seat, "welcome", headline, "welcome", now, others=others,
-                   seed_sha256=digest, briefing=said)
+                   seed_sha256=digest, briefing=said, rules=rules[0] if rules else None,
+                   attachments=[rules] if rules else [])
         mark_reported(table, seat)
 
 

@@ -41,6 +41,7 @@ FONTS = {  # every family a board's SVG names is drawn in the shipped DejaVu San
                                        "monospace_family", "cursive_family", "fantasy_family")},
 }
 PNG_COLOURS = 64
+RULES_FILE = {"en": "{game}-rules.txt", "fr": "{game}-regles.txt"}  # a welcome's attachment
 
 
 def _autoescape(name: str | None) -> bool:
@@ -103,6 +104,21 @@ def template_for(ruleset: str, name: str):
 def render(ruleset: str, name: str, **context) -> str:
     """Render a template for a game."""
     return template_for(ruleset, name).render(**context)
+
+
+def rules_summary(ruleset: str) -> tuple[str, str] | None:
+    """A game's rules in short, in the current language (else English), for a welcome mail.
+
+    (file name, text): the game folder's ``rules.<lang>.md``, named for the
+    attachment ``<game>-rules.txt`` or ``<game>-regles.txt``; None when the
+    game has none.
+    """
+    folder = files("pbem.games") / ruleset
+    for lang in dict.fromkeys((i18n.current(), "en")):
+        summary = folder / f"rules.{lang}.md"
+        if summary.is_file():
+            return RULES_FILE[lang].format(game=ruleset), summary.read_text(encoding="utf-8")
+    return None
 
 
 def board_svg(ruleset: str, game, view: dict) -> str:

@@ -8,6 +8,7 @@ code, a moved seat and the game-over mail.
 
 import email
 from email import policy
+import re
 
 from pbem import inbound
 from pbem.app import SeatSpec
@@ -70,3 +71,26 @@ def board_png(msg) -> bytes | None:
         if part.get_content_type() == "image/png":
             return part.get_content()
     return None
+
+
+# Words only English sentences use; a French mail must have none outside names and codes.
+ENGLISH = re.compile(r"\b(the|your|you|orders|with|this|that|is|are|was|will|not|and|of|"
+                     r"turn|game|mail|reply|send|line|legion|cell)\b")
+# What may stay as it is in any language: order words a player may write, tags, addresses.
+KEPT = re.compile(r"\[pbem [^\]]*\]|\S+@\S+|\b(move|laurel|pass|seer|wall|rider|volcano)"
+                  r"(/\w+)?\b|'[^']*'|Auguste|Attila|bouge/move|laurier/laurel|passe/pass")
+
+
+def english_lines(msg) -> list[str]:
+    """The lines of a mail (text part, HTML part without tags, subject) that read as English."""
+    found = []
+    for text in (text_of(msg), re.sub(r"<[^>]+>", " ", html_of(msg)), str(msg["Subject"])):
+        for line in text.splitlines():
+            if ENGLISH.search(KEPT.sub(" ", line)):
+                found.append(line.strip())
+    return found
+
+
+def long_lines(msg) -> list[str]:
+    """The lines of a mail's text part over 78 columns."""
+    return [f"{len(line)}: {line}" for line in text_of(msg).splitlines() if len(line) > 78]

@@ -20,13 +20,17 @@ SILENCE = 10          # one bot answer in this many is never sent
 MAX_ROUNDS = 1000     # far more phases than any game needs
 
 
-def play_game(referee, game_id, players, seed, watch=None) -> None:
+def play_game(referee, game_id, players, seed, watch=None, french=()) -> None:
     """Play a game to its end; watch(before, after, bids) is called after every phase.
 
     before/after are the game states around the phase; bids maps each seat
-    that bid in it to the words pbem said back ("your bid for ...").
+    that bid in it to the words pbem said back ("your bid for ..."). The
+    seats named in `french` read their mails in French.
     """
-    referee.new_game("attila", game_id, seats(*NAMES[:players]), START, {}, seed=seed)
+    players = seats(*NAMES[:players])
+    for seat in players:
+        seat.lang = "fr" if seat.name in french else None
+    referee.new_game("attila", game_id, players, START, {}, seed=seed)
     now = START
     for _ in range(MAX_ROUNDS):
         before = referee.table(game_id).state

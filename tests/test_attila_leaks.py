@@ -91,7 +91,7 @@ def check_event(event, seats) -> None:
 
 def hand_line(cards) -> str:
     """A hand as yours.txt.j2 writes it."""
-    return f"Your hand ({len(cards)} cards): {hand_text(cards)}."
+    return f"Your hand ({len(cards)} card{'' if len(cards) == 1 else 's'}): {hand_text(cards)}."
 
 
 def mail_lines(raw: bytes) -> set[str]:

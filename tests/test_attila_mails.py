@@ -61,15 +61,26 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
 
     subject, text = last_reports(referee)["bob"]
     assert "] Turn 2: your turn, by " in subject and "Your turn 2: play a card" in text
-    since = text[text.index("Since your last turn:"):text.index("Where your cards can go")]
-    assert "ann played a Goth card: a pawn to Pannonia" in since
+    assert text.count("What happened") == 1, "one heading for what happened, not two"
+    happened = " ".join(text[text.index("What happened:"):text.index("Your hand")].split())
     assert ("conflict in Pannonia: bids ann no card; bob Huns, Huns; cat no card. "
-            "Strength Franks 2, Huns 4, Goths 1. Leaving: Goths") in since
+            "Strength Franks 2, Huns 4, Goths 1. Leaving: Goths (1 pawn back to the "
+            "supply)") in happened
+    assert "Huns (2 pawns in 1 province): nobody" in happened
     assert "Your hand (4 cards): Franks, Teutons, Teutons, Vandals." in text
     assert "  Huns (" not in text, "bob bid both his Hun cards"
     assert "  Teutons (2 cards): Belgica, Raetia, Noricum, Dacia, Moesia" in text
     assert "  Franks (1 card): Belgica, Raetia, Noricum, Dacia, Moesia, Dalmatia" in text
-    assert "How to write your turn" in text and "play goths pannonia" in text
+    assert "How to write your turn" in text and "  play franks belgica " in text
+    assert "play goths" not in text, "bob holds no Goth card: his examples come from his hand"
+
+    inbound.submit(referee, "m", "bob", "status", later(now, 25))
+    status = text_of(referee.store.one("SELECT raw FROM outbox WHERE kind = 'status'")["raw"])
+    assert status.count("What happened") == 1
+    since = " ".join(status[status.index("What happened since your last turn:"):
+                            status.index("Where your cards can go")].split())
+    assert "turn 1 (ann): ann played a Goth card: a pawn to Pannonia" in since
+    assert "Leaving: Goths (1 pawn back to the supply)" in since
 
     subject, text = last_reports(referee)["cat"]
     assert subject.endswith("] Turn 2: what happened")

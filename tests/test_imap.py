@@ -104,6 +104,9 @@ def test_an_order_sent_to_imap_is_answered_by_smtp(tmp_path, dovecot, sink):
     for delivery, msg in zip(sink.deliveries, delivered):
         assert delivery.mail_from == "pbem@referee.example"
         assert delivery.rcpt_tos == [str(msg["To"])]
+        if msg.get_content_type() == "multipart/mixed":  # a welcome, with the rules attached
+            msg, rules = msg.get_payload()
+            assert rules.get_content_type() == "text/plain" and rules.get_filename()
         assert msg.get_content_type() == "multipart/alternative"
         assert [p.get_content_type() for p in msg.iter_parts()] in (
             ["text/plain", "text/html"], ["text/plain", "multipart/related"])  # with a board

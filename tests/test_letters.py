@@ -22,16 +22,23 @@ def parts(msg):
 
 def test_mails_are_multipart_alternative_with_the_board_as_an_inline_png(auguste_game):
     welcome = outbox(auguste_game, "welcome")[0]
-    assert welcome.get_content_type() == "multipart/alternative"
+    assert welcome.get_content_type() == "multipart/mixed", "the welcome has the rules attached"
+    body, rules = welcome.get_payload()
+    assert body.get_content_type() == "multipart/alternative"
+    assert (rules.get_content_type(), rules.get_content_disposition(), rules.get_filename()) == \
+        ("text/plain", "attachment", "auguste-rules.txt")
     assert welcome["Message-ID"].startswith("<rome.ann.")
     plain, html = parts(welcome)
-    related = welcome.get_payload()[1]
+    assert "The rules in short are attached to this mail: auguste-rules.txt." in plain
+    related = body.get_payload()[1]
     assert related.get_content_type() == "multipart/related"
     image = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
     assert image["Content-ID"] == "<board@pbem>" and image.get_content().startswith(b"\x89PNG")
     assert 'src="cid:board@pbem"' in html and "<svg" not in html and "MOC" in html
     assert "MOC" in plain and "<svg" not in plain
     assert plain.startswith("## pbem: write your reply above this line ##")
+    inbound.submit(auguste_game, "rome", "ann", "status", START)
+    assert outbox(auguste_game, "status")[0].get_content_type() == "multipart/alternative"
 
 
 def test_answers_thread_under_the_welcome_mail(auguste_game):

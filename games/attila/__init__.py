@@ -6,7 +6,7 @@ Rules as pbem plays them: docs/rules/attila.md. 2 to 5 players. Options
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, narrate, svg_context, view
+from .present import board_text, briefing, narrate, svg_context, view
 from .rules import apply, default_orders, outcome, pending
 from .start import setup
 from .turn import resolve
@@ -33,4 +33,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
            "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders"]
+           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
+           "briefing"]

@@ -5,11 +5,10 @@ renounced influence, or French words), a bid, or CONFIRM. Lines after a
 conflict are provisional, so it sometimes writes some to exercise them.
 """
 
-from .material import ONE_OF, PEOPLES, plain
+from .material import ONE_OF, PEOPLE_WORDS_BY_LANGUAGE, PEOPLES, plain
 from .sketch import Sketch
 
-FRENCH_PEOPLE = {"franks": "francs", "huns": "huns", "goths": "goths", "saxons": "saxons",
-                 "teutons": "teutons", "vandals": "vandales"}
+FRENCH_PEOPLE = PEOPLE_WORDS_BY_LANGUAGE["fr"]
 
 
 def bot_orders(state, seat, rng) -> str:

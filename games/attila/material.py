@@ -2,12 +2,21 @@
 
 import unicodedata
 
+from pbem.i18n import N_, _
+
 # The six peoples, in scoring order (the influence board, left to right).
 PEOPLES = ("franks", "huns", "goths", "saxons", "teutons", "vandals")
-PEOPLE_NAMES = {"franks": "Franks", "huns": "Huns", "goths": "Goths", "saxons": "Saxons",
-                "teutons": "Teutons", "vandals": "Vandals"}
-ONE_OF = {"franks": "Frank", "huns": "Hun", "goths": "Goth", "saxons": "Saxon",
-          "teutons": "Teuton", "vandals": "Vandal"}
+PEOPLE_NAMES = {"franks": N_("Franks"), "huns": N_("Huns"), "goths": N_("Goths"),
+                "saxons": N_("Saxons"), "teutons": N_("Teutons"), "vandals": N_("Vandals")}
+# A people as it qualifies one card or pawn: "a Goth card" ("une carte des Goths").
+ONE_OF = {"franks": N_("Frank"), "huns": N_("Hun"), "goths": N_("Goth"), "saxons": N_("Saxon"),
+          "teutons": N_("Teuton"), "vandals": N_("Vandal")}
+# How orders name each people in each language, for examples ("jouer vandales ...").
+PEOPLE_WORDS_BY_LANGUAGE = {
+    "en": {p: p for p in PEOPLES},
+    "fr": {"franks": "francs", "huns": "huns", "goths": "goths", "saxons": "saxons",
+           "teutons": "teutons", "vandals": "vandales"},
+}
 PEOPLE_COLOURS = {"franks": "#1d4ed8", "huns": "#111111", "goths": "#e9c46a",
                   "saxons": "#2a9d8f", "teutons": "#ffffff", "vandals": "#d62828"}
 PEOPLE_WORDS = {
@@ -53,9 +62,19 @@ def in_order(cards) -> list[str]:
     return sorted(cards, key=PEOPLES.index)
 
 
+def people_name(people: str) -> str:
+    """A people's name in the current language ("Vandals", "Vandales")."""
+    return _(PEOPLE_NAMES[people])
+
+
+def one_of(people: str) -> str:
+    """A people as it qualifies a card or a pawn, in the current language ("Goth")."""
+    return _(ONE_OF[people])
+
+
 def cards_text(cards) -> str:
     """Cards as words: 'Franks, Goths, Goths, Huns'; 'no card' when there are none."""
-    return ", ".join(PEOPLE_NAMES[c] for c in in_order(cards)) or "no card"
+    return ", ".join(people_name(c) for c in in_order(cards)) or _("no card")
 
 
 def century_of(placed: int) -> str | None:

@@ -16,14 +16,20 @@ or send new ones. Keywords are case-insensitive, accents optional, French
 accepted.
 """
 
+from contextvars import ContextVar
+from difflib import get_close_matches
 import re
 
 from pbem.adjudicator.contract import OrderError
+from pbem.i18n import N_, Said, _, current, ngettext
 
-from .material import ONE_OF, PEOPLE_NAMES, PEOPLES, cards_text, people_of, plain
-from .rules import board_of
+from .material import (ONE_OF, PEOPLE_WORDS, PEOPLE_WORDS_BY_LANGUAGE, PEOPLES,
+                       cards_text, people_name, people_of, plain)
+from .rules import board_of, open_north, playable, reach
 from .sketch import Sketch, missing_cards, say_step
 
+# While parse reads a mail: each seat's examples, worked out once.
+READING_EXAMPLES = ContextVar("attila_reading_examples", default=None)
 VERBS = {
     "play": "play", "jouer": "play", "joue": "play", "jouez": "play",
     "influence": "influence",
@@ -37,7 +43,21 @@ VERBS = {
 NOTHING = {"none", "nothing", "pass", "rien", "aucune", "aucun", "passe", "no", "zero"}
 FILLER = {"to", "in", "into", "on", "a", "en", "dans", "vers", "sur", "and", "et", "the",
           "le", "la", "les", "card", "cards", "carte", "cartes", "coup", "of", "de", "des"}
-TURN_EXAMPLE = "play goths pannonia"
+# How orders are written in each language, for examples.
+ORDER_WORDS = {
+    "en": {"play": "play", "renounce": "renounce", "exchange": "exchange", "tile": "tile",
+           "influence": "influence", "double": "double", "bid": "bid", "none": "none",
+           "confirm": "confirm"},
+    "fr": {"play": "jouer", "renounce": "renoncer", "exchange": "echange", "tile": "tuile",
+           "influence": "influence", "double": "double", "bid": "mise", "none": "rien",
+           "confirm": "confirme"},
+}
+# The lines that are step 2 of a play, as sentences name them.
+STEP_TWO = {"influence": N_("INFLUENCE"), "renounce": N_("RENOUNCE"),
+            "boost": N_("the INFLUENCE tile")}
+# What takes peoples, as a sentence names it: "'gauls' is not a people; PLAY takes ...".
+TAKERS = {"play": N_("PLAY"), "tile": N_("the INFLUENCE tile"), "exchange": N_("EXCHANGE"),
+          "bid": N_("a bid")}
 
 
 def words(line: str) -> list[str]:
@@ -46,96 +66,219 @@ def words(line: str) -> list[str]:
     return [t for t in tokens if t and t not in FILLER]
 
 
-def peoples_in(tokens, what: str) -> list[str]:
+def closest(word: str, names, count: int = 2) -> list[str]:
+    """The valid words closest to a mistyped one (gots: goths), best first."""
+    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
+
+
+def either(names) -> str:
+    """'Franks, Huns or Goths', in the current language."""
+    names = list(names)
+    return names[0] if len(names) == 1 else \
+        ", ".join(names[:-1]) + _(" or ") + names[-1]
+
+
+def peoples_in(tokens, taker: str) -> list[str]:
     """Peoples named by words; ValueError naming the first word that is not one."""
     out = []
     for token in tokens:
         people = people_of(token)
         if people is None:
-            raise ValueError(f"{token!r} is not a people; {what} takes Franks, Huns, Goths, "
-                             "Saxons, Teutons or Vandals")
+            raise ValueError(not_a_people(token, taker))
         out.append(people)
     return out
 
 
+def not_a_people(word: str, taker: str) -> Said:
+    """A word that names no people: the closest people, and the six to choose from."""
+    near = list(dict.fromkeys(people_of(w) for w in closest(word, PEOPLE_WORDS)))
+    every = either(people_name(p) for p in PEOPLES)
+    if near:
+        return Said("{word!r} is not a people; did you mean {near}? {taker} takes {peoples}",
+                    word=word, near=_(" or ").join(people_word(p) for p in near),
+                    taker=Said(TAKERS[taker]), peoples=every)
+    return Said("{word!r} is not a people; {taker} takes {peoples}", word=word,
+                taker=Said(TAKERS[taker]), peoples=every)
+
+
 def province_in(state, token: str) -> str:
     """The province a word names; ValueError when there is none."""
-    province = board_of(state).lookup(token)
+    board = board_of(state)
+    province = board.lookup(token)
     if province is None:
-        raise ValueError(f"there is no province called {token!r} (send STATUS for the board)")
+        near = board.closest(token)
+        if near:
+            raise ValueError(Said("there is no province called {word!r}; did you mean "
+                                  "{near}?", word=token, near=_(" or ").join(near)))
+        raise ValueError(Said("there is no province called {word!r} (send STATUS for the "
+                              "board)", word=token))
     return province
+
+
+# ---------------------------------------------------------------- examples
+
+def order_word(verb: str) -> str:
+    """An order's word in the current language ("play", "jouer")."""
+    return ORDER_WORDS.get(current(), ORDER_WORDS["en"])[verb]
+
+
+def people_word(people: str) -> str:
+    """A people as orders name it in the current language ("vandals", "vandales")."""
+    return PEOPLE_WORDS_BY_LANGUAGE.get(current(), PEOPLE_WORDS_BY_LANGUAGE["en"])[people]
+
+
+def examples(state, seat) -> dict:
+    """Orders this seat could really write now (see find_examples); once per mail read."""
+    known = READING_EXAMPLES.get()
+    if known is None:
+        return find_examples(state, seat)
+    if seat not in known:
+        known[seat] = find_examples(state, seat)
+    return known[seat]
+
+
+def find_examples(state, seat) -> dict:
+    """Orders this seat could really write now, in the reader's words, from its own hand.
+
+    "play": a card it holds and a province its pawn may go to ("play goths
+    pannonia"), "people" and "province" the same in sentences, "renounce": a
+    second pawn for that play, "boost" and "boost_two": the INFLUENCE tile,
+    "exchange": cards it holds, "bid": the cards it may bid in the conflict
+    under way (or none), "none": bidding nothing.
+    """
+    hand = list(state["hands"].get(seat, []))
+    options = playable(state, seat)
+    if options:
+        people = next(iter(options))
+        places = options[people]
+    else:
+        people = hand[0] if hand else PEOPLES[0]
+        places = reach(state, people) or open_north(state) or board_of(state).north
+    province = places[0]
+    second = reach(state, people) if options else places
+    second = [p for p in second if p != province] or [province]
+    held = sorted(set(hand), key=PEOPLES.index) or [people]
+    others = [p for p in PEOPLES if p != held[0]]
+    pair = held[:2] if len(held) > 1 else [held[0], others[0]]
+    out = {
+        "people": people_name(people), "one": _(ONE_OF[people]), "province": province,
+        "second": second[0], "boost_people": people_name(held[0]),
+        "boost_pair": [people_name(p) for p in pair],
+        "play": f"{order_word('play')} {people_word(people)} {province.lower()}",
+        "renounce": f"{order_word('renounce')} {second[0].lower()}",
+        "boost": f"{order_word('tile')} influence {people_word(held[0])}",
+        "boost_two": f"{order_word('tile')} influence " + " ".join(map(people_word, pair)),
+        "double": f"{order_word('tile')} double",
+        "exchange": f"{order_word('exchange')}: " + ", ".join(
+            people_word(c) for c in (hand[:2] or [people])),
+        "none": f"{order_word('bid')} {order_word('none')}",
+        "confirm": order_word("confirm"),
+    }
+    out["bid"] = out["none"]
+    out["bid_cards"] = []
+    if state["turn"]["stage"] == "bid":
+        present = state["pawns"][state["turn"]["conflicts"][0]]
+        cards = [c for c in hand if c in present][:3]
+        if cards:
+            out["bid"] = f"{order_word('bid')} " + " ".join(map(people_word, cards))
+            out["bid_cards"] = cards
+    return out
+
+
+def example(state, seat) -> str:
+    """The order this seat is most likely to need now: its bid, or a play."""
+    said = examples(state, seat)
+    return said["bid"] if state["turn"]["stage"] == "bid" else said["play"]
 
 
 # ---------------------------------------------------------------- reading lines
 
-def read_line(state, tokens) -> dict:
+def read_line(state, seat, tokens) -> dict:
     """One line's words as {"verb": ..., ...}; ValueError with a player's explanation."""
     verb = VERBS.get(tokens[0])
     args = tokens[1:]
     if verb is None:
-        raise ValueError(f"I do not understand {tokens[0]!r}; write for example "
-                         f"'{TURN_EXAMPLE}', or send HELP")
+        raise ValueError(unknown_word(state, seat, tokens[0]))
     if verb == "tile":
-        return read_tile(state, args)
+        return read_tile(state, seat, args)
     if verb == "play":
         if len(args) < 2:
-            raise ValueError(f"PLAY needs a people and a province: {TURN_EXAMPLE}")
-        people = peoples_in(args[:1], "PLAY")[0]
+            raise ValueError(Said("PLAY needs a people and a province: {example}",
+                                  example=examples(state, seat)["play"]))
+        people = peoples_in(args[:1], "play")[0]
         return {"verb": "play", "people": people,
                 "province": province_in(state, " ".join(args[1:]))}
     if verb == "influence":
         if args:
-            raise ValueError("'influence' alone takes the normal gain; for the INFLUENCE tile "
-                             "write 'tile influence franks' or 'tile influence franks saxons'")
+            said = examples(state, seat)
+            raise ValueError(Said("'influence' alone takes the normal gain; for the INFLUENCE "
+                                  "tile write '{boost}' or '{boost_two}'",
+                                  boost=said["boost"], boost_two=said["boost_two"]))
         return {"verb": "influence"}
     if verb == "renounce":
         if not args:
-            raise ValueError("RENOUNCE needs the province of the second pawn: renounce dacia")
+            raise ValueError(Said("RENOUNCE needs the province of the second pawn: {example}",
+                                  example=examples(state, seat)["renounce"]))
         return {"verb": "renounce", "province": province_in(state, " ".join(args))}
     if verb == "exchange":
-        return read_exchange(args)
+        return read_exchange(state, seat, args)
     if verb == "double":
         if args:
-            raise ValueError("DOUBLE takes nothing after it: tile double")
+            raise ValueError(Said("DOUBLE takes nothing after it: {example}",
+                                  example=examples(state, seat)["double"]))
         return {"verb": "double"}
     if verb == "bid":
         return read_bid(args)
     if args:
-        raise ValueError("CONFIRM takes nothing after it")
+        raise ValueError(Said("CONFIRM takes nothing after it"))
     return {"verb": "confirm"}
 
 
-def read_tile(state, args) -> dict:
+def unknown_word(state, seat, word: str) -> Said:
+    """Why a line's first word is no order: the closest order words, and a real example."""
+    near = closest(word, VERBS)
+    if near:
+        return Said("I do not understand {word!r}; did you mean {near}? Write for example "
+                    "'{example}', or send HELP", word=word, near=_(" or ").join(near),
+                    example=example(state, seat))
+    return Said("I do not understand {word!r}; write for example '{example}', or send HELP",
+                word=word, example=example(state, seat))
+
+
+def read_tile(state, seat, args) -> dict:
     """'tile double', 'tile exchange huns', 'tile influence franks [saxons]'."""
     kind = VERBS.get(args[0]) if args else None
     if kind == "double":
-        return read_line(state, args)
+        return read_line(state, seat, args)
     if kind == "exchange":
-        return read_exchange(args[1:])
+        return read_exchange(state, seat, args[1:])
+    said = examples(state, seat)
     if kind != "influence":
-        raise ValueError("TILE is followed by double, exchange or influence, e.g. "
-                         "tile influence franks saxons")
-    peoples = peoples_in(args[1:], "the INFLUENCE tile")
+        raise ValueError(Said("TILE is followed by double, exchange or influence, e.g. "
+                              "{example}", example=said["boost_two"]))
+    peoples = peoples_in(args[1:], "tile")
     if len(peoples) == 1:
         peoples = peoples * 2
     if len(peoples) != 2:
-        raise ValueError("the INFLUENCE tile gives +2 to one people (tile influence franks) "
-                         "or +1 to each of two (tile influence franks saxons)")
+        raise ValueError(Said("the INFLUENCE tile gives +2 to one people ({boost}) or +1 to "
+                              "each of two ({boost_two})", boost=said["boost"],
+                              boost_two=said["boost_two"]))
     return {"verb": "boost", "peoples": sorted(peoples, key=PEOPLES.index)}
 
 
-def read_exchange(args) -> dict:
+def read_exchange(state, seat, args) -> dict:
     """'exchange huns goths': the cards to discard."""
     if not args:
-        raise ValueError("name the cards to discard: exchange: huns, goths")
-    return {"verb": "exchange", "cards": peoples_in(args, "EXCHANGE")}
+        raise ValueError(Said("name the cards to discard: {example}",
+                              example=examples(state, seat)["exchange"]))
+    return {"verb": "exchange", "cards": peoples_in(args, "exchange")}
 
 
 def read_bid(args) -> dict:
     """'bid goths goths franks' or 'bid none'."""
     if not args or (len(args) == 1 and args[0] in NOTHING):
         return {"verb": "bid", "cards": []}
-    return {"verb": "bid", "cards": peoples_in(args, "a bid")}
+    return {"verb": "bid", "cards": peoples_in(args, "bid")}
 
 
 # ---------------------------------------------------------------- parse
@@ -144,18 +287,22 @@ def parse(state, seat, text):
     """Read a seat's mail for what is asked of it now; one error per line not accepted."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1)]
     if state["result"]:
-        return {}, [OrderError(1, "", "the game is over")]
-    if state["turn"]["stage"] == "bid":
-        return parse_bid(state, seat, lines)
-    if seat != state["turn"]["seat"]:
-        return {}, [OrderError(1, "", f"it is {state['turn']['seat']}'s turn, not yours")]
-    return TurnReader(state, seat).read(lines)
+        return {}, [OrderError(1, "", Said("the game is over"))]
+    reading = READING_EXAMPLES.set({})
+    try:
+        if state["turn"]["stage"] == "bid":
+            return parse_bid(state, seat, lines)
+        if seat != state["turn"]["seat"]:
+            return {}, [OrderError(1, "", Said("it is {seat}'s turn, not yours",
+                                               seat=state["turn"]["seat"]))]
+        return TurnReader(state, seat).read(lines)
+    finally:
+        READING_EXAMPLES.reset(reading)
 
 
 def parse_bid(state, seat, lines):
     """A seat's sealed bid for the conflict under way."""
     province = state["turn"]["conflicts"][0]
-    present = [p for p in PEOPLES if p in state["pawns"][province]]
     cards, errors, nothing_line = [], [], None
     for number, line in lines:
         tokens = words(line)
@@ -164,14 +311,17 @@ def parse_bid(state, seat, lines):
         if tokens[0] in NOTHING and len(tokens) == 1:
             tokens = ["bid", tokens[0]]
         try:
-            order = read_line(state, tokens)
+            order = read_line(state, seat, tokens)
         except ValueError as problem:
             errors.append(OrderError(number, line.strip(), str(problem)))
             continue
         if order["verb"] != "bid":
-            errors.append(OrderError(number, line.strip(), (
-                f"now is the sealed bid for the conflict in {province}: write 'bid "
-                f"{present[0]}' or 'bid none'; the turn goes on after it")))
+            said = examples(state, seat)
+            bid = [] if said["bid"] == said["none"] else [said["bid"]]
+            errors.append(OrderError(number, line.strip(), Said(
+                "now is the sealed bid for the conflict in {province}: write {bids}; the turn "
+                "goes on after it", province=province,
+                bids=_(" or ").join(f"'{b}'" for b in bid + [said["none"]]))))
             continue
         problem = bid_problem(state, seat, province, cards, order["cards"], nothing_line)
         if problem:
@@ -186,15 +336,16 @@ def parse_bid(state, seat, lines):
 def bid_problem(state, seat, province, cards, more, nothing_line) -> str | None:
     """Why these cards cannot be added to the bid so far, or None."""
     if nothing_line and more:
-        return f"line {nothing_line} already bids nothing"
+        return Said("line {line} already bids nothing", line=nothing_line)
     if not more and cards:
-        return "this line bids nothing, but an earlier line bids cards"
+        return Said("this line bids nothing, but an earlier line bids cards")
     present = state["pawns"][province]
     for people in more:
         if people not in present:
-            allowed = " or ".join(PEOPLE_NAMES[p] for p in PEOPLES if p in present)
-            return (f"there is no {ONE_OF[people]} pawn in {province}: you may bid only "
-                    f"{allowed} cards there")
+            return Said("there is no {people} pawn in {province}: you may bid only {allowed} "
+                        "cards there", people=Said(ONE_OF[people]), province=province,
+                        allowed=_(" or ").join(people_name(p) for p in PEOPLES
+                                               if p in present))
     return missing_cards(state["hands"][seat], cards + more)
 
 
@@ -222,7 +373,7 @@ class TurnReader:
             if not tokens:
                 continue
             try:
-                order = read_line(self.state, tokens)
+                order = read_line(self.state, self.seat, tokens)
             except ValueError as problem:
                 self.error(number, line, str(problem))
                 if VERBS.get(tokens[0]) == "play":
@@ -241,9 +392,9 @@ class TurnReader:
         """CONFIRM: the kept orders stand, checked again now."""
         problem = Sketch(self.state, self.seat).check(self.state["turn"]["kept"])
         if problem:
-            self.error(self.confirm_line, "confirm", (
-                f"your kept orders no longer work ({problem}); send new orders, or the "
-                "default turn will be played"))
+            self.error(self.confirm_line, "confirm", Said(
+                "your kept orders no longer work ({problem}); send new orders, or the "
+                "default turn will be played", problem=problem))
         return {"confirm": True}, sorted(self.errors, key=lambda e: e.line)
 
     def take(self, number, order) -> str | None:
@@ -252,9 +403,9 @@ class TurnReader:
         if verb == "confirm":
             return self.take_confirm(number)
         if self.confirm_line:
-            return "with CONFIRM the kept orders stand; send new orders without CONFIRM"
+            return Said("with CONFIRM the kept orders stand; send new orders without CONFIRM")
         if verb == "bid":
-            return "there is no conflict to bid on now"
+            return Said("there is no conflict to bid on now")
         if verb in ("influence", "renounce", "boost"):
             return self.take_step_two(number, order)
         self.close_play()
@@ -285,9 +436,9 @@ class TurnReader:
     def take_confirm(self, number) -> str | None:
         """A CONFIRM line: only in the confirm phase, and alone."""
         if self.state["turn"]["stage"] != "confirm":
-            return "there are no kept orders to confirm now"
+            return Said("there are no kept orders to confirm now")
         if self.steps or self.errors:
-            return "CONFIRM stands alone: either confirm the kept orders or send new ones"
+            return Said("CONFIRM stands alone: either confirm the kept orders or send new ones")
         self.confirm_line = number
         return None
 
@@ -296,25 +447,27 @@ class TurnReader:
         verb = order["verb"]
         if self.play is None:
             if self.failed_play:
-                return f"this goes with the play on line {self.failed_play}, which was not accepted"
-            word = {"influence": "INFLUENCE", "renounce": "RENOUNCE",
-                    "boost": "the INFLUENCE tile"}[verb]
-            return f"{word} goes right after a play line (it is step 2 of that play)"
+                return Said("this goes with the play on line {line}, which was not accepted",
+                            line=self.failed_play)
+            return Said("{order} goes right after a play line (it is step 2 of that play)",
+                        order=Said(STEP_TWO[verb]))
         current = self.play
         step = current["step"]
         if verb == "influence":
             if current["renounce"]:
-                return f"line {current['renounce']} renounces this influence already"
+                return Said("line {line} renounces this influence already",
+                            line=current["renounce"])
             if current["influence"]:
-                return f"line {current['influence']} takes this influence already"
+                return Said("line {line} takes this influence already", line=current["influence"])
             current["influence"] = number
             return None
         if verb == "renounce":
             if current["influence"]:
-                return (f"line {current['influence']} takes the influence: you cannot also "
-                        "renounce it")
+                return Said("line {line} takes the influence: you cannot also renounce it",
+                            line=current["influence"])
             if current["renounce"]:
-                return f"line {current['renounce']} renounces this influence already"
+                return Said("line {line} renounces this influence already",
+                            line=current["renounce"])
             problem = self.sketch.renounce_problem(step["people"], order["province"])
             if problem:
                 return problem
@@ -340,18 +493,20 @@ class TurnReader:
 # ---------------------------------------------------------------- saying it back
 
 def describe_orders(state, seat, orders) -> list[str]:
-    """A seat's orders in plain words, one line per step."""
+    """A seat's orders in plain words (current language), one line per step."""
     if "bid" in orders:
         province = state["turn"]["conflicts"][0] if state["turn"]["conflicts"] else None
-        where = f" for the conflict in {province}" if province else ""
-        return [f"your bid{where}: {cards_text(orders['bid'])}"]
+        if province:
+            return [_("your bid for the conflict in {province}: {cards}").format(
+                province=province, cards=cards_text(orders["bid"]))]
+        return [_("your bid: {cards}").format(cards=cards_text(orders["bid"]))]
     if orders.get("default"):
-        return ["no orders: pbem plays the default turn (a random legal card and pawn, "
-                "influence, no tile)"]
+        return [_("no orders: pbem plays the default turn (a random legal card and pawn, "
+                  "influence, no tile)")]
     if orders.get("confirm") or orders.get("silent"):
-        said = "CONFIRM" if orders.get("confirm") else "no answer"
-        return [f"{said}: your kept orders stand:"] + describe_steps(state, seat,
-                                                                     state["turn"]["kept"])
+        said = _("CONFIRM: your kept orders stand:") if orders.get("confirm") else \
+            _("no answer: your kept orders stand:")
+        return [said] + describe_steps(state, seat, state["turn"]["kept"])
     return describe_steps(state, seat, orders.get("steps", []))
 
 
@@ -360,15 +515,19 @@ def describe_steps(state, seat, steps) -> list[str]:
     sketch = Sketch(state, seat)
     lines = []
     for index, step in enumerate(steps):
-        lines.append(say_step(step))
+        lines.append(str(say_step(step)))
         was_blind = sketch.blind
         if sketch.step_problem(step) is None and sketch.blind and not was_blind:
             names = ", ".join(sketch.conflicts)
-            rest = ("the lines below are kept, and you confirm them (or send new ones) after it"
-                    if index + 1 < len(steps) else "your turn goes on after it")
-            lines.append(f"-> a conflict breaks out in {names}: every seat bids first; {rest}")
+            if index + 1 < len(steps):
+                lines.append(_("-> a conflict breaks out in {provinces}: every seat bids "
+                               "first; the lines below are kept, and you confirm them (or "
+                               "send new ones) after it").format(provinces=names))
+            else:
+                lines.append(_("-> a conflict breaks out in {provinces}: every seat bids "
+                               "first; your turn goes on after it").format(provinces=names))
     left = sketch.left()
     if left > 0:
-        cards = "one more card" if left == 1 else f"{left} more cards"
-        lines.append(f"then I will ask you for {cards}")
+        lines.append(ngettext("then I will ask you for one more card",
+                              "then I will ask you for {num} more cards", left).format(num=left))
     return lines

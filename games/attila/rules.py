@@ -22,6 +22,7 @@ The state is plain data:
 import copy
 
 from pbem.adjudicator.contract import ALL, Request
+from pbem.i18n import Said, _, ngettext
 
 from . import board as boards
 from .material import (GAIN, MAX_INFLUENCE, PAWNS_PER_PEOPLE, PEOPLE_NAMES, PEOPLES,
@@ -263,24 +264,37 @@ def open_north(state) -> list[str]:
     return [p for p in board_of(state).north if is_open(state, p)]
 
 
-def placement_problem(state, people: str, province: str) -> str | None:
+def placement_problem(state, people: str, province: str) -> Said | None:
     """Why a pawn of this people may not go to this province now, or None."""
-    peoples, one = PEOPLE_NAMES[people], ONE_OF[people]
+    peoples, one = Said(PEOPLE_NAMES[people]), Said(ONE_OF[people])
     if province in state["pacified"]:
         tile = state["pacified"][province]
-        closed = f"peace tile {tile}" if tile else "closed after the last peace tile"
-        return f"{province} is pacified ({closed}): no pawn may go there any more"
+        if tile:
+            return Said("{province} is pacified (peace tile {tile}): no pawn may go there any "
+                        "more", province=province, tile=tile)
+        return Said("{province} is closed after the last peace tile: no pawn may go there any "
+                    "more", province=province)
     if pawns_in(state, province) >= PROVINCE_LIMIT:
-        return f"{province} already holds 5 pawns: a sixth pawn is never allowed"
+        return Said("{province} already holds 5 pawns: a sixth pawn is never allowed",
+                    province=province)
     if province in reach(state, people):
         return None
     if not holding(state, people):
-        north = ", ".join(open_north(state)) or "none is open"
-        return (f"{peoples} have no pawn on the board yet, so the first {one} pawn must go "
-                f"to a northern province ({north})")
-    where = ", ".join(reach(state, people)) or "nowhere"
-    return (f"{province} is not northern, holds no {one} pawn and is not next to a province "
-            f"that does; {peoples} may go to {where}")
+        north = ", ".join(open_north(state))
+        if not north:
+            return Said("{peoples} have no pawn on the board yet, and no northern "
+                        "province is open for their first pawn", peoples=peoples)
+        return Said("{peoples} have no pawn on the board yet, so the first {people} pawn "
+                    "must go to a northern province ({north})", peoples=peoples, people=one,
+                    north=north)
+    where = ", ".join(reach(state, people))
+    if not where:
+        return Said("{province} is not northern, holds no {people} pawn and is not next to a "
+                    "province that does; no province is open to {peoples}",
+                    province=province, people=one, peoples=peoples)
+    return Said("{province} is not northern, holds no {people} pawn and is not next to a "
+                "province that does; {peoples} may go to {where}", province=province,
+                people=one, peoples=peoples, where=where)
 
 
 def century(state) -> str | None:
@@ -320,24 +334,26 @@ def can_exchange(state, seat: str) -> bool:
             and bool(state["hands"][seat]))
 
 
-def end_reasons(state) -> list[str]:
+def end_reasons(state) -> list[Said]:
     """Why the game ends at the end of this turn; empty while it goes on."""
     reasons = []
     if century(state) is None:
-        reasons.append("the last peace tile has been placed")
+        reasons.append(Said("the last peace tile has been placed"))
     for people in PEOPLES:
         if supply(state, people) <= 0:
-            reasons.append(f"all {PAWNS_PER_PEOPLE} {PEOPLE_NAMES[people]} pawns are on the board")
+            reasons.append(Said("all {num} {people} pawns are on the board",
+                                num=PAWNS_PER_PEOPLE, people=Said(ONE_OF[people])))
     for people in PEOPLES:
         for seat in state["seats"]:
             if influence_of(state, people, seat) >= MAX_INFLUENCE:
-                reasons.append(f"{seat}'s influence over the {PEOPLE_NAMES[people]} "
-                               f"reached {MAX_INFLUENCE}")
+                reasons.append(Said("{seat}'s influence over the {peoples} reached {num}",
+                                    seat=seat, peoples=Said(PEOPLE_NAMES[people]),
+                                    num=MAX_INFLUENCE))
     in_play = set(state["deck"]) | set(state["discards"])
     for hand in state["hands"].values():
         in_play.update(hand)
     if not any(supply(state, p) > 0 and reach(state, p) for p in in_play):
-        reasons.append("no card left in the game can place a pawn any more")
+        reasons.append(Said("no card left in the game can place a pawn any more"))
     return reasons
 
 
@@ -356,16 +372,20 @@ def pending(state) -> dict:
     turn = state["turn"]
     seat = turn["seat"]
     if turn["stage"] == "bid":
-        prompt = f"Conflict in {turn['conflicts'][0]}: your sealed bid"
+        prompt = _("Conflict in {province}: your sealed bid").format(
+            province=turn["conflicts"][0])
         return {s: Request("bid", prompt, hours=state["bid_hours"]) for s in state["seats"]}
     if turn["stage"] == "confirm":
-        return {seat: Request("confirm", "Conflict settled: confirm the rest of your turn "
-                              "or send new orders")}
+        return {seat: Request("confirm", _("Conflict settled: confirm the rest of your turn "
+                                           "or send new orders"))}
     left = turn["allowed"] - turn["played"]
-    cards = "a card" if left == 1 else f"{left} cards"
     if turn["played"] == 0 and turn["tile"] is None:
-        return {seat: Request("turn", f"Your turn {turn['number']}: play {cards}")}
-    return {seat: Request("turn", f"Continue your turn {turn['number']}: play {cards}")}
+        prompt = ngettext("Your turn {turn}: play a card", "Your turn {turn}: play {num} cards",
+                          left)
+    else:
+        prompt = ngettext("Continue your turn {turn}: play a card",
+                          "Continue your turn {turn}: play {num} cards", left)
+    return {seat: Request("turn", prompt.format(turn=turn["number"], num=left))}
 
 
 def default_orders(state, seat) -> dict:

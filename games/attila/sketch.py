@@ -16,10 +16,13 @@ plays, pacified provinces); those steps are checked again, exactly, when the
 turn comes back to them.
 """
 
+from pbem.i18n import N_, Said
+
 from .material import ONE_OF, PEOPLE_NAMES, PEOPLES, PROVINCE_LIMIT, in_order
 from .rules import pawns_in, placement_problem, playable, reach, supply
 
-TILE_NAMES = {"double": "DOUBLE", "exchange": "EXCHANGE", "influence": "INFLUENCE"}
+# The action tiles by name, as sentences say them (DOUBLE, ÉCHANGE).
+TILE_NAMES = {"double": N_("DOUBLE"), "exchange": N_("EXCHANGE"), "influence": N_("INFLUENCE")}
 
 
 class Sketch:
@@ -59,22 +62,22 @@ class Sketch:
     def tile_problem(self, tile: str) -> str | None:
         """Why this action tile may not be used now, or None."""
         if tile not in self.state["tiles"][self.seat]:
-            return f"you have already used your {TILE_NAMES[tile]} tile (each once per game)"
-        if self.turn["tile"]:
-            return (f"one action tile per turn, and this turn already uses "
-                    f"{TILE_NAMES[self.turn['tile']]}")
+            return Said("you have already used your {tile} tile (each once per game)",
+                        tile=Said(TILE_NAMES[tile]))
+        used = self.turn["tile"]
+        if used:
+            return Said("one action tile per turn, and this turn already uses {tile}",
+                        tile=Said(TILE_NAMES[used]))
         return None
 
     def cards_problem(self, cards) -> str | None:
         """Why the player does not hold all these cards, or None."""
-        return missing_cards(self.hand, cards, self.draw_hint())
-
-    def draw_hint(self) -> str:
-        """A reminder that EXCHANGE's new cards are not known when the mail is written."""
-        if not self.exchanged:
-            return ""
-        return (" at this point (the cards EXCHANGE draws are not known yet: send the exchange "
-                "alone and you will be asked for the rest of your turn)")
+        problem = missing_cards(self.hand, cards)
+        if problem and self.exchanged:
+            return Said("{problem} at this point (the cards EXCHANGE draws are not known yet: "
+                        "send the exchange alone and you will be asked for the rest of your "
+                        "turn)", problem=problem)
+        return problem
 
     def exchange_problem(self, cards) -> str | None:
         """Why EXCHANGE of these cards is not possible now, or None."""
@@ -88,23 +91,26 @@ class Sketch:
         """Why this card and pawn may not be played now, or None."""
         if self.left() <= 0:
             done = self.turn["played"]
-            hint = ""
+            played = Said("you have already played 1 card this turn") if done == 1 else \
+                Said("you have already played {num} cards this turn", num=done)
             if self.tile_problem("double") is None:
-                hint = "; with your DOUBLE tile you may play one more: write 'tile double' first"
-            return f"you have already played {done} card{'s' if done > 1 else ''} this turn{hint}"
+                return Said("{problem}; with your DOUBLE tile you may play one more: write "
+                            "'tile double' first", problem=played)
+            return played
         return self.cards_problem([people]) or self.pawn_problem(people, province)
 
     def pawn_problem(self, people: str, province: str) -> str | None:
         """Why one more pawn of this people may not go there, or None."""
         if self.blind:
             if province in self.conflicts:
-                return (f"{province} holds 5 pawns: its conflict comes first and pacifies it "
-                        "(a sixth pawn is never allowed)")
+                return Said("{province} holds 5 pawns: its conflict comes first and pacifies it "
+                            "(a sixth pawn is never allowed)", province=province)
             if province in self.state["pacified"]:
                 return placement_problem(self.state, people, province)
             return None
         if supply(self.state, people) <= 0:
-            return f"no {ONE_OF[people]} pawn is left in the supply (all 20 are on the board)"
+            return Said("no {people} pawn is left in the supply (all 20 are on the board)",
+                        people=Said(ONE_OF[people]))
         return placement_problem(self.state, people, province)
 
     def renounce_problem(self, people: str, province: str) -> str | None:
@@ -194,7 +200,7 @@ class Sketch:
         for step in steps:
             problem = self.step_problem(step)
             if problem:
-                return f"{say_step(step)}: {problem}"
+                return Said("{step}: {problem}", step=say_step(step), problem=problem)
         return None
 
     def options(self) -> dict:
@@ -210,42 +216,59 @@ class Sketch:
         return reach(self.state, people)
 
 
-def say_step(step) -> str:
-    """One step in words."""
+def say_step(step) -> Said:
+    """One step in words (kept as a sentence: a log may quote it)."""
     kind = step.get("do")
     if kind == "exchange":
         cards = in_order(step["cards"])
-        return (f"EXCHANGE tile: discard {', '.join(PEOPLE_NAMES[c] for c in cards)} "
-                f"and draw {len(cards)}")
+        return Said("EXCHANGE tile: discard {cards} and draw {num}", num=len(cards),
+                    cards=peoples_said(cards))
     if kind == "double":
-        return "DOUBLE tile: one more card this turn"
-    people = step["people"]
-    text = f"play a {ONE_OF[people]} card, its pawn to {step['province']}"
+        return Said("DOUBLE tile: one more card this turn")
+    played, province = step["people"], step["province"]
+    people = Said(ONE_OF[played])
     if step.get("renounce"):
-        text += (f"; renounce influence: a second {ONE_OF[people]} pawn to "
-                 f"{step['renounce']}")
+        play = Said("play a {people} card, its pawn to {province}; renounce influence: a "
+                    "second {people} pawn to {second}", people=people, province=province,
+                    second=step["renounce"])
     else:
-        text += f"; take influence over the {PEOPLE_NAMES[people]}"
+        play = Said("play a {people} card, its pawn to {province}; take influence over the "
+                    "{peoples}", people=people, province=province,
+                    peoples=Said(PEOPLE_NAMES[played]))
     if step.get("boost"):
-        text += "; INFLUENCE tile: " + boost_text(step["boost"])
-    return text
+        return Said("{play}; INFLUENCE tile: {boost}", play=play, boost=boost_text(step["boost"]))
+    return play
 
 
-def boost_text(boost) -> str:
+def peoples_said(cards) -> Said:
+    """Cards named by their peoples, as a sentence part: 'Huns, Goths'."""
+    said = Said(PEOPLE_NAMES[cards[0]])
+    for card in cards[1:]:
+        said = Said("{first}, {second}", first=said, second=Said(PEOPLE_NAMES[card]))
+    return said
+
+
+def boost_text(boost) -> Said:
     """'+2 Franks' or '+1 Franks, +1 Saxons'."""
     counts = {}
     for people in boost:
         counts[people] = counts.get(people, 0) + 1
-    return ", ".join(f"+{n} {PEOPLE_NAMES[p]}" for p, n in counts.items())
+    parts = [Said("+{num} {peoples}", num=n, peoples=Said(PEOPLE_NAMES[p]))
+             for p, n in counts.items()]
+    return parts[0] if len(parts) == 1 else Said("{first}, {second}", first=parts[0],
+                                                  second=parts[1])
 
 
-def missing_cards(hand, cards, hint: str = "") -> str | None:
+def missing_cards(hand, cards) -> Said | None:
     """Why a hand does not hold all these cards ('you hold no Goth card'), or None."""
     for people in sorted(set(cards), key=PEOPLES.index):
         want, held = cards.count(people), hand.count(people)
         if want > held:
+            one = Said(ONE_OF[people])
             if held == 0:
-                return f"you hold no {ONE_OF[people]} card{hint}"
-            return f"you hold only {held} {ONE_OF[people]} card{'s' if held > 1 else ''}, " \
-                   f"not {want}{hint}"
+                return Said("you hold no {people} card", people=one)
+            if held == 1:
+                return Said("you hold only one {people} card, not {num}", people=one, num=want)
+            return Said("you hold only {held} {people} cards, not {num}", people=one,
+                        held=held, num=want)
     return None

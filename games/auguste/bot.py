@@ -3,7 +3,7 @@
 from pbem.adjudicator import hexgrid
 
 from .orders import check_order, legal_moves
-from .rules import alive, board_of, in_contact, seat_legions
+from .state import alive, board_of, in_contact, seat_legions
 
 
 def home_goal(state, colour):

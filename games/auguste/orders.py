@@ -19,7 +19,7 @@ import unicodedata
 from pbem.adjudicator.contract import OrderError
 from pbem.i18n import N_, Said, _, current
 
-from .rules import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact, reachable,
+from .state import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact, reachable,
                     seat_legions)
 from .teams import COLOURS
 

@@ -4,7 +4,7 @@ from pbem.adjudicator.contract import SetupError
 from pbem.adjudicator.options import yes_no_option
 
 from . import board as boards
-from .rules import TEAM_CARDS, new_state
+from .state import TEAM_CARDS, new_state
 from .teams import COLOURS, assign_seats
 
 

@@ -7,7 +7,7 @@ from pbem.adjudicator import hexgrid
 from pbem.i18n import _, said
 
 from .orders import card_title, colour_name, examples, say
-from .rules import LONE_LIMIT, alive, board_of, seat_legions
+from .state import LONE_LIMIT, alive, board_of, seat_legions
 from .teams import COLOURS
 
 INITIAL = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P"}

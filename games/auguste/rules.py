@@ -9,23 +9,21 @@ next stage sees exactly the board the previous one left.
 import copy
 
 from pbem.adjudicator import hexgrid
-from pbem.adjudicator.contract import Request, SetupError, plain_copy, private, public, secret
-from pbem.adjudicator.options import number_option, yes_no_option
+from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+from pbem.adjudicator.scratch import Scratch
 from pbem.i18n import Said, _
 
 from . import board as boards
-from .teams import COLOURS, PRESETS, legions_for, preset_for
-
-TEAM_CARDS = ("wall", "rider", "volcano")
-LONE_LIMIT = 17
-
+from .orders import check_order
+from .position import state_from_position
+from .state import LONE_LIMIT, alive, blocked, board_of, new_state, seat_legions, team_of
+from .teams import PRESETS, legions_for, preset_for
 
 # ---------------------------------------------------------------- setup
 
 def setup(options, seats, rng, position=None):
     """The single setup event holding the starting position."""
     if position is not None:
-        from .position import state_from_position
         return [public("setup", state=state_from_position(position, seats, options))]
     board_name = str(options.get("board", "default"))
     if board_name not in boards.BUILTIN:
@@ -65,35 +63,6 @@ def handicaps(options: dict, legions: dict):
             raise SetupError(f"handicap {part!r}: write legion:count, e.g. red:3")
         out.append((colour, int(count)))
     return out
-
-
-def new_state(board, legions, units, shields, laurel, options, seats, lone=None,
-              walls=(), cards=None, turn=1) -> dict:
-    """A fresh state dict from its parts."""
-    trumps = yes_no_option(options, "trumps")
-    teams = sorted({legion["team"] for legion in legions.values()})
-    if cards is None:
-        cards = {"seer": list(seats) if trumps else [],
-                 **{card: list(teams) if trumps else [] for card in TEAM_CARDS}}
-    return {
-        "board": board,
-        "turn": turn,
-        "stage": "orders",
-        "legions": {c: legions[c] for c in COLOURS if c in legions},
-        "lone": lone,
-        "units": dict(sorted(units.items())),
-        "shields": sorted(shields),
-        "laurel": laurel,
-        "walls": sorted(walls),
-        "trumps": trumps,
-        "cards": cards,
-        "max_turns": number_option(options, "max_turns", 0, whole=True),
-        "seer_hours": number_option(options, "seer_hours", 12, positive=True),
-        "held": {},
-        "seers": [],
-        "out": [],
-        "result": None,
-    }
 
 
 # ---------------------------------------------------------------- reducer
@@ -181,68 +150,6 @@ REDUCERS = {
 }
 
 
-# ---------------------------------------------------------------- queries
-
-def board_of(state):
-    """The Board this game is played on."""
-    return boards.load(state["board"])
-
-
-def team_of(state, cell):
-    """The team of the legionary on a cell, or None."""
-    unit = state["units"].get(cell)
-    return state["legions"][unit["legion"]]["team"] if unit else None
-
-
-def seat_legions(state, seat) -> list[str]:
-    """The legions a seat commands, in colour order."""
-    return [c for c in COLOURS if c in state["legions"] and state["legions"][c]["seat"] == seat]
-
-
-def alive(state, colour) -> int:
-    """How many legionaries a legion has left."""
-    return sum(1 for u in state["units"].values() if u["legion"] == colour)
-
-
-def blocked(state, cell) -> bool:
-    """Is a cell blocked by the board or by a wall?"""
-    return cell in state["walls"] or cell in board_of(state).blocked
-
-
-def group_of(state, cell, units=None) -> list[str]:
-    """The cells of the group (same legion, connected) containing `cell`."""
-    units = state["units"] if units is None else units
-    board = board_of(state)
-    legion = units[cell]["legion"]
-    group, frontier = {cell}, [cell]
-    while frontier:
-        here = frontier.pop()
-        for nxt in board.neighbours[here]:
-            if nxt not in group and nxt in units and units[nxt]["legion"] == legion:
-                group.add(nxt)
-                frontier.append(nxt)
-    return sorted(group)
-
-
-def reachable(state, cell, units=None) -> list[str]:
-    """Every cell next to the group of the legionary on `cell` (before emptiness checks)."""
-    board = board_of(state)
-    group = group_of(state, cell, units)
-    return sorted({n for g in group for n in board.neighbours[g]} - set(group))
-
-
-def in_contact(state, colour) -> bool:
-    """Does a legion touch the laurel crown?"""
-    board = board_of(state)
-    return any(state["units"].get(n, {}).get("legion") == colour
-               for n in board.neighbours[state["laurel"]])
-
-
-def goal_cells(state) -> set:
-    """Every goal cell of the board."""
-    return set(board_of(state).goal_owner)
-
-
 # ---------------------------------------------------------------- phases
 
 def pending(state) -> dict:
@@ -287,23 +194,16 @@ def call_seers(state, orders, seers) -> list:
     return events
 
 
-class Turn:
+class Turn(Scratch):
     """The scratch board of one turn, with the events that built it."""
 
     def __init__(self, state):
-        self.state = plain_copy(state)
+        super().__init__(state, apply)
         self.board = board_of(state)
-        self.events = []
-
-    def emit(self, event):
-        """Record an event and fold it into the scratch state."""
-        self.events.append(event)
-        apply(self.state, event)
 
 
 def adjudicate(state, orders) -> list:
     """Resolve a whole turn from every seat's orders."""
-    from .orders import check_order
     turn = Turn(state)
     plan = {}
     for seat in sorted(orders):

@@ -32,11 +32,13 @@ def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str
 
 def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None,
             msg_id: str, date: str, reply_to: str | None = None,
-            in_reply_to: str | None = None, references=(), images=None) -> bytes:
+            in_reply_to: str | None = None, references=(), images=None,
+            attachments=()) -> bytes:
     """The raw bytes of one outgoing mail (text, plus HTML as an alternative).
 
     `images` ({Content-ID: PNG bytes}) make the HTML part multipart/related,
-    with each image inline, shown by the HTML as cid:.
+    with each image inline, shown by the HTML as cid:. `attachments`
+    ((file name, text) pairs) follow as text/plain attachments.
     """
     replying = bool(in_reply_to)
     in_reply_to, refs = threading(in_reply_to, references)
@@ -62,4 +64,6 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
             html_part.add_related(png, maintype="image", subtype="png", cid=cid,
                                   disposition="inline",
                                   filename=cid.strip("<>").partition("@")[0] + ".png")
+    for filename, text in attachments:
+        msg.add_attachment(text, subtype="plain", filename=filename)
     return msg.as_bytes()

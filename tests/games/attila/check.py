@@ -23,6 +23,7 @@ Errors, orders said back and events are checked by the runner
 """
 
 from pbem.games.attila.material import PEOPLES, people_of
+from pbem.i18n import said
 
 
 def check(state, expect) -> list[str]:
@@ -101,7 +102,8 @@ def result_problems(game, expect) -> list[str]:
     problems = []
     if sorted(result["winners"]) != sorted(expect["winners"]):
         problems.append(f"winners: expected {sorted(expect['winners'])}, got {result}")
-    if expect.get("reason", "") not in result["reason"]:
-        problems.append(f"reason: expected {expect['reason']!r} in {result['reason']!r}")
+    reason = said(result["reason"])
+    if expect.get("reason", "") not in reason:
+        problems.append(f"reason: expected {expect['reason']!r} in {reason!r}")
     return problems
 

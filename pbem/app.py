@@ -303,7 +303,11 @@ class Referee:
 
     def store_orders(self, game_id: str, seat: str, table, orders, now: str,
                      text: str = "", errors=()) -> None:
-        """Make these the seat's current orders for the open phase (inside a transaction)."""
+        """Make these the seat's current orders for the open phase (inside a transaction).
+
+        When they make the phase ready, the game is marked for the tick to resolve
+        (a game still waiting for other seats costs the tick nothing).
+        """
         phase = table.state["engine"]["phase"]
         self.store.execute(
             "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
@@ -314,7 +318,8 @@ class Referee:
             "errors": json.dumps([e.to_dict() for e in errors]),
             "status": "current", "received_at": now,
         })
-        self.store.update("games", {"id": game_id}, {"dirty": 1})
+        if self.ready(table):
+            self.store.update("games", {"id": game_id}, {"dirty": 1})
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 import signal
 import threading
+import time
 
 from . import letters, players, seats
 from .i18n import N_, _, format_date, speaking
@@ -55,49 +56,83 @@ def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
         return store_raw(store, raw, source, now, **where)
 
 
-def store_raw(store: Store, raw: bytes, source: str, now: str, **where) -> int:
-    """Insert one inbox row inside the caller's transaction (whatever the bytes are)."""
-    head = read(raw, headers_only=True)
+def store_raw(store: Store, raw: bytes, source: str, now: str, head: Incoming | None = None,
+              **where) -> int:
+    """Insert one inbox row inside the caller's transaction (whatever the bytes are).
+
+    The mail is not read here: the tick reads it once, whole, and records its
+    Message-ID and sender then. A caller that has read the headers already
+    (IMAP, to recognise a message it stored before) gives them as `head`.
+    """
     return store.insert("inbox", {
-        "message_id": head.message_id or None, "source": source, "received_at": now,
-        "raw": raw, "size": len(raw), "digest": raw_digest(raw), "body_digest": body_digest(raw),
-        "sender": head.sender or None, "status": "new", **where,
+        "message_id": (head.message_id or None) if head else None, "source": source,
+        "received_at": now, "raw": raw, "size": len(raw), "digest": raw_digest(raw),
+        "body_digest": body_digest(raw), "sender": (head.sender or None) if head else None,
+        "status": "new", **where,
     })
+
+
+# How many mails one transaction of the tick handles at most, and for how long it goes on
+# taking more: a batch costs one commit, and other writers wait for it no longer than this.
+BATCH_MAILS = 100
+BATCH_SECONDS = 1.0
 
 
 def process_inbox(referee, now: str) -> int:
     """Handle every new inbox row, oldest first; return how many were handled.
 
-    A mail whose handling raises, or takes longer than ``mail.handle_seconds``,
-    is quarantined with the reason (the referee's digest lists it) and nothing
-    it did is kept; the next mail is handled all the same.
+    Mails are handled in batches, one transaction each; inside it, each mail
+    is handled under its own savepoint, with the answers it queues. A crash
+    loses the batch's work and nothing else: its mails are still new, and the
+    next tick handles each of them once, whole. A mail whose handling raises,
+    or takes longer than ``mail.handle_seconds``, is quarantined with the
+    reason (the referee's digest lists it) and nothing it did is kept; the
+    next mail is handled all the same.
     """
     store = referee.store
-    budget = referee.config["mail"]["handle_seconds"]
-    count = 0
-    last = 0
+    count, last = 0, 0
     while True:
-        row = store.one("SELECT id FROM inbox WHERE status = 'new' AND id > ? ORDER BY id LIMIT 1",
-                        [last])
-        if row is None:
+        with store.transaction():
+            handled, last = handle_batch(referee, now, last)
+        if not handled:
             return count
-        last = row["id"]
+        count += handled
+
+
+def handle_batch(referee, now: str, after: int) -> tuple[int, int]:
+    """Handle new inbox rows after id `after` inside the caller's transaction, until the
+    batch is full; return (how many, the last id handled)."""
+    store = referee.store
+    budget = referee.config["mail"]["handle_seconds"]
+    ids = [row["id"] for row in store.all(
+        "SELECT id FROM inbox WHERE status = 'new' AND id > ? ORDER BY id LIMIT ?",
+        [after, BATCH_MAILS])]
+    started = time.monotonic()
+    count = 0
+    for row_id in ids:
+        if count and time.monotonic() - started > BATCH_SECONDS:
+            break
+        row = store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
+        store.execute("SAVEPOINT mail")
+        head = None
         try:
-            with store.transaction():
-                full = store.one("SELECT * FROM inbox WHERE id = ? AND status = 'new'", [last])
-                if full is None:
-                    continue
-                with time_limit(budget):
-                    status, reason, game, seat = handle(referee, full, now)
-                store.update("inbox", {"id": last}, {"status": status, "reason": reason,
-                                                     "game": game, "seat": seat})
+            with time_limit(budget):
+                head = read(row["raw"], headers_only=row["size"] > referee.config["mail"]
+                            ["max_bytes"])
+                status, reason, game, seat = handle(referee, row, head, now)
         except (Exception, Overtime) as problem:  # one mail never stops the others
-            with store.transaction():
-                store.update("inbox", {"id": last}, {
-                    "status": "quarantined",
-                    "reason": f"could not be handled: {type(problem).__name__}: "
-                              f"{shorten(str(problem))}"})
+            store.execute("ROLLBACK TO mail")
+            status, reason, game, seat = "quarantined", (
+                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}"), \
+                None, None
+        store.execute("RELEASE mail")
+        store.update("inbox", {"id": row_id}, {
+            "status": status, "reason": reason, "game": game, "seat": seat,
+            "message_id": (head.message_id or None) if head else row["message_id"],
+            "sender": (head.sender or None) if head else row["sender"]})
         count += 1
+        after = row_id
+    return count, after
 
 
 @contextmanager
@@ -147,8 +182,9 @@ def identify(referee, incoming: Incoming) -> Who:
     return Who(found, game, seats, seat)
 
 
-def handle(referee, row: dict, now: str):
-    """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs.
+def handle(referee, row: dict, head: Incoming, now: str):
+    """(status, reason, game, seat) for one inbox row, read as `head`, queuing whatever
+    answer it needs.
 
     A mail over the size limit is read for its headers only (answered briefly,
     never parsed). Then, in order: a mail already handled, an automatic mail
@@ -158,8 +194,7 @@ def handle(referee, row: dict, now: str):
     """
     config = referee.config
     too_large = row["size"] > config["mail"]["max_bytes"]
-    head = read(row["raw"], headers_only=too_large)
-    repeated = duplicate(referee.store, row)
+    repeated = duplicate(referee.store, row, head.message_id)
     if repeated:
         return "duplicate", repeated, None, None
     if head.automatic:
@@ -181,17 +216,18 @@ def handle(referee, row: dict, now: str):
     return route(referee, head, who, now)
 
 
-def duplicate(store: Store, row: dict) -> str | None:
-    """Why this inbox row repeats a mail already handled, or None.
+def duplicate(store: Store, row: dict, message_id: str) -> str | None:
+    """Why this inbox row (whose mail says `message_id`) repeats a mail already handled,
+    or None.
 
     The same Message-ID with the same body (whatever headers servers added on
     the way) is the same mail; so are the very same bytes.
     """
     done = "status NOT IN ('new', 'failed') AND id < ?"
-    if row["message_id"]:
+    if message_id:
         if store.one(f"SELECT id FROM inbox WHERE message_id = ? AND body_digest = ? AND {done}",
-                     [row["message_id"], row["body_digest"], row["id"]]):
-            return f"Message-ID {row['message_id']} already handled"
+                     [message_id, row["body_digest"], row["id"]]):
+            return f"Message-ID {message_id} already handled"
         return None
     earlier = store.one(f"SELECT id FROM inbox WHERE digest = ? AND {done}",
                         [row["digest"], row["id"]])

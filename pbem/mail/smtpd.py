@@ -28,7 +28,7 @@ import threading
 from aiosmtpd.controller import Controller
 
 from .. import inbound
-from .parse import visible
+from .parse import read, visible
 from ..config import ConfigError
 from ..errors import PbemError
 from ..store import Store
@@ -95,7 +95,8 @@ class Handler:
 
     def keep(self, raw: bytes) -> int:
         """Store one message (in the worker thread); return its inbox id."""
-        return inbound.ingest(self.store, raw, "smtpd", self.clock())
+        return inbound.ingest(self.store, raw, "smtpd", self.clock(),
+                              head=read(raw, headers_only=True))
 
 
 def delivery_headers(mail_from: str, recipients: list[str]) -> bytes:

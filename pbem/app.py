@@ -95,10 +95,13 @@ class Referee:
             raise PbemError(f"no game called {game_id!r} (see pbem list)")
         return row
 
-    def table(self, game_id: str) -> Table:
-        """The game's row, module and current state (snapshot plus newer events)."""
+    def table(self, game_id: str, row: dict | None = None) -> Table:
+        """The game's row, module and current state (snapshot plus newer events).
+
+        `row` is the games row when the caller read it already in this transaction.
+        """
         from . import letters
-        row = self.game_row(game_id)
+        row = row or self.game_row(game_id)
         game = pbem.games.load(row["ruleset"])
         snap = self.store.snapshot(game_id)
         state = snap["state"] if snap else None

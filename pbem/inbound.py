@@ -400,7 +400,7 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     seat = who.seat
     if seat["bouncing"]:
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
-    table = referee.table(found.game)
+    table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
         letters.game_over_answer(table, seat, incoming, now)
         return "done", "game over", found.game, seat["name"]

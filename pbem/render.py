@@ -98,7 +98,14 @@ def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
 
 def template_for(ruleset: str, name: str):
     """The game's own template if it has one, else the shared one."""
-    return environment().select_template([f"{ruleset}/{name}", name])
+    return chosen_template(environment(), ruleset, name)
+
+
+@lru_cache(maxsize=512)
+def chosen_template(env, ruleset: str, name: str):
+    """The template an environment picks for a game: looked up once (a game without its
+    own would otherwise be searched for it on every mail)."""
+    return env.select_template([f"{ruleset}/{name}", name])
 
 
 def render(ruleset: str, name: str, **context) -> str:

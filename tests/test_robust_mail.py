@@ -446,6 +446,58 @@ def test_kills_at_any_moment_of_a_tick_lose_no_mail_and_send_none_twice(club):
     assert {r["status"] for r in club.inbox()} == {"done"}
 
 
+KILLED_AT_STATEMENT = """
+import os, signal, sys
+from pbem import inbound
+from pbem.store import Store
+inbound.BATCH_MAILS = int(sys.argv[3])
+count = [0]
+def killing(real):
+    def write(self, *args, **kwargs):
+        count[0] += 1
+        if count[0] == int(sys.argv[1]):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(self, *args, **kwargs)
+    return write
+for name in ("execute", "insert", "update"):
+    setattr(Store, name, killing(getattr(Store, name)))
+from pbem.cli import main
+main(["tick", "--now", sys.argv[2]], standalone_mode=False)
+"""
+
+
+def test_kills_while_a_tick_handles_batches_lose_no_mail_and_repeat_none(club):
+    import random
+    rng = random.Random(14)
+    orders = {seat: club.orders(seat) for seat in SEATS}
+    ids = []
+    for number in range(40):
+        seat = SEATS[number % 4]
+        ids.append(f"<{seat}.{number}@players.example>")
+        club.drop(mail(club, seat, number=number, body=orders[seat]))
+    club.pbem("poll", "--now", NOW)
+    kills, partial = 0, False
+    while kills < 10:  # killed at the nth write of a tick: in a batch, between two, or sending
+        done = subprocess.run([sys.executable, "-c", KILLED_AT_STATEMENT,
+                               str(rng.randrange(1, 120)), NOW, str(rng.choice((3, 8, 100)))],
+                              cwd=club.folder, capture_output=True, timeout=120)
+        assert done.returncode in (0, -9), done.stderr.decode()
+        if done.returncode == 0:
+            break  # a tick got to its end
+        kills += 1
+        handled = sum(r["status"] == "done" for r in club.inbox())
+        partial |= 0 < handled < len(ids)
+    assert kills >= 5 and partial  # some kills came after a batch was committed, before the end
+    club.pbem("tick", "--now", NOW)
+    assert [r["status"] for r in club.inbox()] == ["done"] * len(ids)  # no mail lost
+    assert len(club.submissions("ann")) == 10  # each mail's orders recorded once
+    assert len(club.store.all("SELECT * FROM events WHERE type = 'orders_set'")) == 1
+    for message_id in ids:  # each answered exactly once
+        assert len(club.answers(message_id)) == 1, message_id
+    assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
+    assert sorted(delivered(club.folder)) == sorted(queued(club.folder))  # none sent twice
+
+
 # ------------------------------------------------------------------ 8. bounded answers
 
 

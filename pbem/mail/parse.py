@@ -188,7 +188,9 @@ class TolerantHeaders(HeaderRegistry):
             return PlainHeader(name, value)
         return self.parsed(name, value)
 
-    @lru_cache(maxsize=4096)  # the parser asks for a part's Content-Type line after line
+    # The parser asks for a part's Content-Type line after line: the lines of the mail
+    # being read are what is worth keeping (a parsed header holds its parse tree, ~3 kB).
+    @lru_cache(maxsize=256)
     def parsed(self, name, value):
         """The header object for one short header line (the same object for the same line)."""
         try:

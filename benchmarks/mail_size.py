@@ -36,12 +36,13 @@ def main() -> None:
         for name in names:
             inbound.submit(referee, "g", name, "pass", START)
         referee.tick(START, send=False)
-        row = referee.store.one("SELECT raw FROM outbox WHERE kind = 'report' ORDER BY id "
+        row = referee.store.one("SELECT * FROM outbox WHERE kind = 'report' ORDER BY id "
                                 "DESC LIMIT 1")
-    msg = email.message_from_bytes(row["raw"], policy=policy.default)
+        raw = referee.store.outbox_mail(row)
+    msg = email.message_from_bytes(raw, policy=policy.default)
     png = next(p.get_content() for p in msg.walk() if p.get_content_type() == "image/png")
     floor = len(base64.encodebytes(png))
-    size = len(row["raw"])
+    size = len(raw)
     print(f"turn report, {args.seats} seats: {size / 1024:.1f} KB (PNG {len(png) / 1024:.1f} KB); "
           f"floor (the PNG as mailed): {floor / 1024:.1f} KB; ratio {size / floor:.2f}")
 

@@ -10,8 +10,9 @@ from conftest import START
 
 
 def outbox(referee, kind):
-    rows = referee.store.all("SELECT raw FROM outbox WHERE kind = ? ORDER BY id", [kind])
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows]
+    rows = referee.store.all("SELECT * FROM outbox WHERE kind = ? ORDER BY id", [kind])
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows]
 
 
 def parts(msg):

@@ -45,9 +45,10 @@ def digest(kind: str, content: bytes) -> str:
 def keep_part(db, kind: str, content: bytes) -> str:
     """Store a shared part unless it is stored already; return its digest."""
     key = digest(kind, content)
-    packed = lzma.compress(content) if kind == "board" else zlib.compress(content, LEVEL)
-    db.execute("INSERT OR IGNORE INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
-               [key, kind, packed])
+    if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
+        packed = lzma.compress(content) if kind == "board" else zlib.compress(content, LEVEL)
+        db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
+                   [key, kind, packed])
     return key
 
 

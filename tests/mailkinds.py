@@ -49,9 +49,10 @@ def write_all(folder, game: str, lang: str) -> dict:
     if not referee.table(gid).state["engine"]["over"]:
         referee.end(gid, "vacances", later(deadline, 3))   # the referee's own words
     mails = {}
-    for row in referee.store.all("SELECT kind, raw FROM outbox WHERE seat = ? ORDER BY id",
+    for row in referee.store.all("SELECT * FROM outbox WHERE seat = ? ORDER BY id",
                                  [reader]):
-        mails.setdefault(row["kind"], email.message_from_bytes(row["raw"], policy=policy.default))
+        mails.setdefault(row["kind"], email.message_from_bytes(
+            referee.store.outbox_mail(row), policy=policy.default))
     return mails
 
 

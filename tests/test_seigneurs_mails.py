@@ -45,9 +45,9 @@ def parts(raw: bytes) -> dict:
 
 def last_mail(referee, seat: str, kind: str = "report") -> dict:
     """The parts of the last mail of a kind to a seat."""
-    row = referee.store.one("SELECT raw FROM outbox WHERE seat = ? AND kind = ? "
+    row = referee.store.one("SELECT * FROM outbox WHERE seat = ? AND kind = ? "
                             "ORDER BY id DESC LIMIT 1", [seat, kind])
-    return parts(row["raw"])
+    return parts(referee.store.outbox_mail(row))
 
 
 def new_game(tmp_path, bob_lang="en"):

@@ -10,7 +10,7 @@ import email
 from email import policy
 import re
 
-from pbem import inbound
+from pbem import inbound, render
 from pbem.app import SeatSpec
 from pbem.seats import move_seat, rotate_token
 from pbem.timeutil import later
@@ -49,10 +49,21 @@ def write_all(folder, game: str, lang: str) -> dict:
     if not referee.table(gid).state["engine"]["over"]:
         referee.end(gid, "vacances", later(deadline, 3))   # the referee's own words
     mails = {}
+    (folder / "reader").write_text(reader, encoding="utf-8")
     for row in referee.store.all("SELECT kind, raw FROM outbox WHERE seat = ? ORDER BY id",
                                  [reader]):
         mails.setdefault(row["kind"], email.message_from_bytes(row["raw"], policy=policy.default))
     return mails
+
+
+def board_svg(folder, game: str) -> str:
+    """The SVG of the board the reader of write_all(folder, game, ...) sees at the end."""
+    referee = make_referee(folder)
+    table = referee.table(GAMES[game]["id"])
+    module = table.game
+    seat = (folder / "reader").read_text(encoding="utf-8") \
+        if getattr(module, "SEAT_BOARDS", False) else None
+    return render.board_svg(table.ruleset, module, module.view(table.state["game"], seat))
 
 
 def text_of(msg) -> str:

@@ -8,12 +8,9 @@ Every link must be listed on both of its provinces.
 """
 
 from difflib import get_close_matches
-from functools import lru_cache
-from importlib.resources import files
-import json
-import tomllib
 
 from pbem.adjudicator.contract import SetupError
+from pbem.adjudicator.maps import Library
 
 from .material import plain
 
@@ -106,30 +103,5 @@ def check(data: dict) -> None:
                 raise SetupError(f"board: the name {word!r} is used by two provinces")
 
 
-@lru_cache(maxsize=1)
-def builtin_names() -> tuple[str, ...]:
-    """The boards shipped in boards/, sorted."""
-    folder = files(__package__) / "boards"
-    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
-
-
-@lru_cache(maxsize=8)
-def _builtin(name: str) -> Board:
-    data = tomllib.loads((files(__package__) / "boards" / f"{name}.toml").read_text("utf-8"))
-    check(data)
-    return Board(data)
-
-
-@lru_cache(maxsize=8)
-def _inline(text: str) -> Board:
-    return Board(json.loads(text))
-
-
-def load(spec) -> Board:
-    """The board of a state's ``board`` entry: a built-in name or inline board data."""
-    if isinstance(spec, str):
-        if spec not in builtin_names():
-            raise SetupError(f"unknown board {spec!r}; choose one of {', '.join(builtin_names())} "
-                             "or give a [board] table in a position file")
-        return _builtin(spec)
-    return _inline(json.dumps(spec, sort_keys=True))
+BOARDS = Library(__package__, Board, check, noun="board")
+load = BOARDS.load

@@ -8,7 +8,8 @@ stopped early) or until the turn, and maybe the game, ends.
 """
 
 
-from pbem.adjudicator.contract import plain_copy, private, public, secret
+from pbem.adjudicator.contract import private, public, secret
+from pbem.adjudicator.scratch import Scratch
 
 from .material import HAND_SIZE, PEOPLES, PROVINCE_LIMIT, century_of, last_of_century
 from .rules import (apply, can_exchange, end_reasons, gain, next_seat, pawns_in, playable,
@@ -17,18 +18,11 @@ from .scoring import score_board
 from .sketch import Sketch, missing_cards
 
 
-class Runner:
+class Runner(Scratch):
     """The scratch state of one phase, with the events that built it."""
 
     def __init__(self, state, rng):
-        self.state = plain_copy(state)
-        self.rng = rng
-        self.events = []
-
-    def emit(self, event) -> None:
-        """Record an event and fold it into the scratch state."""
-        self.events.append(event)
-        apply(self.state, event)
+        super().__init__(state, apply, rng)
 
     @property
     def turn(self) -> dict:

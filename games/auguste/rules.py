@@ -9,7 +9,8 @@ next stage sees exactly the board the previous one left.
 import copy
 
 from pbem.adjudicator import hexgrid
-from pbem.adjudicator.contract import Request, SetupError, plain_copy, private, public, secret
+from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+from pbem.adjudicator.scratch import Scratch
 from pbem.i18n import Said, _
 
 from . import board as boards
@@ -193,18 +194,12 @@ def call_seers(state, orders, seers) -> list:
     return events
 
 
-class Turn:
+class Turn(Scratch):
     """The scratch board of one turn, with the events that built it."""
 
     def __init__(self, state):
-        self.state = plain_copy(state)
+        super().__init__(state, apply)
         self.board = board_of(state)
-        self.events = []
-
-    def emit(self, event):
-        """Record an event and fold it into the scratch state."""
-        self.events.append(event)
-        apply(self.state, event)
 
 
 def adjudicate(state, orders) -> list:

@@ -10,12 +10,9 @@ sea links count as adjacency), ``coastal`` (default true); and a list of
 """
 
 from difflib import get_close_matches
-from functools import lru_cache
-from importlib.resources import files
-import json
-import tomllib
 
 from pbem.adjudicator.contract import SetupError
+from pbem.adjudicator.maps import Library
 
 from .material import FACTION_NAMES, squash
 
@@ -133,30 +130,5 @@ def check_factions(rows, zones: dict) -> None:
                     raise SetupError(f"map: faction {key} has an unknown homeland {zone!r}")
 
 
-@lru_cache(maxsize=1)
-def builtin_names() -> tuple[str, ...]:
-    """The maps shipped in boards/, sorted."""
-    folder = files(__package__) / "boards"
-    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
-
-
-@lru_cache(maxsize=8)
-def _builtin(name: str) -> Board:
-    data = tomllib.loads((files(__package__) / "boards" / f"{name}.toml").read_text("utf-8"))
-    check(data)
-    return Board(data)
-
-
-@lru_cache(maxsize=8)
-def _inline(text: str) -> Board:
-    return Board(json.loads(text))
-
-
-def load(spec) -> Board:
-    """The map of a state's ``board`` entry: a built-in name or inline map data."""
-    if isinstance(spec, str):
-        if spec not in builtin_names():
-            raise SetupError(f"unknown map {spec!r}; choose one of {', '.join(builtin_names())} "
-                             "or give a [board] table in a position file")
-        return _builtin(spec)
-    return _inline(json.dumps(spec, sort_keys=True))
+BOARDS = Library(__package__, Board, check, noun="map")
+load = BOARDS.load

@@ -5,7 +5,7 @@ soon as it is emitted, so each rule sees exactly what the previous one left.
 """
 
 
-from pbem.adjudicator.contract import plain_copy
+from pbem.adjudicator.scratch import Scratch
 
 from .state import apply, told
 from .tables import roll_die
@@ -13,18 +13,11 @@ from .tables import roll_die
 TRICK_TABLES = ("scouting", "winner", "loser", "lord")
 
 
-class Runner:
+class Runner(Scratch):
     """The scratch state of one phase, with the events that built it."""
 
     def __init__(self, state, rng):
-        self.state = plain_copy(state)
-        self.rng = rng
-        self.events = []
-
-    def emit(self, event) -> None:
-        """Record an event and fold it into the scratch state."""
-        self.events.append(event)
-        apply(self.state, event)
+        super().__init__(state, apply, rng)
 
     @property
     def turn(self) -> dict:

@@ -5,20 +5,13 @@ soon as it is emitted, so each rule sees exactly the valley the previous one
 left.
 """
 
-import copy
+from pbem.adjudicator.scratch import Scratch
 
 from .rules import apply
 
 
-class Runner:
+class Runner(Scratch):
     """A phase being resolved: the scratch state, the random stream, the events so far."""
 
     def __init__(self, state, rng):
-        self.state = copy.deepcopy(state)
-        self.rng = rng
-        self.events = []
-
-    def emit(self, event) -> None:
-        """Record an event and fold it into the scratch state."""
-        self.events.append(event)
-        apply(self.state, event)
+        super().__init__(state, apply, rng)

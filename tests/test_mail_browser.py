@@ -1,7 +1,8 @@
 """Every kind of mail of every game, in both languages, as a real headless Chromium shows it.
 
 Each mail's HTML is written to a folder with its board PNG beside it (its cid:
-link rewritten to the file's name), and Chromium lays them out, each in a
+link rewritten to the file's name), served on 127.0.0.1 (so the page may measure
+its frames), and Chromium lays them out, each in a
 frame of a phone's 360 px and of a desktop's 1200 px: nothing may stick out
 sideways (scrollWidth <= innerWidth), and the board image must load, show and
 fit. The PNG must decode and have the board's own size (the size its SVG
@@ -11,10 +12,13 @@ Chromium is the system's (Debian's `chromium` and `chromium-driver`, which the
 README's test command installs), driven by selenium; nothing is downloaded.
 """
 
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import io
 from pathlib import Path
 import re
 import shutil
+import threading
 
 from PIL import Image
 import pytest
@@ -63,6 +67,20 @@ def browser(tmp_path_factory):
     driver.set_window_size(1300, 900)
     yield driver
     driver.quit()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a folder without logging every request."""
+
+    def log_message(self, *args):
+        pass
+
+
+def served(folder: Path):
+    """An HTTP server on 127.0.0.1 serving `folder`, running in a thread."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def declared_size(svg: str) -> tuple[int, int]:
@@ -139,14 +157,20 @@ def layout_faults(shown: dict, width: int) -> list[str]:
 def test_every_mail_fits_a_phone_and_a_desktop_and_shows_its_board(browser, tmp_path, game):
     mails, faults = {}, []
     for lang in ("en", "fr"):
+        (tmp_path / lang).mkdir()
         written = write_all(tmp_path / lang, game, lang)
         mails.update({f"{lang}-{kind}": msg for kind, msg in written.items()})
         faults += image_faults({f"{lang}-{kind}": msg for kind, msg in written.items()},
                                declared_size(board_svg(tmp_path / lang, game)))
-    for width, page in pages(tmp_path, mails).items():
-        browser.get(page.as_uri())
-        measured = browser.execute_script(MEASURE)
-        assert sorted(m["name"] for m in measured) == sorted(mails)
-        for shown in measured:
-            faults += layout_faults(shown, width)
+    server = served(tmp_path)
+    try:
+        for width, page in pages(tmp_path, mails).items():
+            browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
+            measured = browser.execute_script(MEASURE)
+            assert sorted(m["name"] for m in measured) == sorted(mails)
+            for shown in measured:
+                faults += layout_faults(shown, width)
+    finally:
+        server.shutdown()
+        server.server_close()
     assert not faults, "\n".join(faults)

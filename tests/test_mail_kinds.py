@@ -92,3 +92,29 @@ def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_languag
     assert "offre 2 acceptée mais non exécutée\u00a0: il manque à ann bois 2" in french
     assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: winner ann" \
         in french
+
+
+WELCOME_SAYS = {
+    ("saga", "en"): ["How to win: be the first to hold 10 zones.",
+                     "You hold 2 zones now: Kent, Normandy.",
+                     "both of you mail the result",
+                     "You have no ally: every other seat plays against you.",
+                     "PRESS bob at the start of a line"],
+    ("saga", "fr"): ["Pour gagner\u00a0: soyez le premier à tenir 10 zones.",
+                     "Vous tenez 2 zones maintenant\u00a0: Kent, Normandy.",
+                     "Vous n'avez pas d'allié", "PRESSE bob en début de ligne"],
+    ("seigneurs", "en"): ["How to win: the game ends at once when one family heads every "
+                          "domain.", "the barbarian (zed) judges", "Your prestige now: 4.",
+                          "PRESS bob at the start of a line"],
+    ("seigneurs", "fr"): ["Pour gagner\u00a0: la partie s'arrête aussitôt",
+                          "le barbare (zed) juge", "Votre prestige actuel\u00a0: 4.",
+                          "PRESSE bob en début de ligne"],
+}
+
+
+@pytest.mark.parametrize("game, lang", sorted(WELCOME_SAYS))
+def test_the_welcome_tells_how_to_win_the_seats_own_goal_and_how_to_reach_the_others(
+        mails, game, lang):
+    text = re.sub(r"[ \n]+", " ", text_of(mails[(game, lang)]["welcome"]))
+    missing = [said for said in WELCOME_SAYS[(game, lang)] if said not in text]
+    assert not missing, (missing, text[:1500])

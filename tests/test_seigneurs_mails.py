@@ -4,6 +4,7 @@ may send now; in English or French, within 78 columns; and what a player sees
 of the HTML map in a real browser."""
 
 import email
+import email.policy
 from pathlib import Path
 import re
 import shutil
@@ -129,3 +130,20 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     table = referee.table("v")
     svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
     assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61
+
+
+def welcome_text(referee, seat: str) -> str:
+    """The body of a seat's welcome (not its rules attachment), lines unwrapped."""
+    row = referee.store.one("SELECT raw FROM outbox WHERE seat = ? AND kind = 'welcome'", [seat])
+    msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    return msg.get_body(preferencelist=("plain",)).get_content().replace("\n", " ")
+
+
+def test_the_barbarians_welcome_says_it_judges_and_how_to_name_the_winner(tmp_path):
+    referee = new_game(tmp_path, bob_lang="fr")
+    zed = welcome_text(referee, "zed")
+    assert "You are the barbarian" in zed and "(RULING WINNER NAME)" in zed
+    assert "Your prestige" not in zed
+    bob = welcome_text(referee, "bob")
+    assert "Pour gagner\u00a0:" in bob and "Votre prestige actuel\u00a0:" in bob
+    assert "You are the barbarian" not in bob and "Vous êtes le barbare" not in bob

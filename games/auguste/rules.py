@@ -16,7 +16,8 @@ from pbem.i18n import Said, _
 from . import board as boards
 from .orders import check_order
 from .position import state_from_position
-from .state import LONE_LIMIT, alive, blocked, board_of, new_state, seat_legions, team_of
+from .state import (LONE_LIMIT, alive, blocked, board_of, new_state, legions_alive,
+                    seat_legions, teams_on)
 from .teams import PRESETS, legions_for, preset_for
 
 # ---------------------------------------------------------------- setup
@@ -160,8 +161,9 @@ def pending(state) -> dict:
         return {seat: Request("seer", _("You played SEER: here are the others' orders; send "
                                         "yours."), hours=state["seer_hours"])
                 for seat in state["seers"]}
+    living = legions_alive(state)
     seats = sorted({legion["seat"] for colour, legion in state["legions"].items()
-                    if alive(state, colour)})
+                    if colour in living})
     return {seat: Request("orders", _("Orders for turn {turn}.").format(turn=state["turn"]))
             for seat in seats}
 
@@ -205,10 +207,10 @@ class Turn(Scratch):
 def adjudicate(state, orders) -> list:
     """Resolve a whole turn from every seat's orders."""
     turn = Turn(state)
-    plan = {}
+    plan, living = {}, legions_alive(state)
     for seat in sorted(orders):
         for colour in seat_legions(state, seat):
-            if not alive(state, colour):
+            if colour not in living:
                 continue
             order = orders[seat].get("legions", {}).get(colour, {"kind": "pass"})
             problem = check_order(state, seat, colour, order)
@@ -329,38 +331,37 @@ def erupt(turn, plan, movers) -> None:
 
 def pincered_lines(state, board) -> list[dict]:
     """Every line of one team caught between enemies at both ends, on this board."""
-    teams = {cell: team_of(state, cell) for cell in state["units"]}
+    teams = teams_on(state)
     lines = []
     for axis in hexgrid.AXES:
-        back = hexgrid.neg(axis)
-        ahead, behind = board.next[axis], board.next[back]
+        ahead, behind = board.next[axis], board.next[hexgrid.neg(axis)]
         for start, team in teams.items():
-            if teams.get(behind[start]) == team:
-                continue  # not the rear end of its line
+            rear = pincer_end(teams, behind, start, team)
+            if not rear:
+                continue  # not closed behind, or not the rear end of its line
             run = [start]
             while teams.get(ahead[run[-1]]) == team:
                 run.append(ahead[run[-1]])
-            front = pincer_end(teams, board, run[-1], axis, team)
-            rear = front and pincer_end(teams, board, run[0], back, team)
-            if rear:
+            front = pincer_end(teams, ahead, run[-1], team)
+            if front:
                 lines.append({"cells": run, "ends": [rear, front]})
     return sorted(lines, key=lambda line: line["cells"])
 
 
-def pincer_end(teams, board, end, direction, team) -> str | None:
+def pincer_end(teams, onward, end, team) -> str | None:
     """The enemy closing a line's end (next cell, or across one empty cell), or None.
 
-    `teams` gives the team on each occupied cell.
+    `teams` gives the team on each occupied cell; `onward` the next cell from
+    each cell in the direction looked at (the board's next table for it).
     """
-    first = board.next[direction][end]
+    first = onward[end]
     if first is None:
         return None
-    if first in teams:
-        return first if teams[first] != team else None
-    second = board.next[direction][first]
-    if second in teams and teams[second] != team:
-        return second
-    return None
+    other = teams.get(first)
+    if other is None:
+        first = onward[first]
+        other = teams.get(first)
+    return first if other is not None and other != team else None
 
 
 def pincer(turn) -> None:
@@ -378,7 +379,7 @@ def strength(state, board, cell, foe, teams=None) -> int:
 
     `teams` (the team on each occupied cell) may be given when it is known already.
     """
-    teams = teams if teams is not None else {c: team_of(state, c) for c in state["units"]}
+    teams = teams if teams is not None else teams_on(state)
     team = teams[cell]
     value = 2 if state["units"][cell]["shield"] else 1
     direction = hexgrid.add(board.cells[cell], hexgrid.neg(board.cells[foe]))
@@ -391,7 +392,7 @@ def strength(state, board, cell, foe, teams=None) -> int:
 
 def combats(state, board) -> list[dict]:
     """Every frontal combat on this board, each pair once."""
-    teams = {cell: team_of(state, cell) for cell in state["units"]}
+    teams = teams_on(state)
     fights = []
     for a, team in teams.items():
         for b in board.neighbours[a]:
@@ -419,7 +420,7 @@ def fight(turn) -> None:
 def end_turn(turn) -> None:
     """Teams knocked out, victory, or the turn limit."""
     state = turn.state
-    living = {team_of(state, c) for c in state["units"]}
+    living = set(teams_on(state).values())
     teams = sorted({legion["team"] for legion in state["legions"].values()})
     for team in teams:
         if team not in living and team not in state["out"]:

@@ -48,10 +48,10 @@ def board_of(state):
     return boards.load(state["board"])
 
 
-def team_of(state, cell):
-    """The team of the legionary on a cell, or None."""
-    unit = state["units"].get(cell)
-    return state["legions"][unit["legion"]]["team"] if unit else None
+def teams_on(state) -> dict:
+    """The team of the legionary on each occupied cell."""
+    team = {colour: legion["team"] for colour, legion in state["legions"].items()}
+    return {cell: team[unit["legion"]] for cell, unit in state["units"].items()}
 
 
 def seat_legions(state, seat) -> list[str]:
@@ -62,6 +62,11 @@ def seat_legions(state, seat) -> list[str]:
 def alive(state, colour) -> int:
     """How many legionaries a legion has left."""
     return sum(1 for u in state["units"].values() if u["legion"] == colour)
+
+
+def legions_alive(state) -> set:
+    """The legions with at least one legionary left."""
+    return {unit["legion"] for unit in state["units"].values()}
 
 
 def blocked(state, cell) -> bool:

@@ -110,8 +110,9 @@ def test_a_french_lord_reads_its_report_and_its_errors_in_french(tmp_path):
     assert all(len(line) <= 78 for line in text.splitlines())
 
 
-@pytest.mark.skipif(not shutil.which("chromium"), reason="needs a headless Chromium")
 def test_the_hex_map_draws_in_a_browser(tmp_path):
+    assert shutil.which("chromium"), "no headless Chromium: install the Debian packages " \
+        "chromium and chromium-driver (the README's test command does)"
     referee = new_game(tmp_path)
     referee.tick(later(START, 25), send=False)
     page = tmp_path / "report.html"

@@ -81,7 +81,8 @@ def test_a_referees_ruling_is_told_in_the_readers_language(mails):
     assert "Ruling by the referee on \u201cThe reports of a battle disagree: who won?\u201d: " \
            "winner bob (la photo montre bob sur la colline)." in english
     french = (said_to_the_reader(mails, "saga", "fr"))
-    assert "Décision de l'arbitre sur «\u00a0Les comptes rendus d'une bataille divergent" in french
+    assert "Décision de l'arbitre sur «\u00a0Les comptes rendus d'une bataille " \
+           "divergent" in french
 
 
 def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_language(mails):
@@ -90,8 +91,8 @@ def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_languag
     assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner ann" in english
     french = (said_to_the_reader(mails, "seigneurs", "fr"))
     assert "offre 2 acceptée mais non exécutée\u00a0: il manque à ann bois 2" in french
-    assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: winner ann" \
-        in french
+    assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: " \
+           "winner ann" in french
 
 
 WELCOME_SAYS = {

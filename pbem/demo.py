@@ -24,7 +24,7 @@ from .adjudicator.rng import PhaseRng
 from .app import Referee, SeatSpec
 from .config import load
 from .errors import PbemError
-from .i18n import said
+from .i18n import ngettext, said
 from .mail import fetch, maildir
 from .mail.parse import message_from_bytes
 from .replay import replay
@@ -183,8 +183,9 @@ def summary(referee, game, folder, config, counts) -> list[str]:
         game.board_text(game.view(table.state["game"], REFEREE)),
         "",
         f"{game.TITLE} demo: {eng['phase']} phases, {counts['mails']} bot mails read, "
-        f"{counts['silent']} silent turns (default orders), {counts['rulings']} referee "
-        f"ruling(s), {sent} mails sent.",
+        f"{counts['silent']} silent turns (default orders), "
+        + ngettext("{n} referee ruling", "{n} referee rulings", counts["rulings"]).format(
+            n=counts["rulings"]) + f", {sent} mails sent.",
         "Result: " + (", ".join(result.get("winners") or []) + " won" if result.get("winners")
                       else "no winner") + (f" ({said(result['reason'])})" if result.get("reason") else "")
         if eng["over"] else "Result: stopped at the turn cap before the game ended.",

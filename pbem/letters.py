@@ -10,11 +10,8 @@ notices to anyone else are in English.
 
 from dataclasses import dataclass, field
 from functools import cached_property
-import io
 import json
 import secrets
-
-from PIL import Image
 
 from . import i18n, render
 from .adjudicator import engine as rules_engine
@@ -22,7 +19,8 @@ from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
 from .i18n import N_
 from .identity import reply_address, subject_tag
-from .mail.compose import compose, message_id
+from .mail import stored
+from .mail.compose import Board, compose, message_id
 from .mail.parse import REPLY_MARKERS
 from .reading import shown
 from .store import row_event
@@ -55,7 +53,7 @@ class Table:
         return self.game.view(self.state["game"], None)
 
     def public_board(self) -> dict:
-        """The public board as text, as a PNG, and as its HTML block (the PNG shown).
+        """The public board as text, as an image, and as its HTML block (the image shown).
 
         Rendered once per language for the batch.
         """
@@ -65,13 +63,12 @@ class Table:
         return self.boards[lang]
 
     def board(self, view: dict) -> dict:
-        """A view's board for a mail: text, PNG image, and the HTML block showing the image."""
+        """A view's board for a mail: text, image (a Board, drawn as a PNG when the mail is
+        sent), and the HTML block showing the image."""
         svg = render.board_svg(self.ruleset, self.game, view)
-        png = render.board_png(svg)
-        width = Image.open(io.BytesIO(png)).width
         title = self.game.svg_context(view).get("title") or self.game.TITLE
-        picture = render.board_picture(BOARD_CID.strip("<>"), title, width)
-        return {"board": self.game.board_text(view), "png": png,
+        picture = render.board_picture(BOARD_CID.strip("<>"), title, render.board_width(svg))
+        return {"board": self.game.board_text(view), "image": Board(svg),
                 "svg": render.board_html(self.ruleset, self.game, view, picture)}
 
     def prompt(self, name: str) -> str:
@@ -96,7 +93,7 @@ class Table:
         seat_view = self.game.view(self.state["game"], seat["name"])
         yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
                               seat=seat["name"], happened=happened).strip()
-        board = {"board": None, "svg": None, "png": None}
+        board = {"board": None, "svg": None, "image": None}
         if with_board and getattr(self.game, "SEAT_BOARDS", False):
             board = self.board(seat_view)
         elif with_board:
@@ -183,7 +180,7 @@ class Table:
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
             engine = self.state["engine"]
-            images = {BOARD_CID: context["png"]} if context["png"] else {}
+            images = {BOARD_CID: context["image"]} if context["image"] else {}
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
@@ -199,19 +196,20 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
-    the next one. `images` ({Content-ID: PNG bytes}) go with the HTML part,
+    the next one. `images` ({Content-ID: Board}) go with the HTML part,
     which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
     msg_id = msg_id or message_id(domain, game)
-    raw = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
-                  text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
-                  in_reply_to=in_reply_to, references=references, images=images,
-                  attachments=attachments)
+    draft = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
+                    text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
+                    in_reply_to=in_reply_to, references=references, images=images,
+                    attachments=attachments)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
-        "message_id": msg_id, "raw": raw, "status": "pending", "attempts": 0,
+        "message_id": msg_id, **stored.columns(referee.store.db, draft, game, kind),
+        "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
     })
     return msg_id
@@ -658,7 +656,7 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
               to=observer["email"], subject=subject,
               text=render.render(table.ruleset, "observer.txt.j2", subject=subject, **context),
               html=render.render(table.ruleset, "observer.html.j2", subject=subject, **context),
-              now=now)
+              now=now, images={BOARD_CID: context["image"]})
     table.referee.store.update("observers", {"game": table.game_row["id"],
                                              "email": observer["email"]},
                                {"reported_seq": table.referee.store.game(

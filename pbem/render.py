@@ -17,8 +17,10 @@ time in a seat's zone and language, ``number`` a number in the language, and
 from functools import lru_cache
 from importlib.resources import files
 import io
+import math
 from pathlib import Path
 import textwrap
+from xml.etree import ElementTree
 
 from PIL import Image
 import jinja2
@@ -140,6 +142,20 @@ def board_png(svg: str) -> bytes:
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=9)
     return out.getvalue()
+
+
+def board_width(svg: str) -> int:
+    """The width in pixels of the PNG `board_png` draws from this SVG, without drawing it.
+
+    The root's width when it is in pixels, else (a percentage, or none) the
+    viewBox's width, scaled by the percentage.
+    """
+    root = next(ElementTree.iterparse(io.StringIO(svg), events=("start",)))[1]
+    width = root.get("width", "100%").strip().removesuffix("px")
+    box = [float(n) for n in root.get("viewBox", "0 0 100 100").replace(",", " ").split()]
+    if width.endswith("%"):
+        return math.ceil(box[2] * float(width[:-1]) / 100 - 1e-9)
+    return math.ceil(float(width) - 1e-9)
 
 
 def board_picture(cid: str, title: str, width: int) -> Markup:

@@ -24,6 +24,7 @@ from .adjudicator.contract import public
 from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language
 from .identity import new_token, valid_address
+from .mail import stored
 from .timeutil import iso, parse_time, valid_timezone
 
 
@@ -51,12 +52,13 @@ def existing_seat(store, game_id: str, seat_name: str) -> dict:
 
 def recode_waiting_mail(store, game_id: str, seat_name: str, old: str, new: str) -> None:
     """Mails to the seat not sent yet carry the new code, so a reply to them still counts."""
-    rows = store.all("SELECT id, subject, raw FROM outbox WHERE game = ? AND seat = ? "
+    rows = store.all("SELECT id, subject, mail, model, parts FROM outbox WHERE game = ? AND seat = ? "
                      "AND status != 'sent'", [game_id, seat_name])
     for row in rows:
         store.update("outbox", {"id": row["id"]}, {
             "subject": row["subject"].replace(old, new),
-            "raw": row["raw"].replace(old.encode(), new.encode())})
+            **stored.rewrite(store.db, row,
+                             lambda raw: raw.replace(old.encode(), new.encode()))})
 
 
 def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> dict:
@@ -126,17 +128,21 @@ def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
 
 def readdress_waiting_mail(store, game_id: str, old: dict, new: dict) -> None:
     """Mails to the seat not sent yet go to its new player, with its new code."""
-    rows = store.all("SELECT id, subject, raw FROM outbox WHERE game = ? AND seat = ? "
+    rows = store.all("SELECT id, subject, mail, model, parts FROM outbox WHERE game = ? AND seat = ? "
                      "AND status != 'sent'", [game_id, old["name"]])
-    for row in rows:
+
+    def readdressed(raw: bytes) -> bytes:
         msg = BytesParser(policy=policy.default).parsebytes(
-            row["raw"].replace(old["token"].encode(), new["token"].encode()))
+            raw.replace(old["token"].encode(), new["token"].encode()))
         del msg["To"]
         msg["To"] = new["email"]
+        return msg.as_bytes()
+
+    for row in rows:
         store.update("outbox", {"id": row["id"]}, {
             "to_addr": new["email"], "subject": row["subject"].replace(old["token"],
                                                                         new["token"]),
-            "raw": msg.as_bytes()})
+            **stored.rewrite(store.db, row, readdressed)})
 
 
 def choose_language(store, game_id: str, seat_name: str, text: str) -> dict:

@@ -210,12 +210,32 @@ def _m031_players(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN player TEXT")
 
 
+def _m04m_outbox_parts(db: sqlite_utils.Database) -> None:
+    # Outgoing mail compressed against a model mail of its game and kind, each part several
+    # mails share (a turn's board) stored once: see pbem/mail/stored.py.
+    from .mail import stored
+    db.execute("CREATE TABLE mail_parts (digest TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+               "data BLOB NOT NULL)")
+    db.execute("CREATE TABLE mail_models (game TEXT NOT NULL, kind TEXT NOT NULL, "
+               "digest TEXT NOT NULL, PRIMARY KEY (game, kind))")
+    db.execute("ALTER TABLE outbox ADD COLUMN mail BLOB NOT NULL DEFAULT x''")
+    db.execute("ALTER TABLE outbox ADD COLUMN model TEXT")
+    db.execute("ALTER TABLE outbox ADD COLUMN parts TEXT NOT NULL DEFAULT '[]'")
+    for mail_id, game, kind, raw in db.execute(
+            "SELECT id, game, kind, raw FROM outbox ORDER BY id").fetchall():
+        packed = stored.pack_raw(db, raw, game, kind)
+        db.execute("UPDATE outbox SET mail = ?, model = ?, parts = ? WHERE id = ?",
+                   [packed["mail"], packed["model"], packed["parts"], mail_id])
+    db.execute("ALTER TABLE outbox DROP COLUMN raw")
+
+
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
               ("010_outbox_phase", _m010_outbox_phase),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
-              ("030_observers", _m030_observers), ("031_players", _m031_players)]
+              ("030_observers", _m030_observers), ("031_players", _m031_players),
+              ("04m_outbox_parts", _m04m_outbox_parts)]
 
 
 def raw_digest(raw: bytes) -> str:
@@ -296,6 +316,11 @@ class Store:
     def all(self, sql: str, params=()) -> list[dict]:
         """Every row of a query, as dicts."""
         return list(self.db.query(sql, params))
+
+    def outbox_mail(self, row: dict) -> bytes:
+        """The whole RFC 822 mail of an outbox row, as it is sent (see pbem/mail/stored.py)."""
+        from .mail import stored
+        return stored.message_bytes(self.db, row)
 
     # games and seats
 

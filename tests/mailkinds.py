@@ -102,11 +102,11 @@ def write_all(folder, game: str, lang: str) -> dict:
         referee.end(gid, "vacances", later(now, 100))   # the referee's own words
     mails = {}
     (folder / "reader").write_text(reader, encoding="utf-8")
-    for row in referee.store.all("SELECT kind, raw FROM outbox WHERE seat = ? ORDER BY id",
+    for row in referee.store.all("SELECT * FROM outbox WHERE seat = ? ORDER BY id",
                                  [reader]):
         rank = sum(name.split(".")[0] == row["kind"] for name in mails) + 1
         mails[row["kind"] if rank == 1 else f"{row['kind']}.{rank}"] = \
-            email.message_from_bytes(row["raw"], policy=policy.default)
+            email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
     return mails
 
 

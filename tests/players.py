@@ -39,7 +39,8 @@ def outbox(referee, **where) -> list[dict]:
     """Outbox rows (all, or those matching every column given), oldest first."""
     sql = "SELECT * FROM outbox" + (" WHERE " + " AND ".join(f"[{k}] = ?" for k in where)
                                     if where else "")
-    return referee.store.all(sql + " ORDER BY id", list(where.values()))
+    return [dict(r, raw=referee.store.outbox_mail(r))
+            for r in referee.store.all(sql + " ORDER BY id", list(where.values()))]
 
 
 def parsed(row: dict) -> email.message.EmailMessage:

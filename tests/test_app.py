@@ -25,7 +25,7 @@ def mails(referee, kind=None, seat=None):
         sql, params = sql + " AND kind = ?", params + [kind]
     if seat:
         sql, params = sql + " AND seat = ?", params + [seat]
-    return [email.message_from_bytes(r["raw"], policy=policy.default)
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
             for r in referee.store.all(sql + " ORDER BY id", params)]
 
 

@@ -39,8 +39,9 @@ def new_game(tmp_path, french=("ann",)):
 
 def mails(referee, seat, kind=None) -> list:
     """The mails to a seat (of one kind), oldest first."""
-    rows = referee.store.all("SELECT kind, raw FROM outbox WHERE seat = ? ORDER BY id", [seat])
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows
+    rows = referee.store.all("SELECT * FROM outbox WHERE seat = ? ORDER BY id", [seat])
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows
             if kind is None or r["kind"] == kind]
 
 

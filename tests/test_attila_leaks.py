@@ -195,14 +195,14 @@ class LeakWatch:
             return
         self.read_log()
         rows = self.referee.store.all(
-            "SELECT id, seat, to_addr, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
+            "SELECT * FROM outbox WHERE game = ? AND id > ? ORDER BY id",
             [self.game_id, self.last_mail])
         for row in rows:
             self.last_mail = row["id"]
             if row["seat"] is None and row["to_addr"] == self.referee.config["referee"]:
                 continue  # the referee's own notices: the referee may know everything
             secrets = self.secrets(row["seat"], [before, after], bids)
-            assert_no_secret(mail_lines(row["raw"]), secrets,
+            assert_no_secret(mail_lines(self.referee.store.outbox_mail(row)), secrets,
                              f"mail {row['id']} to {row['seat'] or row['to_addr']}")
             self.checked["observer mails" if row["seat"] is None else "mails"] += 1
             self.last_mail = row["id"]

@@ -26,9 +26,9 @@ def text_of(raw: bytes) -> str:
 def last_reports(referee) -> dict:
     """{seat: (subject, text)} of the last report each seat got."""
     out = {}
-    for row in referee.store.all("SELECT seat, subject, raw FROM outbox WHERE kind = 'report' "
+    for row in referee.store.all("SELECT * FROM outbox WHERE kind = 'report' "
                                  "ORDER BY id"):
-        out[row["seat"]] = (row["subject"], text_of(row["raw"]))
+        out[row["seat"]] = (row["subject"], text_of(referee.store.outbox_mail(row)))
     return out
 
 
@@ -75,7 +75,8 @@ def test_a_conflict_asks_every_seat_for_a_sealed_bid_then_the_next_player_gets_t
     assert "play goths" not in text, "bob holds no Goth card: his examples come from his hand"
 
     inbound.submit(referee, "m", "bob", "status", later(now, 25))
-    status = text_of(referee.store.one("SELECT raw FROM outbox WHERE kind = 'status'")["raw"])
+    status = text_of(referee.store.outbox_mail(
+        referee.store.one("SELECT * FROM outbox WHERE kind = 'status'")))
     assert status.count("What happened") == 1
     since = " ".join(status[status.index("What happened since your last turn:"):
                             status.index("Where your cards can go")].split())
@@ -102,5 +103,5 @@ def test_seats_waiting_for_another_players_turn_get_a_short_update(tmp_path):
         assert "Influence (1 to 22)" not in reports[seat][1]
         assert "ann played a Saxon card: a pawn to Raetia" in reports[seat][1]
     inbound.submit(referee, "s", "cat", "STATUS", later(START, 2))
-    status = referee.store.one("SELECT raw FROM outbox WHERE kind = 'status'")
-    assert "Influence (1 to 22)" in text_of(status["raw"])
+    status = referee.store.one("SELECT * FROM outbox WHERE kind = 'status'")
+    assert "Influence (1 to 22)" in text_of(referee.store.outbox_mail(status))

@@ -34,5 +34,15 @@ def test_replay_benchmark_runs():
 
 
 def test_mail_size_benchmark_runs():
-    out = run("mail_size.py", "--seats", "4")
-    assert "turn report, 4 seats" in out and "floor" in out
+    out = run("mail_size.py", "--seats", "4", "--repeat", "2")
+    assert "turn report, 4 seats" in out and "floor" in out and "composing it" in out
+
+
+def test_db_growth_benchmark_runs():
+    out = run("db_growth.py", "--turns", "2")
+    assert "kB/turn" in out and "x floor" in out
+
+
+def test_new_game_benchmark_runs():
+    out = run("new_game.py", "--games", "2")
+    assert "pbem new game" in out and "x floor" in out

@@ -51,7 +51,8 @@ def new_duel(referee, **options):
 def mails(referee, seat=None, kind=None) -> list:
     """Outbox mails (parsed), optionally to one seat or of one kind."""
     rows = referee.store.all("SELECT * FROM outbox ORDER BY id")
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows
             if (seat is None or r["seat"] == seat) and (kind is None or r["kind"] == kind)]
 
 

@@ -47,7 +47,8 @@ def test_a_new_token_replaces_the_old_one_at_once(auguste_game):
     assert seat["token"] == new != old
 
     [mail] = auguste_game.store.all("SELECT * FROM outbox WHERE id > ?", [sent])
-    msg = message_from_bytes(mail["raw"], policy=policy.default)
+    raw = auguste_game.store.outbox_mail(mail)
+    msg = message_from_bytes(raw, policy=policy.default)
     assert (mail["to_addr"], mail["kind"]) == ("ann@players.example", "token")
     assert msg["Reply-To"] == f"pbem+rome.{new}@referee.example"
     assert str(msg["Subject"]) == f"[pbem rome #{new}] Turn 1: your seat has a new code"
@@ -56,7 +57,7 @@ def test_a_new_token_replaces_the_old_one_at_once(auguste_game):
     html = msg.get_body(preferencelist=("html",)).get_content()
     assert f"Reply address: pbem+rome.{new}@referee.example" in text
     assert f">pbem+rome.{new}@referee.example</code>" in html
-    assert old not in mail["raw"].decode()
+    assert old not in raw.decode()
 
     stale = deliver(auguste_game, order_mail(auguste_game, tag_token=old), now=LATER)
     assert (stale["status"], stale["reason"]) == ("rejected", "wrong or missing token")
@@ -72,11 +73,12 @@ def test_mail_still_waiting_to_go_out_carries_the_new_code(auguste_game):
     rotate_token(auguste_game, "rome", "ann", NOW)
     new = token(auguste_game, "ann")
     for mail in store.all("SELECT * FROM outbox WHERE seat = 'ann'"):
-        msg = message_from_bytes(mail["raw"], policy=policy.default)
+        raw = store.outbox_mail(mail)
+        msg = message_from_bytes(raw, policy=policy.default)
         assert msg["Reply-To"] == f"pbem+rome.{new}@referee.example"
         assert mail["subject"].startswith(f"[pbem rome #{new}]")
         assert str(msg["Subject"]).strip() == mail["subject"]   # a long subject is folded
-        assert old not in mail["raw"].decode()
+        assert old not in raw.decode()
         text = msg.get_body(preferencelist=("plain",)).get_content()
         assert f"[pbem rome #{new}]" in text
 
@@ -112,11 +114,11 @@ def test_a_seat_moved_to_a_new_address_takes_orders_from_there_only(auguste_game
     welcome, notice = auguste_game.store.all("SELECT * FROM outbox WHERE id > ? ORDER BY id",
                                              [sent])
     assert (welcome["to_addr"], welcome["kind"]) == ("ann@new.example", "address")
-    text = everything_in(welcome["raw"])
+    text = everything_in(auguste_game.store.outbox_mail(welcome))
     assert f"Reply address: pbem+rome.{code}@referee.example" in text
     assert "You command: red" in text and "Orders for turn 1." in text
     assert (notice["to_addr"], notice["kind"]) == ("ann@players.example", "notice")
-    told = everything_in(notice["raw"])
+    told = everything_in(auguste_game.store.outbox_mail(notice))
     assert "seat ann of game rome to another mail address" in told
     assert code not in told and "ann@new.example" not in told
 
@@ -148,12 +150,13 @@ def test_the_seat_command_moves_a_seat_and_can_give_it_a_new_code(auguste_game, 
     assert done.exit_code == 0, done.output
     assert "moved from ann@players.example to ann@new.example" in done.output
     new = token(auguste_game, "ann")
-    mails = auguste_game.store.all("SELECT to_addr, kind, raw FROM outbox ORDER BY id DESC "
+    mails = auguste_game.store.all("SELECT * FROM outbox ORDER BY id DESC "
                                    "LIMIT 3")
     assert [(m["to_addr"], m["kind"]) for m in reversed(mails)] == [
         ("ann@new.example", "address"), ("ann@players.example", "notice"),
         ("ann@new.example", "token")]
-    assert all(new not in m["raw"].decode() for m in mails if m["to_addr"] != "ann@new.example")
+    assert all(new not in auguste_game.store.outbox_mail(m).decode() for m in mails
+               if m["to_addr"] != "ann@new.example")
     assert new != old and new not in done.output
 
     shown = CliRunner().invoke(main, ["seat", "rome", "ann", "--config", config])
@@ -191,7 +194,7 @@ def test_no_mail_or_view_shows_a_token_to_anyone_but_its_seat(auguste_game):
     rows = store.all("SELECT * FROM outbox WHERE game = 'rome' OR game IS NULL")
     assert len(rows) > 15
     for row in rows:
-        content = everything_in(row["raw"])
+        content = everything_in(store.outbox_mail(row))
         for name, owned in tokens.items():
             if seats[name] == row["to_addr"]:
                 continue

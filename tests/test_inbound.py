@@ -49,8 +49,9 @@ def deliver(referee, raw: bytes, now: str = NOW) -> dict:
 def answers_to(referee, row: dict) -> list[dict]:
     """The outbox rows that answer this inbox row's mail (In-Reply-To its Message-ID)."""
     wanted = read(row["raw"], headers_only=True).message_id
-    return [r for r in referee.store.all("SELECT * FROM outbox ORDER BY id")
-            if wanted and f"In-Reply-To: {wanted}".encode() in r["raw"]]
+    return [dict(r, raw=referee.store.outbox_mail(r))
+            for r in referee.store.all("SELECT * FROM outbox ORDER BY id")
+            if wanted and f"In-Reply-To: {wanted}".encode() in referee.store.outbox_mail(r)]
 
 
 def game_state(referee) -> tuple:

@@ -2,16 +2,24 @@
 
 import email
 from email import policy
+import io
+import json
 
-from pbem import inbound
+from PIL import Image
+
+import pbem.games
+from pbem import inbound, render
+from pbem.adjudicator import engine
 from pbem.app import SeatSpec
+from pbem.mail import maildir
 
 from conftest import START
 
 
 def outbox(referee, kind):
-    rows = referee.store.all("SELECT raw FROM outbox WHERE kind = ? ORDER BY id", [kind])
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows]
+    rows = referee.store.all("SELECT * FROM outbox WHERE kind = ? ORDER BY id", [kind])
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows]
 
 
 def parts(msg):
@@ -82,3 +90,33 @@ def test_help_mail_gives_the_order_syntax_and_the_commands(auguste_game):
     plain, html = parts(outbox(auguste_game, "help")[0])
     assert "red: move " in plain and "STATUS" in plain and "WAIT" in plain
     assert "red: move " in html
+
+
+def test_a_board_image_is_as_wide_as_the_html_says_for_every_game():
+    for name in pbem.games.names():
+        game = pbem.games.load(name)
+        seats = list(game.DEMO_SEATS)
+        options = game.demo_options(5)
+        state = engine.fold(game, engine.creation_events(game, "g", name, options, seats, "w",
+                                                         None))
+        svg = render.board_svg(name, game, game.view(state["game"], None))
+        assert render.board_width(svg) == Image.open(io.BytesIO(render.board_png(svg))).width
+
+
+def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivered(
+        auguste_game):
+    store = auguste_game.store
+    seats = [s["name"] for s in store.seats("rome")]
+    for name in seats:
+        inbound.submit(auguste_game, "rome", name, "pass", START)
+    auguste_game.tick(START)
+    reports = store.all("SELECT * FROM outbox WHERE kind = 'report' ORDER BY id")
+    assert len(reports) == len(seats) and {r["status"] for r in reports} == {"sent"}
+    boards = {key for r in reports for _, key in json.loads(r["parts"])}
+    assert len(boards) == 1, "one board for the turn's reports"
+    assert store.one("SELECT COUNT(*) AS n FROM mail_parts WHERE kind = 'board'")["n"] == 2
+    folder = auguste_game.config.path("mail", "outbox")
+    for row in store.all("SELECT * FROM outbox ORDER BY id"):
+        key = maildir.key_for(row["id"], row["message_id"])
+        assert (folder / "new" / key).read_bytes() == store.outbox_mail(row)
+        assert store.outbox_mail(row) == store.outbox_mail(row)

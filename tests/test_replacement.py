@@ -38,7 +38,8 @@ def text_of(row) -> str:
 def outbox(referee, **where) -> list[dict]:
     sql = "SELECT * FROM outbox" + (" WHERE " + " AND ".join(f"{k} = ?" for k in where)
                                     if where else "")
-    return referee.store.all(sql + " ORDER BY id", list(where.values()))
+    return [dict(r, raw=referee.store.outbox_mail(r))
+            for r in referee.store.all(sql + " ORDER BY id", list(where.values()))]
 
 
 @pytest.fixture

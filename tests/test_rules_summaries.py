@@ -46,8 +46,8 @@ def test_the_welcome_carries_the_summary_in_the_seats_language(tmp_path, game):
                                                  lang="fr" if n == names[0] else "en")
                                         for n in names], START, dict(spec["options"]),
                      seed="rules")
-    for row in referee.store.all("SELECT seat, raw FROM outbox WHERE kind = 'welcome'"):
-        msg = email.message_from_bytes(row["raw"], policy=policy.default)
+    for row in referee.store.all("SELECT * FROM outbox WHERE kind = 'welcome'"):
+        msg = email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
         lang = "fr" if row["seat"] == names[0] else "en"
         [attached] = list(msg.iter_attachments())
         name = f"{game}-{'regles' if lang == 'fr' else 'rules'}.txt"

@@ -197,14 +197,14 @@ class LeakWatch:
     def check_mails(self) -> None:
         """No mail to a seat holds a line narrated only of events hidden from it."""
         rows = self.referee.store.all(
-            "SELECT id, seat, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
+            "SELECT * FROM outbox WHERE game = ? AND id > ? ORDER BY id",
             [self.game_id, self.last_mail])
         for row in rows:
             self.last_mail = row["id"]
             if row["seat"] is None:
                 continue
             hidden, seen = self.narrated.get(row["seat"], (set(), set()))
-            lines = mail_lines(row["raw"])
+            lines = mail_lines(self.referee.store.outbox_mail(row))
             found = sorted(lines & (hidden - seen))
             assert not found, f"mail {row['id']} to {row['seat']} shows {found[:3]}"
             self.checked["mails"] += 1

@@ -33,7 +33,8 @@ NO_CHROMIUM = ("no headless Chromium: install the Debian packages chromium and c
 def mails(referee, seat=None, kind=None) -> list:
     """Outbox mails (parsed), to one seat and of one kind if given."""
     rows = referee.store.all("SELECT * FROM outbox ORDER BY id")
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows
             if (seat is None or r["seat"] == seat) and (kind is None or r["kind"] == kind)]
 
 

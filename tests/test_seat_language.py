@@ -118,8 +118,9 @@ def test_a_french_seat_gets_its_answers_framed_in_french(referee):
     referee.new_game("auguste", "rome", [SeatSpec("ann", "ann@x.example", lang="fr"),
                                          SeatSpec("bob", "bob@x.example")], START, seed="s")
     inbound.submit(referee, "rome", "ann", "red: pass\nblue: move NOWHERE X\n", START)
-    row = referee.store.one("SELECT raw FROM outbox WHERE kind = 'ack'")
-    text, html = parts(email.message_from_bytes(row["raw"], policy=policy.default))
+    row = referee.store.one("SELECT * FROM outbox WHERE kind = 'ack'")
+    text, html = parts(email.message_from_bytes(referee.store.outbox_mail(row),
+                                                policy=policy.default))
     assert f"Vos ordres tels que je les ai compris{NB}:" in text
     assert f"1 ligne n'a pas pu être acceptée{NB}:\n  ligne 2{NB}:" in text
     assert "Ces lignes comptent comme non données." in text

@@ -140,7 +140,7 @@ class LeakWatch:
             if you:
                 self.own.setdefault(seat, set()).update(you["lines"])
         rows = self.referee.store.all(
-            "SELECT id, seat, raw FROM outbox WHERE game = ? AND id > ? ORDER BY id",
+            "SELECT * FROM outbox WHERE game = ? AND id > ? ORDER BY id",
             [self.game_id, self.last_mail])
         for row in rows:
             self.last_mail = row["id"]
@@ -150,7 +150,7 @@ class LeakWatch:
             hidden, seen = self.narrated.get(seat, (set(), set()))
             others = set().union(*(lines for s, lines in self.own.items() if s != seat))
             secrets = (hidden - seen) | (others - self.own.get(seat, set()))
-            found = sorted(mail_lines(row["raw"]) & secrets)
+            found = sorted(mail_lines(self.referee.store.outbox_mail(row)) & secrets)
             assert not found, f"mail {row['id']} to {seat} shows {found[:3]}"
             self.checked["mails"] += 1
 

@@ -46,9 +46,9 @@ def parts(raw: bytes) -> dict:
 
 def last_mail(referee, seat: str, kind: str = "report") -> dict:
     """The parts of the last mail of a kind to a seat."""
-    row = referee.store.one("SELECT raw FROM outbox WHERE seat = ? AND kind = ? "
+    row = referee.store.one("SELECT * FROM outbox WHERE seat = ? AND kind = ? "
                             "ORDER BY id DESC LIMIT 1", [seat, kind])
-    return parts(row["raw"])
+    return parts(referee.store.outbox_mail(row))
 
 
 def new_game(tmp_path, bob_lang="en"):
@@ -135,8 +135,8 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
 
 def welcome_text(referee, seat: str) -> str:
     """The body of a seat's welcome (not its rules attachment), lines unwrapped."""
-    row = referee.store.one("SELECT raw FROM outbox WHERE seat = ? AND kind = 'welcome'", [seat])
-    msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    row = referee.store.one("SELECT * FROM outbox WHERE seat = ? AND kind = 'welcome'", [seat])
+    msg = email.message_from_bytes(referee.store.outbox_mail(row), policy=email.policy.default)
     return msg.get_body(preferencelist=("plain",)).get_content().replace("\n", " ")
 
 

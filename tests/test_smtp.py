@@ -35,7 +35,8 @@ def game_referee(folder, **smtp):
 
 def rows(referee) -> list[dict]:
     """The outbox rows, in order."""
-    return referee.store.all("SELECT * FROM outbox ORDER BY id")
+    return [dict(r, raw=referee.store.outbox_mail(r))
+            for r in referee.store.all("SELECT * FROM outbox ORDER BY id")]
 
 
 def delivered_ids(sink) -> list[str]:
@@ -176,7 +177,7 @@ def test_a_crash_between_sending_and_marking_resends_the_very_same_mail(tmp_path
     def die(*args, **kwargs):
         raise Killed
 
-    monkeypatch.setattr(outbox, "mark", die)
+    monkeypatch.setattr(outbox, "mark_sent", die)
     with pytest.raises(Killed):
         outbox.flush(referee, START)
     monkeypatch.undo()

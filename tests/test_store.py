@@ -1,5 +1,6 @@
 """The SQLite store: migrations, the append-only hash-chained log, transactions."""
 
+from email.message import EmailMessage
 import sqlite3
 
 import pytest
@@ -24,7 +25,51 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
     assert plain.execute("SELECT name FROM _migrations ORDER BY name").fetchall() == [
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
         ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",),
-        ("030_observers",), ("031_players",)]
+        ("030_observers",), ("031_players",), ("04m_outbox_parts",)]
+
+
+def old_mail(number: int, png: bytes) -> bytes:
+    """A mail as pbem stored it whole before 04m: text, HTML, the board PNG inline."""
+    msg = EmailMessage()
+    msg["From"] = "pbem <pbem@referee.example>"
+    msg["To"] = f"seat{number}@players.example"
+    msg["Subject"] = f"[pbem g #code{number}] Tour 2 : vos ordres d’ici jeudi"
+    msg["Message-ID"] = f"<g.{number}@referee.example>"
+    msg.set_content(f"Bonjour {number}, é\n" + "a long line " * 20 + "\n")
+    msg.add_alternative('<p>é</p><img src="cid:board@pbem">', subtype="html")
+    msg.get_payload()[-1].add_related(png, maintype="image", subtype="png",
+                                      cid="<board@pbem>", disposition="inline",
+                                      filename="board.png")
+    return msg.as_bytes()
+
+
+def test_the_outbox_migration_keeps_every_mail_byte_for_byte_and_each_board_once(tmp_path):
+    path = tmp_path / "pbem.db"
+    store = Store(path)
+    plain = sqlite3.connect(path)   # back to the file as 031 left it
+    plain.executescript("DROP TABLE mail_parts; DROP TABLE mail_models; "
+                        "ALTER TABLE outbox DROP COLUMN mail; ALTER TABLE outbox DROP COLUMN model; "
+                        "ALTER TABLE outbox DROP COLUMN parts; "
+                        "ALTER TABLE outbox ADD COLUMN raw BLOB NOT NULL DEFAULT x''; "
+                        "DELETE FROM _migrations WHERE name = '04m_outbox_parts';")
+    board, other = bytes(range(256)) * 40, bytes(range(255, -1, -1)) * 40
+    raws = [old_mail(n, board if n < 4 else other) for n in range(6)]
+    raws.append(b"Subject: a mail with no image\n\nhello\n")
+    for number, raw in enumerate(raws):
+        plain.execute("INSERT INTO outbox (game, seat, kind, to_addr, subject, message_id, raw, "
+                      "created_at) VALUES ('g', 'ann', 'report', 'a@b', 's', ?, ?, 'now')",
+                      [f"<{number}@x>", raw])
+    plain.commit()
+    plain.close()
+    store = Store(path)
+    rows = store.all("SELECT * FROM outbox ORDER BY id")
+    assert [store.outbox_mail(row) for row in rows] == raws
+    assert "raw" not in rows[0]
+    shared = store.all("SELECT kind, COUNT(*) AS n FROM mail_parts GROUP BY kind ORDER BY kind")
+    assert shared[0] == {"kind": "body", "n": 2}   # two boards, each once for its mails
+    stored = sum(len(row["mail"]) for row in rows) + sum(
+        len(row["data"]) for row in store.all("SELECT data FROM mail_parts"))
+    assert stored < sum(map(len, raws)) / 4
 
 
 def test_the_digest_migration_fills_in_mail_stored_before_it(tmp_path):

@@ -48,8 +48,8 @@ def mail_in(referee, raw: bytes, now: str = NOW) -> str:
     inbound.ingest(referee.store, raw, "test", now)
     inbound.process_inbox(referee, now)
     wanted = email.message_from_bytes(raw, policy=policy.default)["Message-ID"]
-    for row in referee.store.all("SELECT raw FROM outbox ORDER BY id DESC"):
-        answer = email.message_from_bytes(row["raw"], policy=policy.default)
+    for row in referee.store.all("SELECT * FROM outbox ORDER BY id DESC"):
+        answer = email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
         if answer["In-Reply-To"] == wanted:
             return answer.get_body(preferencelist=("plain",)).get_content()
     raise AssertionError("the mail was not answered")

@@ -28,8 +28,8 @@ from test_engine_tools import duel, new_duel  # noqa: F401 (a fixture)
 def mails(referee, kind=None, seat=None):
     """Outbox mails, parsed, optionally of one kind or to one seat."""
     rows = referee.store.all("SELECT * FROM outbox ORDER BY id")
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows
-            if (kind is None or r["kind"] == kind) and (seat is None or r["seat"] == seat)]
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows if (kind is None or r["kind"] == kind) and (seat is None or r["seat"] == seat)]
 
 
 def text_of(msg) -> str:
@@ -311,7 +311,8 @@ def test_list_names_the_winners_of_a_finished_game(duel):  # noqa: F811
 
 def observer_mails(referee, address="kib@watchers.example"):
     rows = referee.store.all("SELECT * FROM outbox WHERE to_addr = ? ORDER BY id", [address])
-    return [email.message_from_bytes(r["raw"], policy=policy.default) for r in rows]
+    return [email.message_from_bytes(referee.store.outbox_mail(r), policy=policy.default)
+            for r in rows]
 
 
 def test_an_observer_gets_the_public_reports_and_nothing_to_reply_with(auguste_game):
@@ -393,15 +394,16 @@ def test_under_fog_nobody_learns_who_is_asked_from_lateness_observers_or_absence
     player_reply(referee, "fog", asked[0], "ABSENCE 2026-12-02 2026-12-05", START)
     moved = [r for r in referee.store.all("SELECT * FROM outbox WHERE kind = 'deadline'")]
     assert [r["seat"] for r in moved] == asked, "only the seats asked share the deadline"
-    said = " ".join(text_of(email.message_from_bytes(moved[0]["raw"], policy=policy.default))
-                    .split())
+    said = " ".join(text_of(email.message_from_bytes(referee.store.outbox_mail(moved[0]),
+                                                     policy=policy.default)).split())
     assert "A player's absence moves this turn's deadline to" in said
     referee.tick(engine(referee, "fog")["deadline"], send=False)
     [late] = [e for e in referee.events("fog", "referee") if e["type"] == "seats_late"]
     assert late["visible_to"] == "referee" and late["payload"]["late"] == asked
     assert not [e for e in referee.events("fog", other) if e["type"] == "seats_late"]
-    for row in referee.store.all("SELECT raw FROM outbox WHERE to_addr = ?",
+    for row in referee.store.all("SELECT * FROM outbox WHERE to_addr = ?",
                                  ["kib@watchers.example"]):
-        body = text_of(email.message_from_bytes(row["raw"], policy=policy.default))
+        body = text_of(email.message_from_bytes(referee.store.outbox_mail(row),
+                                                policy=policy.default))
         assert "Waiting for" not in body and "No orders came" not in body
     assert replay(referee.store, "fog", verify=True).ok

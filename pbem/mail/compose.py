@@ -1,13 +1,57 @@
-"""Building the mails pbem sends: multipart/alternative, threaded, with a fixed Message-ID."""
+"""Building the mails pbem sends: multipart/alternative, threaded, with a fixed Message-ID.
 
-from email.message import EmailMessage
+Mails are built with the standard library's compat32 MIME classes, which
+take each part as it is given and encode it once: a turn report costs a
+third of what the structured-header API costs. Each text part's transfer
+encoding is chosen once, from its own lines.
+
+A part several mails share (a board image, the rules attachment) is left
+out of a mail's bytes and stored once: `compose` returns a `Draft`, the
+mail's bytes with a hole where each shared part's body goes (see
+pbem/mail/stored.py, which fills them when the mail is sent or read).
+"""
+
+from dataclasses import dataclass
+from email.charset import QP, Charset
+from email.generator import BytesGenerator
+from email.mime.base import MIMEBase
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
 from email.utils import format_datetime, formataddr
+import io
+import re
 import secrets
 
 from ..timeutil import parse_time
 from .parse import MSG_ID
 
 ECHOED_REFERENCES = 10  # the thread's first Message-ID and the latest ones
+POLICY = compat32.clone(mangle_from_=False, max_line_length=78)
+NEWLINES = re.compile(rb"\r\n|\r")
+TEXT_COLUMNS = 78  # a text part whose lines fit is sent as it is (7bit or 8bit)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board image shared by mails: its SVG, drawn as a PNG when the mail is sent."""
+
+    svg: str
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A part's encoded body (bytes, as the mail carries it), stored once for every mail."""
+
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A composed mail: its bytes, and the shared parts to put in at these offsets."""
+
+    data: bytes
+    parts: tuple  # ((offset, Board or Shared), ...) in order
 
 
 def message_id(domain: str, game: str | None) -> str:
@@ -30,40 +74,125 @@ def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str
     return in_reply_to, refs
 
 
+def charset_for(text: str, html: bool = False) -> Charset:
+    """UTF-8, sent as it is when every line fits (7bit or 8bit), else quoted-printable.
+
+    HTML is always quoted-printable: its lines are long.
+    """
+    charset = Charset("utf-8")
+    fits = not html and all(len(line) <= TEXT_COLUMNS for line in text.split("\n"))
+    charset.body_encoding = None if fits else QP
+    return charset
+
+
+def text_part(text: str, subtype: str = "plain") -> MIMEText:
+    """A text/plain or text/html part in UTF-8."""
+    return MIMEText(text, subtype, charset_for(text, html=subtype == "html"), policy=POLICY)
+
+
+class Holes:
+    """Shared parts in a mail: each body a unique mark while the mail is built or changed."""
+
+    def __init__(self):
+        self.marks = {}
+
+    def hollow(self, part, shared) -> None:
+        """Put a mark in place of a part's body, which is `shared` (a Board or Shared)."""
+        mark = f"pbem-part-{secrets.token_hex(16)}"
+        self.marks[mark] = shared
+        part.set_payload(mark)
+
+    def put(self, data: bytes, parts) -> bytes:
+        """The bytes with a new mark at each (offset, what) of `parts`."""
+        out, start = bytearray(), 0
+        for offset, what in parts:
+            mark = f"pbem-part-{secrets.token_hex(16)}"
+            self.marks[mark] = what
+            out += data[start:offset] + mark.encode()
+            start = offset
+        return bytes(out + data[start:])
+
+    def cut(self, flat: bytes) -> tuple[bytes, tuple]:
+        """The flattened mail with each mark taken out, and (offset, what) of each."""
+        found = sorted((flat.index(mark.encode()), mark) for mark in self.marks)
+        out, parts, start = bytearray(), [], 0
+        for at, mark in found:
+            out += flat[start:at]
+            parts.append((len(out), self.marks[mark]))
+            start = at + len(mark)
+        out += flat[start:]
+        return bytes(out), tuple(parts)
+
+
 def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None,
             msg_id: str, date: str, reply_to: str | None = None,
             in_reply_to: str | None = None, references=(), images=None,
-            attachments=()) -> bytes:
-    """The raw bytes of one outgoing mail (text, plus HTML as an alternative).
+            attachments=()) -> Draft:
+    """One outgoing mail (text, plus HTML as an alternative), its shared parts left out.
 
-    `images` ({Content-ID: PNG bytes}) make the HTML part multipart/related,
-    with each image inline, shown by the HTML as cid:. `attachments`
-    ((file name, text) pairs) follow as text/plain attachments.
+    `images` ({Content-ID: Board}) make the HTML part multipart/related, with
+    each image inline, shown by the HTML as cid:. `attachments` ((file name,
+    text) pairs) follow as text/plain attachments.
     """
     replying = bool(in_reply_to)
     in_reply_to, refs = threading(in_reply_to, references)
-    msg = EmailMessage()
-    msg["From"] = formataddr(sender)
-    msg["To"] = to
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(parse_time(date))
-    msg["Message-ID"] = msg_id
-    if reply_to:
-        msg["Reply-To"] = reply_to
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    if refs:
-        msg["References"] = " ".join(refs)
-    msg["Auto-Submitted"] = "auto-replied" if replying else "auto-generated"
-    msg["X-Auto-Response-Suppress"] = "All"
-    msg.set_content(text)
+    holes = Holes()
+    body = text_part(text)
     if html is not None:
-        msg.add_alternative(html, subtype="html")
-        html_part = msg.get_payload()[-1]
-        for cid, png in sorted((images or {}).items()):
-            html_part.add_related(png, maintype="image", subtype="png", cid=cid,
-                                  disposition="inline",
-                                  filename=cid.strip("<>").partition("@")[0] + ".png")
-    for filename, text in attachments:
-        msg.add_attachment(text, subtype="plain", filename=filename)
-    return msg.as_bytes()
+        html_part = text_part(html, "html")
+        if images:
+            html_part = MIMEMultipart("related", _subparts=[html_part], policy=POLICY)
+            for cid, board in sorted(images.items()):
+                image = MIMEBase("image", "png", policy=POLICY)
+                image["Content-Transfer-Encoding"] = "base64"
+                image["Content-ID"] = cid
+                image.add_header("Content-Disposition", "inline",
+                                 filename=cid.strip("<>").partition("@")[0] + ".png")
+                holes.hollow(image, board)
+                html_part.attach(image)
+        body = MIMEMultipart("alternative", _subparts=[body, html_part], policy=POLICY)
+    if attachments:
+        body = MIMEMultipart("mixed", _subparts=[body], policy=POLICY)
+        for filename, content in attachments:
+            attached = text_part(content)
+            attached.add_header("Content-Disposition", "attachment", filename=filename)
+            holes.hollow(attached, Shared(NEWLINES.sub(b"\n", encoded_body(attached))))
+            body.attach(attached)
+    for part in body.walk():
+        if part is not body:
+            del part["MIME-Version"]
+    content_type = body["Content-Type"]
+    del body["Content-Type"], body["MIME-Version"]
+    for name, value in headers(sender, to, subject, date, msg_id, reply_to, in_reply_to, refs,
+                               replying):
+        body[name] = value
+    body["MIME-Version"] = "1.0"
+    body["Content-Type"] = content_type
+    out = io.BytesIO()
+    BytesGenerator(out, policy=POLICY).flatten(body)
+    data, parts = holes.cut(out.getvalue())
+    return Draft(data, parts)
+
+
+def encoded_body(part) -> bytes:
+    """A text part's body as the mail carries it (encoded, if it is)."""
+    if part["Content-Transfer-Encoding"] in ("7bit", "8bit"):
+        return part.get_payload(decode=True)
+    return part.get_payload().encode("ascii")
+
+
+def headers(sender, to, subject, date, msg_id, reply_to, in_reply_to, refs, replying):
+    """The top headers of a mail, in order."""
+    yield "From", formataddr(sender)
+    yield "To", to
+    yield "Subject", subject
+    yield "Date", format_datetime(parse_time(date))
+    yield "Message-ID", msg_id
+    if reply_to:
+        yield "Reply-To", reply_to
+    if in_reply_to:
+        yield "In-Reply-To", in_reply_to
+    if refs:
+        yield "References", " ".join(refs)
+    yield "Auto-Submitted", "auto-replied" if replying else "auto-generated"
+    yield "X-Auto-Response-Suppress", "All"

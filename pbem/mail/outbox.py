@@ -1,11 +1,15 @@
 """Sending the outbox: to an outgoing Maildir (the embedded default) or by SMTP.
 
-A mail's bytes, Message-ID included, are fixed when it is queued, so a crash
-between sending and marking it sent can at worst send the very same mail
-twice, never two different ones. Into a Maildir it is delivered exactly once:
-its file name is fixed by its Message-ID, and a mail already there is not
-written again. By SMTP it is delivered at least once: a crash after the
-server took it and before it is marked sent sends it again on the next run.
+A mail's bytes, Message-ID included, are fixed when it is queued (and put
+together from how the database keeps them, pbem/mail/stored.py, the same
+every time), so a crash between sending and marking it sent can at worst
+send the very same mail twice, never two different ones. Into a Maildir it
+is delivered exactly once: its file name is fixed by its Message-ID, and a
+mail already there is not written again; so mails delivered there are
+marked sent in batches, one transaction for up to ``MAILDIR_BATCH`` of them.
+By SMTP it is delivered at least once: a crash after the server took it and
+before it is marked sent sends it again on the next run, so each is marked
+sent as soon as the server took it.
 
 What a failure does depends on whose it is:
 
@@ -35,6 +39,7 @@ from ..timeutil import iso, parse_time
 log = logging.getLogger(__name__)
 
 BACKOFF_MINUTES = 5
+MAILDIR_BATCH = 50  # mails delivered into a Maildir, then marked sent in one transaction
 PORTS = {"ssl": 465, "starttls": 587, "none": 25}
 BARE_LF = re.compile(rb"(?<!\r)\n")
 
@@ -55,13 +60,14 @@ class MaildirSender:
     """Delivers into a local Maildir folder."""
 
     limit = -1  # no cap: nothing limits how much a local folder takes
+    batch = MAILDIR_BATCH  # delivering again is harmless: marked sent in batches
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
 
-    def send(self, row) -> None:
-        """Deliver one outbox row, unless a run cut short delivered it already."""
-        maildir.deliver_once(self.path, maildir.key_for(row["id"], row["message_id"]), row["raw"])
+    def send(self, row, raw: bytes) -> None:
+        """Deliver one outbox row's mail, unless a run cut short delivered it already."""
+        maildir.deliver_once(self.path, maildir.key_for(row["id"], row["message_id"]), raw)
 
     def close(self) -> None:
         """Nothing to close."""
@@ -69,6 +75,8 @@ class MaildirSender:
 
 class SmtpSender:
     """Sends through an SMTP server, over one connection per run (reopened when it drops)."""
+
+    batch = 1  # a mail the server took is marked sent at once
 
     def __init__(self, config):
         self.config = config
@@ -116,11 +124,12 @@ class SmtpSender:
             hang_up(conn)
             raise Unreachable(f"{where}: {type(problem).__name__}: {problem}") from None
 
-    def send(self, row) -> None:
-        """Send one outbox row; Temporary or Permanent when the server will not take it."""
+    def send(self, row, raw: bytes) -> None:
+        """Send one outbox row's mail; Temporary or Permanent when the server will not take
+        it."""
         conn = self.connect()
         try:
-            conn.sendmail(self.config["address"], [row["to_addr"]], crlf(row["raw"]))
+            conn.sendmail(self.config["address"], [row["to_addr"]], crlf(raw))
         except smtplib.SMTPRecipientsRefused as problem:
             code, text = next(iter(problem.recipients.values()))
             raise verdict(code, f"{code} {text.decode(errors='replace')}") from None
@@ -196,7 +205,7 @@ def flush(referee, now: str) -> tuple[int, int]:
     transport = sender_for(config)
     due = store.all("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt <= ? "
                     "ORDER BY id LIMIT ?", [now, transport.limit])
-    sent = failed = 0
+    failed, delivered, sent = 0, [], 0
     try:
         for ref in due:
             row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
@@ -204,7 +213,7 @@ def flush(referee, now: str) -> tuple[int, int]:
             if row is None:
                 continue
             try:
-                transport.send(row)
+                transport.send(row, store.outbox_mail(row))
             except Unreachable as problem:
                 log.warning("%s; the mails left stay queued for the next run", problem)
                 break
@@ -212,29 +221,42 @@ def flush(referee, now: str) -> tuple[int, int]:
                 failed += retry_later(store, config, row, str(problem), now)
                 continue
             except Permanent as problem:
-                mark(store, row, "failed", now, str(problem))
+                mark_failed(store, row, now, str(problem))
                 failed += 1
                 continue
-            mark(store, row, "sent", now)
-            sent += 1
+            delivered.append(row)
+            if len(delivered) >= transport.batch:
+                batch, delivered = delivered, []
+                sent += mark_sent(store, batch, now)
     finally:
         transport.close()
+        sent += mark_sent(store, delivered, now)
     return sent, failed
 
 
-def mark(store, row, status: str, now: str, error: str | None = None) -> None:
-    """Record a mail's new status."""
+def mark_sent(store, rows, now: str) -> int:
+    """Record mails as sent, in one transaction; return how many."""
+    if rows:
+        with store.transaction():
+            for row in rows:
+                store.update("outbox", {"id": row["id"]}, {
+                    "status": "sent", "attempts": row["attempts"] + 1, "last_error": None,
+                    "sent_at": now})
+    return len(rows)
+
+
+def mark_failed(store, row, now: str, error: str) -> None:
+    """Record that a mail is given up, and why."""
     with store.transaction():
         store.update("outbox", {"id": row["id"]}, {
-            "status": status, "attempts": row["attempts"] + 1, "last_error": error,
-            "sent_at": now if status == "sent" else None})
+            "status": "failed", "attempts": row["attempts"] + 1, "last_error": error})
 
 
 def retry_later(store, config, row, error: str, now: str) -> int:
     """Schedule another attempt with backoff; return 1 if the mail is now given up."""
     attempts = row["attempts"] + 1
     if attempts >= config["smtp"]["max_attempts"]:
-        mark(store, row, "failed", now, error)
+        mark_failed(store, row, now, error)
         return 1
     wait = timedelta(minutes=BACKOFF_MINUTES * 2 ** (attempts - 1))
     with store.transaction():

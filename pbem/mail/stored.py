@@ -1,0 +1,173 @@
+"""Outgoing mail as the database keeps it: compressed, each shared part once.
+
+An outbox row holds its mail compressed (``mail``) with the bodies of its
+shared parts left out, and where each goes (``parts``, JSON
+``[[offset, digest], ...]``). A shared part is one row of ``mail_parts``
+for every mail that carries it:
+
+- ``board``: a board image, kept as its SVG (LZMA-compressed, a quarter of
+  the PNG's size) and drawn as a PNG when the mail is read, once per
+  process;
+- ``body``: a body as the mail carries it (the rules attachment of every
+  welcome, an image of a mail stored before parts were shared);
+- ``model``: a whole mail (shared parts left out) that the later mails of
+  its game and kind are compressed against (``outbox.model``): a turn
+  report differs from the last one by a few hundred bytes. ``mail_models``
+  names the model of each game and kind; a mail that its model no longer
+  fits well becomes the new one.
+
+``message_bytes`` puts a mail back together, the same bytes every time:
+every reader of outgoing mail (the senders, the tests, the tools) goes
+through it (``Store.outbox_mail``).
+"""
+
+import base64
+import email
+import hashlib
+import json
+import lzma
+import zlib
+
+from .compose import Board, Draft, Holes, Shared
+
+LEVEL = 9  # zlib: mails are written once and read once or twice
+WINDOW = 32768  # zlib uses the last 32 KB of a dictionary
+REFIT = 6  # a mail compressed to more than 1/REFIT of its size becomes its kind's model
+CACHED_PARTS = 64
+_parts: dict = {}  # digest -> content as stored: a turn's board is drawn once for its mails
+
+
+def digest(kind: str, content: bytes) -> str:
+    """The key of a shared part: the SHA-256 of its kind and content."""
+    return hashlib.sha256(kind.encode() + b"\0" + content).hexdigest()
+
+
+def keep_part(db, kind: str, content: bytes) -> str:
+    """Store a shared part unless it is stored already; return its digest."""
+    key = digest(kind, content)
+    if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
+        packed = lzma.compress(content) if kind == "board" else zlib.compress(content, LEVEL)
+        db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
+                   [key, kind, packed])
+    return key
+
+
+def shared_part(db, shared) -> str:
+    """Store a Board or Shared part; return its digest."""
+    if isinstance(shared, Board):
+        return keep_part(db, "board", shared.svg.encode())
+    return keep_part(db, "body", shared.body)
+
+
+def columns(db, draft: Draft, game: str | None, kind: str) -> dict:
+    """The outbox columns of a composed mail (its shared parts, and its model, stored on the
+    way)."""
+    model = db.execute("SELECT digest FROM mail_models WHERE game = ? AND kind = ?",
+                       [game or "", kind]).fetchone()
+    packed = model and squeeze(draft.data, content(db, model[0]))
+    if not packed or len(packed) * REFIT > len(draft.data):
+        model = [keep_part(db, "model", draft.data)]
+        db.execute("INSERT OR REPLACE INTO mail_models (game, kind, digest) VALUES (?, ?, ?)",
+                   [game or "", kind, model[0]])
+        packed = squeeze(draft.data, draft.data)
+    return {"mail": packed, "model": model[0],
+            "parts": json.dumps([[offset, shared_part(db, shared)]
+                                 for offset, shared in draft.parts])}
+
+
+def squeeze(data: bytes, model: bytes | None) -> bytes:
+    """Compress a mail, against its model when it has one."""
+    packer = zlib.compressobj(LEVEL, zdict=model[-WINDOW:]) if model else \
+        zlib.compressobj(LEVEL)
+    return packer.compress(data) + packer.flush()
+
+
+def unsqueeze(packed: bytes, model: bytes | None) -> bytes:
+    """A mail's bytes from `squeeze`."""
+    unpacker = zlib.decompressobj(zdict=model[-WINDOW:]) if model else zlib.decompressobj()
+    return unpacker.decompress(packed) + unpacker.flush()
+
+
+def mail_data(db, row: dict) -> bytes:
+    """An outbox row's mail with its shared parts left out."""
+    return unsqueeze(row["mail"], content(db, row["model"]) if row["model"] else None)
+
+
+def message_bytes(db, row: dict) -> bytes:
+    """The whole RFC 822 mail of an outbox row (one with its ``mail``, ``model``, ``parts``).
+
+    `db` is the database's connection (``Store.db``); ``Store.outbox_mail`` says it shorter.
+    """
+    data = mail_data(db, row)
+    out, start = bytearray(), 0
+    for offset, key in json.loads(row["parts"]):
+        out += data[start:offset] + part_body(db, key)
+        start = offset
+    return bytes(out + data[start:])
+
+
+def content(db, key: str) -> bytes:
+    """A stored part's content (a board's SVG, a body, a model)."""
+    return stored_part(db, key)[1]
+
+
+def part_body(db, key: str) -> bytes:
+    """A shared part's body as the mail carries it (a board drawn as its base64 PNG)."""
+    kind, data = stored_part(db, key)
+    if kind != "board":
+        return data
+    drawn = _parts.get(("drawn", key))
+    if drawn is None:
+        from .. import render  # drawing loads resvg and Pillow: only when a board is read
+        drawn = remember(("drawn", key), base64.encodebytes(render.board_png(data.decode())))
+    return drawn
+
+
+def stored_part(db, key: str) -> tuple[str, bytes]:
+    """(kind, content) of a stored part, read once per process."""
+    found = _parts.get(key)
+    if found is None:
+        kind, data = db.execute("SELECT kind, data FROM mail_parts WHERE digest = ?",
+                                [key]).fetchone()
+        found = remember(key, (kind, lzma.decompress(data) if kind == "board"
+                               else zlib.decompress(data)))
+    return found
+
+
+def remember(key, value):
+    """Keep a part read or drawn, for the next mails that carry it."""
+    if len(_parts) >= CACHED_PARTS:
+        _parts.clear()
+    _parts[key] = value
+    return value
+
+
+def rewrite(db, row: dict, change) -> dict:
+    """The ``mail`` and ``parts`` of an outbox row after `change` (bytes to bytes).
+
+    `change` sees the mail with a mark in place of each shared body, and must
+    leave the marks as they are (it may change headers, and text in the parts).
+    The mail stays compressed against the model it had.
+    """
+    holes = Holes()
+    marked = holes.put(mail_data(db, row), json.loads(row["parts"]))
+    data, parts = holes.cut(change(marked))
+    model = content(db, row["model"]) if row["model"] else None
+    return {"mail": squeeze(data, model), "parts": json.dumps([list(p) for p in parts])}
+
+
+def pack_raw(db, raw: bytes, game: str | None, kind: str) -> dict:
+    """The outbox columns of a mail that was stored whole: the base64 body of each of its
+    images kept once (a turn's board, in every mail of the turn), the rest compressed."""
+    cuts = []
+    for part in email.message_from_bytes(raw).walk():  # a mail pbem wrote: trusted
+        body = part.get_payload() if part.get_content_maintype() == "image" else None
+        if isinstance(body, str) and body and body.isascii() and raw.count(body.encode()) == 1:
+            start = raw.index(body.encode())
+            cuts.append((start, start + len(body)))
+    data, parts, start = bytearray(), [], 0
+    for begin, end in sorted(cuts):
+        data += raw[start:begin]
+        parts.append((len(data), Shared(raw[begin:end])))
+        start = end
+    return columns(db, Draft(bytes(data + raw[start:]), tuple(parts)), game, kind)

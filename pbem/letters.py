@@ -313,9 +313,16 @@ def briefing(table: Table, seat: dict, seats: list[dict]) -> str:
             "address: {press} {names} at the start of a line, and your message below "
             "it.").format(allies=", ".join(allies), press=shown("press", i18n.current()),
                           names=",".join(allies))))
-    elif allies is not None:
+    elif allies is not None and rules_engine.setting(table.state, "press") == "none":
         lines.append(render.wrap(i18n._("You have no ally: every other seat plays against "
                                         "you.")))
+    elif allies is not None:
+        others = [other["name"] for other in seats if other["name"] != seat["name"]]
+        lines.append(render.wrap(i18n._(
+            "You have no ally: every other seat plays against you. To talk or bargain with "
+            "them, write through pbem, which never shows an address: {press} {name} at the "
+            "start of a line, and your message below it.").format(
+                press=shown("press", i18n.current()), name=others[0] if others else "")))
     return "\n".join(lines)
 
 

@@ -1,4 +1,4 @@
-"""Every kind of mail a seat can get, for both games, written by a real referee.
+"""Every kind of mail a seat can get, for every game, written by a real referee.
 
 Each game is played from the player's side (inbound.take on raw order text,
 the referee's commands, ticks) until the outbox holds a welcome, a report,
@@ -10,32 +10,79 @@ import email
 from email import policy
 import re
 
-from pbem import inbound
+from pbem import inbound, render
 from pbem.app import SeatSpec
 from pbem.seats import move_seat, rotate_token
 from pbem.timeutil import later
 
 from conftest import START, make_referee
 
+# Each game: seats, options, a starting position (None: the game's own setup), the
+# reader's bad mail, and the play after it: each step mails orders ({seat: text})
+# and ticks, gives the referee's ruling ({"rule": {...}, "text": ...}), or lets
+# deadlines pass until a stage ({"until": stage}).
+SAGA_START = {
+    "round": 1, "active": "ann", "turn": 3,
+    "factions": {"ann": "normans", "bob": "anglo-danes", "cat": "scots"},
+    "homelands": {"ann": "Normandy", "bob": "Mercia", "cat": "Alba"},
+    "owners": {"Kent": "ann", "Wessex": "bob"}, "gold": {"ann": 30, "bob": 30},
+    "armies": {
+        "ann": {"host": {"zone": "Kent", "hearthguards": 1, "warriors": 2, "levies": 2,
+                         "lord": True, "main": True},
+                "reserve": {"zone": "Normandy", "warriors": 1}},
+        "bob": {"host": {"zone": "Wessex", "hearthguards": 1, "warriors": 2, "levies": 1,
+                         "lord": True, "main": True},
+                "reserve": {"zone": "Mercia", "warriors": 1, "levies": 1}},
+        "cat": {"host": {"zone": "Alba", "hearthguards": 1, "warriors": 2, "levies": 1,
+                         "lord": True, "main": True}}}}
+SEIGNEURS_START = {
+    "stage": "market", "card": "border-raid",
+    "villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+    "farms": {"B2": "ann", "D6": "bob", "I3": "free"},
+    "stocks": {"ann": {"wood": 4, "coins": 5}, "bob": {"metal": 2, "stone": 1}}}
 GAMES = {
     "auguste": {"id": "rome", "seats": ["ann", "bob", "cat", "dan", "eve", "fay"],
-                "options": {"preset": "6-2", "max_turns": 2},
+                "options": {"preset": "6-2", "max_turns": 2}, "seed": "kinds",
                 "bad": "hello\nred: move BUK BUW\nred: moev BUK BUV\nAnn"},
-    "attila": {"id": "hun", "seats": ["ann", "bob", "cat"], "options": {},
+    "attila": {"id": "hun", "seats": ["ann", "bob", "cat"], "options": {}, "seed": "kinds",
                "bad": "hello\nplay gots noricom\nplay goths panonia\nAnn"},
+    # ann attacks bob in Wessex; both say they won; the referee rules for bob.
+    "saga": {"id": "wessex", "seats": ["ann", "bob", "cat"], "options": {},
+             "seed": "battle_reports_that_disagree_go_to_the_referee-1",
+             "position": SAGA_START,
+             "bad": "hello\nmove host Wesex\nmoev host Wessex\nAnn",
+             "play": [{"ann": "move host Wessex"},
+                      {"until": "battle"},
+                      {"ann": "result won points 12", "bob": "resultat gagne points 9"},
+                      {"rule": {"winner": "bob"}, "text": "la photo montre bob sur la colline"}]},
+    # ann offers bob two trades, the second fails; the barbarian judges at the end.
+    "seigneurs": {"id": "vallee", "seats": ["ann", "bob", "zed"],
+                  "options": {"judge": "zed", "turns": "1"}, "seed": "kinds",
+                  "position": SEIGNEURS_START,
+                  "bad": "hello\noffer bbo give wood 2 take metal 1\nofer bob\nAnn",
+                  "play": [{"ann": "offer bob give wood 2 take metal 1\n"
+                                   "offer bob give wood 4 take stone 1",
+                            "bob": "pass", "zed": "pass"},
+                           {"ann": "pass", "bob": "accept 1\naccept 2", "zed": "pass"},
+                           {"until": "judgement"},
+                           {"zed": "ruling winner ann\nann kept her word"}]},
 }
 KINDS = ("welcome", "ack", "status", "help", "reminder", "deadline", "token", "address",
          "report", "over")
 
 
 def write_all(folder, game: str, lang: str) -> dict:
-    """{kind: email.message.EmailMessage} of the mails the first seat asked got, in `lang`."""
+    """{name: email.message.EmailMessage} of every mail the first seat asked got, in `lang`.
+
+    A mail's name is its kind ("report"), with its rank after the first of its
+    kind ("report.2").
+    """
     spec = GAMES[game]
     referee = make_referee(folder)
     gid = spec["id"]
     referee.new_game(game, gid, [SeatSpec(n, f"{n}@players.example", lang=lang)
                                  for n in spec["seats"]], START, dict(spec["options"]),
-                     seed="kinds")
+                     seed=spec["seed"], position=spec.get("position"))
     reader = sorted(referee.table(gid).state["engine"]["requests"])[0]
     inbound.submit(referee, gid, reader, spec["bad"].replace("Ann", reader.title()), START)
     inbound.submit(referee, gid, reader, "ETAT\nAIDE" if lang == "fr" else "STATUS\nHELP",
@@ -45,15 +92,60 @@ def write_all(folder, game: str, lang: str) -> dict:
     deadline = referee.table(gid).state["engine"]["deadline"]
     referee.remind(gid, later(deadline, -1))
     referee.extend(gid, 1, later(deadline, -1))
-    referee.tick(later(deadline, 2), send=False)      # the turn is resolved: report
+    now = later(deadline, -1)
+    for step in spec.get("play", ()):
+        now = play(referee, gid, step, now)
+    engine = referee.table(gid).state["engine"]
+    if not engine["over"]:
+        referee.tick(later(engine["deadline"] or now, 2), send=False)  # resolved: report
     if not referee.table(gid).state["engine"]["over"]:
-        referee.end(gid, "vacances", later(deadline, 3))   # the referee's own words
+        referee.end(gid, "vacances", later(now, 100))   # the referee's own words
     mails = {}
+    (folder / "reader").write_text(reader, encoding="utf-8")
     for row in referee.store.all("SELECT * FROM outbox WHERE seat = ? ORDER BY id",
                                  [reader]):
-        mails.setdefault(row["kind"], email.message_from_bytes(
-            referee.store.outbox_mail(row), policy=policy.default))
+        rank = sum(name.split(".")[0] == row["kind"] for name in mails) + 1
+        mails[row["kind"] if rank == 1 else f"{row['kind']}.{rank}"] = \
+            email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
     return mails
+
+
+def play(referee, gid: str, step: dict, now: str) -> str:
+    """One step of a game's play (see GAMES); the time after it."""
+    if "rule" in step:
+        [ruling] = referee.rulings(gid)
+        referee.rule(gid, ruling["id"], step["text"], step["rule"], now)
+        return later(now, 1)
+    if "until" in step:
+        for _ in range(50):
+            if stage(referee, gid) == step["until"]:
+                return now
+            now = later(referee.table(gid).state["engine"]["deadline"], 1)
+            referee.tick(now, send=False)
+        raise AssertionError(f"{gid} never reached {step['until']}")
+    for seat, text in step.items():
+        answer = inbound.submit(referee, gid, seat, text, now)
+        assert not answer["errors"], answer
+        now = later(now, 0.1)
+    referee.tick(now, send=False)
+    return later(now, 0.1)
+
+
+def stage(referee, gid: str) -> str:
+    """The stage a game is at (SAGA keeps it in its turn)."""
+    game = referee.table(gid).state["game"]
+    turn = game.get("turn")
+    return turn["stage"] if isinstance(turn, dict) else game["stage"]
+
+
+def board_svg(folder, game: str) -> str:
+    """The SVG of the board the reader of write_all(folder, game, ...) sees at the end."""
+    referee = make_referee(folder)
+    table = referee.table(GAMES[game]["id"])
+    module = table.game
+    seat = (folder / "reader").read_text(encoding="utf-8") \
+        if getattr(module, "SEAT_BOARDS", False) else None
+    return render.board_svg(table.ruleset, module, module.view(table.state["game"], seat))
 
 
 def text_of(msg) -> str:

@@ -71,10 +71,10 @@ def test_an_offer_moves_goods_only_when_both_sides_hold_them():
     assert offer["id"] == 1
     stocks = {"ann": {"wood": 2}, "bob": {"metal": 1}}
     after, why = offers.settle(offer, stocks)
-    assert why == "" and after == {"ann": {"wood": 0, "metal": 1}, "bob": {"metal": 0, "wood": 2}}
+    assert why == {} and after == {"ann": {"wood": 0, "metal": 1}, "bob": {"metal": 0, "wood": 2}}
     assert stocks == {"ann": {"wood": 2}, "bob": {"metal": 1}}, "settle never changes its input"
     assert offers.settle(offer, {"ann": {"wood": 1}, "bob": {"metal": 1}}) == \
-        (None, "ann lacks 1 wood")
+        (None, {"seat": "ann", "lacks": {"wood": 1}})
 
 
 def test_an_answer_names_an_open_offer_to_the_seat():

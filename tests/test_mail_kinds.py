@@ -1,5 +1,7 @@
-"""Every kind of mail, for both games and both languages: within 78 columns, and French
-mail without English sentences."""
+"""Every kind of mail, for every game and both languages: within 78 columns, and French
+mail without English sentences (rulings, offers and reported results included)."""
+
+import re
 
 import pytest
 
@@ -16,7 +18,7 @@ def mails(tmp_path_factory):
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_kind_of_mail_is_written(mails, game, lang):
-    assert sorted(mails[(game, lang)]) == sorted(KINDS)
+    assert sorted({name.split(".")[0] for name in mails[(game, lang)]}) == sorted(KINDS)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -67,3 +69,54 @@ def test_help_is_in_the_language_of_the_word(tmp_path):
     assert "comment jouer par courriel" in row["subject"]
     assert "Comment écrire vos ordres d'Auguste" in raw.decode("utf-8", "replace") or \
         b"Comment" in raw
+
+
+def said_to_the_reader(mails, game, lang) -> str:
+    """Every text part the reader of a game got, one after the other, lines unwrapped."""
+    return re.sub(r"[ \n]+", " ", "\n".join(text_of(msg)
+                                            for msg in mails[(game, lang)].values()))
+
+
+def test_a_referees_ruling_is_told_in_the_readers_language(mails):
+    english = (said_to_the_reader(mails, "saga", "en"))
+    assert "Ruling by the referee on \u201cThe reports of a battle disagree: who won?\u201d: " \
+           "winner bob (la photo montre bob sur la colline)." in english
+    french = (said_to_the_reader(mails, "saga", "fr"))
+    assert "Décision de l'arbitre sur «\u00a0Les comptes rendus d'une bataille " \
+           "divergent" in french
+
+
+def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_language(mails):
+    english = (said_to_the_reader(mails, "seigneurs", "en"))
+    assert "offer 2 accepted but not carried out: ann lacks wood 2" in english
+    assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner ann" in english
+    french = (said_to_the_reader(mails, "seigneurs", "fr"))
+    assert "offre 2 acceptée mais non exécutée\u00a0: il manque à ann bois 2" in french
+    assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: " \
+           "winner ann" in french
+
+
+WELCOME_SAYS = {
+    ("saga", "en"): ["How to win: be the first to hold 10 zones.",
+                     "You hold 2 zones now: Kent, Normandy.",
+                     "both of you mail the result",
+                     "You have no ally: every other seat plays against you.",
+                     "PRESS bob at the start of a line"],
+    ("saga", "fr"): ["Pour gagner\u00a0: soyez le premier à tenir 10 zones.",
+                     "Vous tenez 2 zones maintenant\u00a0: Kent, Normandy.",
+                     "Vous n'avez pas d'allié", "PRESSE bob en début de ligne"],
+    ("seigneurs", "en"): ["How to win: the game ends at once when one family heads every "
+                          "domain.", "the barbarian (zed) judges", "Your prestige now: 4.",
+                          "PRESS bob at the start of a line"],
+    ("seigneurs", "fr"): ["Pour gagner\u00a0: la partie s'arrête aussitôt",
+                          "le barbare (zed) juge", "Votre prestige actuel\u00a0: 4.",
+                          "PRESSE bob en début de ligne"],
+}
+
+
+@pytest.mark.parametrize("game, lang", sorted(WELCOME_SAYS))
+def test_the_welcome_tells_how_to_win_the_seats_own_goal_and_how_to_reach_the_others(
+        mails, game, lang):
+    text = re.sub(r"[ \n]+", " ", text_of(mails[(game, lang)]["welcome"]))
+    missing = [said for said in WELCOME_SAYS[(game, lang)] if said not in text]
+    assert not missing, (missing, text[:1500])

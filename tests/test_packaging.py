@@ -25,3 +25,17 @@ def test_every_data_file_matches_a_package_data_pattern():
             relative = path.relative_to(package).as_posix()
             assert any(fnmatch(relative, p) for p in patterns), f"{path} would not be installed"
 
+
+
+def test_the_ci_runs_the_readme_test_command_which_installs_every_real_part():
+    readme = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()
+              if "pytest" in line and "apt-get" in line]
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if "pytest" in line]
+    assert len(readme) == 1 and ci == readme, (readme, ci)
+    for package in ("dovecot-imapd", "chromium", "chromium-driver"):
+        assert f" {package} " in readme[0], f"the test command does not install {package}"
+    assert "'.[test]'" in readme[0]
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["test"]
+    assert any(req.startswith("selenium") for req in extra), "selenium not in the test extra"

@@ -26,6 +26,8 @@ from conftest import START, make_referee, seats
 CASE = tomllib.loads((Path(__file__).parent / "games" / "saga" /
                       "scouting_die_6_outrun.toml").read_text(encoding="utf-8"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+NO_CHROMIUM = ("no headless Chromium: install the Debian packages chromium and chromium-driver "
+               "(the README's test command does)")
 
 
 def mails(referee, seat=None, kind=None) -> list:
@@ -130,10 +132,10 @@ def present_grey() -> str:
     return GREY
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
 def test_the_map_fits_a_phone_and_greys_what_is_unknown(battle, tmp_path):
     """Chromium lays ann's map out in a phone's 360 px: it scales down to fit, and every zone
     she knows nothing of is drawn grey."""
+    assert CHROMIUM, NO_CHROMIUM
     state = battle.table("case").state["game"]
     board = render.board_html("saga", saga, saga.view(state, "ann"))
     page = """<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">

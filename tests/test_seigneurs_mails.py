@@ -4,6 +4,7 @@ may send now; in English or French, within 78 columns; and what a player sees
 of the HTML map in a real browser."""
 
 import email
+import email.policy
 from pathlib import Path
 import re
 import shutil
@@ -109,8 +110,9 @@ def test_a_french_lord_reads_its_report_and_its_errors_in_french(tmp_path):
     assert all(len(line) <= 78 for line in text.splitlines())
 
 
-@pytest.mark.skipif(not shutil.which("chromium"), reason="needs a headless Chromium")
 def test_the_hex_map_draws_in_a_browser(tmp_path):
+    assert shutil.which("chromium"), "no headless Chromium: install the Debian packages " \
+        "chromium and chromium-driver (the README's test command does)"
     referee = new_game(tmp_path)
     referee.tick(later(START, 25), send=False)
     page = tmp_path / "report.html"
@@ -129,3 +131,20 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     table = referee.table("v")
     svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
     assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61
+
+
+def welcome_text(referee, seat: str) -> str:
+    """The body of a seat's welcome (not its rules attachment), lines unwrapped."""
+    row = referee.store.one("SELECT * FROM outbox WHERE seat = ? AND kind = 'welcome'", [seat])
+    msg = email.message_from_bytes(referee.store.outbox_mail(row), policy=email.policy.default)
+    return msg.get_body(preferencelist=("plain",)).get_content().replace("\n", " ")
+
+
+def test_the_barbarians_welcome_says_it_judges_and_how_to_name_the_winner(tmp_path):
+    referee = new_game(tmp_path, bob_lang="fr")
+    zed = welcome_text(referee, "zed")
+    assert "You are the barbarian" in zed and "(RULING WINNER NAME)" in zed
+    assert "Your prestige" not in zed
+    bob = welcome_text(referee, "bob")
+    assert "Pour gagner\u00a0:" in bob and "Votre prestige actuel\u00a0:" in bob
+    assert "You are the barbarian" not in bob and "Vous êtes le barbare" not in bob

@@ -454,6 +454,30 @@ def link(where, a, b) -> dict:
 
 # ---------------------------------------------------------------- narration
 
+def briefing(state, seat) -> dict:
+    """What a seat must know to play, for its welcome: how to win, its zones, its rivals.
+
+    {"text": short paragraphs in the current language, "allies": []}: every
+    other player is a rival (a beaten one may become a vassal).
+    """
+    goal = state["zones_to_win"]
+    lines = [
+        _("How to win: be the first to hold {num} zones.").format(num=goal) if goal else
+        _("How to win: hold the most zones when round {num} ends (then the most army "
+          "points, then the most gold).").format(num=state["rounds"]),
+        _("A player whose every rival is its vassal wins at once."),
+    ]
+    held = zones_of(state, seat)
+    if held:
+        lines.append(ngettext("You hold {num} zone now: {zones}.",
+                              "You hold {num} zones now: {zones}.", len(held)).format(
+            num=len(held), zones=", ".join(held)))
+    lines.append(_("Take zones by moving an army of 4 points or more into a zone you do not "
+                   "control. A stronger army, or a homeland, means a battle: you play it "
+                   "on your table with its owner, and both of you mail the result."))
+    return {"text": "\n".join(lines), "allies": []}
+
+
 def narrate(event) -> str | None:
     """One event as a sentence for a report; None for events players need not read."""
     handler = NARRATIONS.get(event.type)

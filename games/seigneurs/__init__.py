@@ -11,7 +11,7 @@ from .bot import bot_orders
 from .flow import default_orders, outcome, pending, resolve
 from .narrate import narrate
 from .orders import describe_orders, parse
-from .present import board_text, svg_context, view
+from .present import board_text, briefing, svg_context, view
 from .rules import apply
 from .start import setup
 
@@ -40,4 +40,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders"]
+           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
+           "briefing"]

@@ -56,7 +56,7 @@ def market_round(run, orders: dict) -> bool:
             settle(run, offer)
         else:
             run.emit(private(secret_for(state, offer["from"], offer["to"]), "offer_closed",
-                             id=number, status="refused", why=""))
+                             id=number, status="refused", why={}))
     for seat in state["seats"]:
         for deal in (orders.get(seat) or {}).get("merchants", []):
             acted = merchant_trade(run, seat, deal) or acted
@@ -77,7 +77,7 @@ def settle(run, offer: dict) -> None:
     if after is None:
         run.emit(private(seen, "offer_closed", id=offer["id"], status="failed", why=why))
         return
-    run.emit(private(seen, "offer_closed", id=offer["id"], status="accepted", why=""))
+    run.emit(private(seen, "offer_closed", id=offer["id"], status="accepted", why={}))
     run.emit(private(seen, "traded", id=offer["id"], give=offer["give"], take=offer["take"],
                      **{"from": offer["from"], "to": offer["to"]}))
     for good, price in moved_prices(run.state, offer["give"], offer["take"]).items():

@@ -23,7 +23,7 @@ automatic step until a phase must ask someone again.
 from pbem.adjudicator import rounds
 from pbem.adjudicator.contract import Request, private, public
 from pbem.adjudicator.rulings import ruling_request
-from pbem.i18n import N_
+from pbem.i18n import N_, _
 
 from . import development, economy, founding, seasons, war
 from .material import valley
@@ -100,12 +100,17 @@ def pending(state) -> dict:
     number = (state.get("round") or {}).get("number", 1)
     hours = state["round_hours"] if stage in ROUND_STAGES or number > 1 else None
     if stage == "revolt":
-        return {state["barbarian"]: ruling_request(PROMPTS["revolt"], revolt_choices(state),
-                                                   hours=hours)}
+        return {state["barbarian"]: ruling_request(prompt("revolt"),
+                                                   revolt_choices(state), hours=hours)}
     if stage == "judgement":
-        return {state["barbarian"]: ruling_request(PROMPTS["judgement"],
+        return {state["barbarian"]: ruling_request(prompt("judgement"),
                                                    {"winner": list(state["lords"])})}
-    return {seat: Request("orders", PROMPTS[stage], hours=hours) for seat in seats}
+    return {seat: Request("orders", prompt(stage), hours=hours) for seat in seats}
+
+
+def prompt(stage: str) -> str:
+    """What a stage asks, in the current language (the log keeps it in English)."""
+    return _(PROMPTS[stage])
 
 
 def default_orders(state, seat) -> dict:
@@ -255,7 +260,7 @@ def resolve_market(run, orders) -> None:
     for offer in run.state["offers"]:
         if offer["status"] == "open":
             run.emit(private(secret_for(run.state, offer["from"], offer["to"]),
-                             "offer_closed", id=offer["id"], status="lapsed", why=""))
+                             "offer_closed", id=offer["id"], status="lapsed", why={}))
     set_stage(run, "construction")
 
 

@@ -32,7 +32,8 @@ CLOSED = {"agreed": N_("the claim on {place} is withdrawn by agreement"),
           "done": None, "void": None}
 OFFER_STATUS = {"accepted": N_("offer {number} accepted"),
                 "refused": N_("offer {number} refused"),
-                "failed": N_("offer {number} accepted but not carried out: {why}"),
+                "failed": N_("offer {number} accepted but not carried out: {seat} lacks "
+                             "{goods}"),
                 "lapsed": N_("offer {number} lapsed when the market closed")}
 REASONS = {"barbarian": N_("the barbarian's family heads every domain"),
            "dynasty": N_("one family heads every domain"),
@@ -217,8 +218,9 @@ HANDLERS = {
         goods=", ".join(good_name(g) for g in p["merchants"]["goods"]),
         number=p["merchants"]["count"], margin=p["merchants"]["margin"]),
     "offer_made": offer_made,
-    "offer_closed": lambda p: told(OFFER_STATUS, p["status"]).format(number=p["id"],
-                                                                     why=p["why"]),
+    "offer_closed": lambda p: told(OFFER_STATUS, p["status"]).format(
+        number=p["id"], seat=(p["why"] or {}).get("seat"),
+        goods=goods_text((p["why"] or {}).get("lacks", {}))),
     "traded": lambda p: _("{seat} gives {to} {give} for {take}.").format(
         seat=p["from"], to=p["to"], give=goods_text(p["give"]), take=goods_text(p["take"])),
     "price_moved": lambda p: _("The reference price of {good} moves from {was} to {price}.")

@@ -383,23 +383,10 @@ def read_offer(r, orders, args, line):
     try:
         offer = trade.read_offer([a for a in args if a not in FILLER], others, table)
     except ValueError as problem:
-        raise LineError(offer_problem(str(problem), args, others)) from None
+        raise LineError(str(problem)) from None
     if not trade.shortfall(stock(r.state, r.seat), offer["give"]) == {}:
         raise LineError(_("you do not hold {goods}").format(goods=goods_text(offer["give"])))
     orders.setdefault("offers", []).append(offer)
-
-
-def offer_problem(text: str, args, others) -> str:
-    """An offer line's problem in the seat's language."""
-    if "seat" in text:
-        return _("there is no seat {seat} here{hint}").format(
-            seat=args[0] if args else "", hint=close(args[0] if args else "", others))
-    if "good" in text:
-        bad = next((a for a in args[1:] if not a.isdigit() and a not in GOOD_WORDS
-                    and a not in trade.GIVE + trade.TAKE), "")
-        return _("{word} is not a resource here{hint}").format(word=bad,
-                                                                 hint=close(bad, GOOD_WORDS))
-    return _("write an offer like: offer bob give wood 2 take metal 1")
 
 
 def read_answer(r, orders, args, line, accept):

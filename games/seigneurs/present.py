@@ -17,7 +17,7 @@ from .development import merchant_price
 from .narrate import STAGE_NAMES, agreement_recorded, told
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
                        valley)
-from .seasons import default_freeing
+from .seasons import default_freeing, prestige
 from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
                     village_owner, warriors_at)
 
@@ -38,6 +38,32 @@ def view(state, seat=None) -> dict:
         out["you"]["lines"] = your_lines(out, out["you"])
     return out
 
+
+
+def briefing(state, seat) -> dict:
+    """What a seat must know to play, for its welcome: how to win, its prestige, its rivals.
+
+    {"text": short paragraphs in the current language, "allies": []}: the
+    lords are rivals who make and break agreements; the barbarian judges.
+    """
+    judge = state["barbarian"]
+    lines = [
+        _("How to win: the game ends at once when one family heads every domain. "
+          "Otherwise, after turn {turns}, the barbarian ({judge}) judges prestige, honour "
+          "and glory and names the winner; if it is silent, the lord with the most "
+          "prestige wins (3 a domain its family heads, 1 a farm, 2 a finished "
+          "building).").format(turns=state["turns"], judge=judge),
+    ]
+    if seat == judge:
+        lines.append(_("You are the barbarian: you raid the valley, choose the event cards "
+                       "and, after the last turn, name the winner (RULING WINNER NAME) and "
+                       "the agreements you find broken (BROKEN 2 5)."))
+    else:
+        lines.append(_("Your prestige now: {num}. Much of the game is what the lords promise "
+                       "each other (claims, trades, peace): pbem keeps every agreement, and "
+                       "the barbarian weighs them at the end.").format(
+            num=prestige(state, seat)))
+    return {"text": "\n".join(lines), "allies": []}
 
 def your_lines(view, you) -> list[str]:
     """The seat's own section of its mails, sentence by sentence."""

@@ -19,6 +19,8 @@ ends lapses.
 
 from difflib import get_close_matches
 
+from ..i18n import _
+
 OFFER = ("offer", "offre", "propose")
 ACCEPT = ("accept", "accepte", "accepter", "oui")
 REFUSE = ("refuse", "refuser", "decline", "non")
@@ -26,8 +28,17 @@ GIVE = ("give", "donne", "donner")
 TAKE = ("take", "prend", "prendre", "receive", "recois", "reçois")
 
 
+def close(word: str, choices) -> str:
+    """'; did you mean X?' for the closest of the choices, or ''."""
+    found = get_close_matches(word, list(choices), n=1)
+    return _("; did you mean {name}?").format(name=found[0]) if found else ""
+
+
 def read_goods(words: list[str], goods: dict) -> dict:
     """{good: count} from words like "wood 2 stone 1" (or "2 wood"); ValueError if unclear.
+
+    Every ValueError says why in the current language, as do read_offer's and
+    read_answer's.
 
     `goods` maps every word a player may use for a good to its name
     ("bois" -> "wood").
@@ -43,9 +54,8 @@ def read_goods(words: list[str], goods: dict) -> dict:
             continue
         name = goods.get(word)
         if name is None:
-            close = get_close_matches(word, list(goods), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise ValueError(f"there is no good called {word!r}{hint}")
+            raise ValueError(_("there is no good called '{word}'{hint}").format(
+                word=word, hint=close(word, goods)))
         if pending_good:
             out[pending_good] = out.get(pending_good, 0) + 1
         if pending_count is not None:
@@ -56,21 +66,21 @@ def read_goods(words: list[str], goods: dict) -> dict:
     if pending_good:
         out[pending_good] = out.get(pending_good, 0) + 1
     if pending_count is not None:
-        raise ValueError(f"{pending_count} of what? write e.g. 'wood {pending_count}'")
+        raise ValueError(_("{number} of what? write e.g. '{good} {number}'").format(
+            number=pending_count, good=next(iter(goods), "wood")))
     if any(n <= 0 for n in out.values()):
-        raise ValueError("a count must be 1 or more")
+        raise ValueError(_("a count must be 1 or more"))
     return out
 
 
 def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
     """An offer line's words after the verb: "bob give wood 2 take metal 1"."""
     if not words:
-        raise ValueError("say to whom: offer SEAT give GOODS take GOODS")
+        raise ValueError(_("say to whom: offer SEAT give GOODS take GOODS"))
     to = words[0]
     if to not in seats:
-        close = get_close_matches(to, seats, n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
-        raise ValueError(f"there is no seat called {to!r}{hint}")
+        raise ValueError(_("there is no seat called '{seat}'{hint}").format(
+            seat=to, hint=close(to, seats)))
     give, take, part = [], [], None
     for word in words[1:]:
         if word in GIVE:
@@ -78,27 +88,29 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
         elif word in TAKE:
             part = take
         elif part is None:
-            raise ValueError("write 'give ...' and/or 'take ...' after the seat")
+            raise ValueError(_("write 'give ...' and/or 'take ...' after the seat"))
         else:
             part.append(word)
     offer = {"to": to, "give": read_goods(give, goods), "take": read_goods(take, goods)}
     if not offer["give"] and not offer["take"]:
-        raise ValueError("an offer gives or takes something: offer bob give wood 2 take metal 1")
+        raise ValueError(_("an offer gives or takes something: "
+                           "offer bob give wood 2 take metal 1"))
     return offer
 
 
 def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
     """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none."""
     if len(words) != 1 or not words[0].lstrip("#").isdigit():
-        raise ValueError("name the offer by its number: accept 3")
+        raise ValueError(_("name the offer by its number: accept 3"))
     number = int(words[0].lstrip("#"))
     offer = next((o for o in offers if o["id"] == number), None)
     if offer is None or offer["to"] != seat:
         mine = [str(o["id"]) for o in offers if o["to"] == seat and o["status"] == "open"]
-        raise ValueError(f"there is no offer {number} to you; open offers to you: "
-                         f"{', '.join(mine) or 'none'}")
+        raise ValueError(_("there is no offer {number} to you; open offers to you: "
+                           "{numbers}").format(number=number,
+                                               numbers=", ".join(mine) or _("none")))
     if offer["status"] != "open":
-        raise ValueError(f"offer {number} is {offer['status']} already")
+        raise ValueError(_("offer {number} is closed already").format(number=number))
     return number
 
 
@@ -115,14 +127,17 @@ def shortfall(stock: dict, wanted: dict) -> dict:
             if stock.get(good, 0) < n}
 
 
-def settle(offer: dict, stocks: dict) -> tuple[dict | None, str]:
-    """(new stocks, "") when both sides still hold what they trade, else (None, why)."""
+def settle(offer: dict, stocks: dict) -> tuple[dict | None, dict]:
+    """(new stocks, {}) when both sides still hold what they trade, else (None, why).
+
+    `why` is data the game words in each reader's language:
+    {"seat": "ann", "lacks": {"wood": 1}}.
+    """
     giver, taker = offer["from"], offer["to"]
     for who, pays in ((giver, offer["give"]), (taker, offer["take"])):
         short = shortfall(stocks[who], pays)
         if short:
-            missing = ", ".join(f"{n} {good}" for good, n in short.items())
-            return None, f"{who} lacks {missing}"
+            return None, {"seat": who, "lacks": short}
     out = {seat: dict(stock) for seat, stock in stocks.items()}
     for good, n in offer["give"].items():
         out[giver][good] -= n
@@ -130,12 +145,4 @@ def settle(offer: dict, stocks: dict) -> tuple[dict | None, str]:
     for good, n in offer["take"].items():
         out[taker][good] -= n
         out[giver][good] = out[giver].get(good, 0) + n
-    return out, ""
-
-
-def describe(offer: dict) -> str:
-    """An offer in words: "offer 3: ann gives bob wood 2, takes metal 1"."""
-    def goods(part):
-        return ", ".join(f"{good} {n}" for good, n in sorted(part.items())) or "nothing"
-    return (f"offer {offer['id']}: {offer['from']} gives {offer['to']} {goods(offer['give'])}"
-            f" and takes {goods(offer['take'])}")
+    return out, {}

@@ -15,6 +15,7 @@ rulings.py).
 
 import re
 
+from ..i18n import _
 from .contract import OrderError
 
 WON = ("won", "win", "victory", "gagne", "gagné", "victoire")
@@ -36,20 +37,20 @@ def parse_result(text: str, with_points: bool = False):
         outcome = "won" if words and words[0] in WON else "lost" if words and words[0] in LOST \
             else None
         if outcome is None:
-            errors.append(OrderError(number, line.strip(),
-                                     "write RESULT WON or RESULT LOST (RESULTAT GAGNE/PERDU)"))
+            errors.append(OrderError(number, line.strip(), _(
+                "write RESULT WON or RESULT LOST (RESULTAT GAGNE/PERDU)")))
             continue
         points = [int(w) for w in words[1:] if w.isdigit()]
         if with_points and not points:
-            errors.append(OrderError(number, line.strip(), "say the points you left on the "
-                                     "field too: RESULT WON POINTS 12"))
+            errors.append(OrderError(number, line.strip(), _(
+                "say the points you left on the field too: RESULT WON POINTS 12")))
             continue
         if report is not None:
-            errors.append(OrderError(number, line.strip(), "one result per mail"))
+            errors.append(OrderError(number, line.strip(), _("one result per mail")))
             continue
         report = {"outcome": outcome, "points": points[0] if points else None}
     if report is None and not errors:
-        errors.append(OrderError(0, "", "no result found: write RESULT WON or RESULT LOST"))
+        errors.append(OrderError(0, "", _("no result found: write RESULT WON or RESULT LOST")))
     return report, errors
 
 

@@ -24,6 +24,7 @@ why; replay re-derives it from the recorded orders like any other event.
 
 from difflib import get_close_matches
 
+from ..i18n import _
 from .contract import ALL, REFEREE, Event, OrderError, Request
 
 LEAD_WORDS = ("ruling", "rule", "decision", "arbitrage", "jugement", "verdict")
@@ -38,14 +39,16 @@ def ruling_request(prompt: str, choices: dict, concerns=None, hours=None) -> Req
 
 
 def value_problem(choices: dict, key: str, value: str) -> str | None:
-    """Why `key=value` cannot be part of a ruling, or None."""
+    """Why `key=value` cannot be part of a ruling, or None (in the current language)."""
     if key not in choices:
-        return f"this ruling sets {' and '.join(sorted(choices))}, not {key!r}"
+        return _("this ruling sets {keys}, not '{key}'").format(
+            keys=_(" and ").join(sorted(choices)), key=key)
     allowed = choices[key]
     if allowed and value not in allowed:
         close = get_close_matches(value, allowed, n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
-        return f"{key} must be one of {', '.join(allowed)}, not {value!r}{hint}"
+        hint = _("; did you mean {name}?").format(name=close[0]) if close else ""
+        return _("{key} must be one of {values}, not '{value}'{hint}").format(
+            key=key, values=", ".join(allowed), value=value, hint=hint)
     return None
 
 
@@ -72,7 +75,8 @@ def parse_ruling(text: str, choices: dict, by: str):
                 reasons.append(line.strip())
             continue
         if len(words) < 2:
-            errors.append(OrderError(number, line.strip(), f"say what {key} is: {key} VALUE"))
+            errors.append(OrderError(number, line.strip(),
+                                     _("say what {key} is: {key} VALUE").format(key=key)))
             continue
         value = words[1].strip(",.;").lower() if choices[key] else words[1].strip(",.;")
         problem = value_problem(choices, key, value)
@@ -84,7 +88,8 @@ def parse_ruling(text: str, choices: dict, by: str):
             reasons.append(" ".join(words[2:]))
     if not errors:
         for key in missing(choices, values):
-            errors.append(OrderError(0, "", f"the ruling must set {key}: write '{key} VALUE'"))
+            errors.append(OrderError(0, "", _("the ruling must set {key}: write '{key} VALUE'")
+                                     .format(key=key)))
     return {"set": values, "text": " ".join(reasons), "by": by}, errors
 
 
@@ -105,9 +110,20 @@ def ruling_event(phase: int, asked: str, request: dict, orders: dict,
 
 
 def narrate_ruling(payload: dict) -> str:
-    """A ruling in one sentence, for reports and the log."""
-    who = {REFEREE: "the referee", SILENT: "default (no ruling came)"}.get(
-        payload["by"], payload["by"])
-    values = ", ".join(f"{k} {v}" for k, v in sorted(payload["set"].items()))
-    text = f" ({payload['text']})" if payload["text"] else ""
-    return f"Ruling by {who} on \"{payload['question']}\": {values or 'nothing set'}{text}."
+    """A ruling in one sentence (in the current language), for reports and the log.
+
+    The question is stored in English, as the game asked it, and said again in
+    the reader's language; the reasoning stays in the ruler's own words.
+    """
+    question = payload["question"]
+    said = {"question": _(question), "by": payload["by"],
+            "values": ", ".join(f"{k} {v}" for k, v in sorted(payload["set"].items()))
+            or _("nothing set"),
+            "reasons": f" ({payload['text']})" if payload["text"] else ""}
+    if payload["by"] == REFEREE:
+        return _("Ruling by the referee on \u201c{question}\u201d: {values}{reasons}.").format(
+            **said)
+    if payload["by"] == SILENT:
+        return _("No ruling came on \u201c{question}\u201d: the default applies, "
+                 "{values}{reasons}.").format(**said)
+    return _("Ruling by {by} on \u201c{question}\u201d: {values}{reasons}.").format(**said)

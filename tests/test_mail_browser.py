@@ -1,0 +1,176 @@
+"""Every kind of mail of every game, in both languages, as a real headless Chromium shows it.
+
+Each mail's HTML is written to a folder with its board PNG beside it (its cid:
+link rewritten to the file's name), served on 127.0.0.1 (so the page may measure
+its frames), and Chromium lays them out, each in a
+frame of a phone's 360 px and of a desktop's 1200 px: nothing may stick out
+sideways (scrollWidth <= innerWidth), and the board image must load, show and
+fit. The PNG must decode and have the board's own size (the size its SVG
+declares).
+
+Chromium is the system's (Debian's `chromium` and `chromium-driver`, which the
+README's test command installs), driven by selenium; nothing is downloaded.
+"""
+
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+import io
+from pathlib import Path
+import re
+import shutil
+import threading
+
+from PIL import Image
+import pytest
+
+from mailkinds import GAMES, board_png, board_svg, html_of, write_all
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WIDTHS = (360, 1200)
+BOARD_KINDS = ("welcome", "status", "reminder", "over")  # every game shows its board in these
+ROOT_SVG = re.compile(r"<svg\b[^>]*>")
+# What a page of mails tells of each one: its width and where its images are.
+MEASURE = """
+return [...document.querySelectorAll("iframe")].map(frame => {
+  const win = frame.contentWindow, doc = frame.contentDocument;
+  return {name: frame.dataset.name, inner: win.innerWidth,
+          scroll: doc.documentElement.scrollWidth,
+          images: [...doc.images].map(img => {
+            const box = img.getBoundingClientRect(), style = getComputedStyle(img);
+            return {src: img.getAttribute("src"), complete: img.complete,
+                    natural: [img.naturalWidth, img.naturalHeight],
+                    left: box.left, right: box.right, width: box.width, height: box.height,
+                    shown: style.visibility === "visible" && style.display !== "none"};
+          })};
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One headless Chromium for the module, with a fresh profile."""
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not shutil.which(path)]
+    if missing:
+        pytest.fail(f"{' and '.join(missing)} not found: install the Debian packages chromium "
+                    "and chromium-driver (the README's test command does)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_window_size(1300, 900)
+    yield driver
+    driver.quit()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a folder without logging every request."""
+
+    def log_message(self, *args):
+        pass
+
+
+def served(folder: Path):
+    """An HTTP server on 127.0.0.1 serving `folder`, running in a thread."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def declared_size(svg: str) -> tuple[int, int]:
+    """The size an SVG document declares: width and height, or the height its viewBox gives."""
+    root = ROOT_SVG.search(svg).group(0)
+    width = float(re.search(r'\swidth="([\d.]+)"', root).group(1))
+    height = re.search(r'\sheight="([\d.]+)"', root)
+    if height:
+        return round(width), round(float(height.group(1)))
+    box = [float(n) for n in re.search(r'viewBox="([^"]+)"', root).group(1).split()]
+    return round(width), round(width * box[3] / box[2])
+
+
+def pages(folder: Path, mails: dict) -> dict:
+    """Each mail's HTML written beside its PNG, and {width: a page framing them all}."""
+    names = []
+    for name, msg in sorted(mails.items()):
+        html, png = html_of(msg), board_png(msg)
+        if png:
+            (folder / f"{name}.png").write_bytes(png)
+            html = html.replace("cid:board@pbem", f"{name}.png")
+        assert "cid:" not in html, f"{name}: a cid: link without its image"
+        (folder / f"{name}.html").write_text(html, encoding="utf-8")
+        names.append(name)
+    out = {}
+    for width in WIDTHS:
+        out[width] = folder / f"all-{width}.html"
+        out[width].write_text("<!DOCTYPE html><html><body style='margin: 0'>" + "".join(
+            f"<iframe data-name='{name}' src='{name}.html' width='{width}' height='600' "
+            "style='border: 0; display: block'></iframe>" for name in names) +
+            "</body></html>", encoding="utf-8")
+    return out
+
+
+def image_faults(mails: dict, size: tuple[int, int]) -> list[str]:
+    """Mails that should show the board and do not; PNGs that do not decode at its size."""
+    faults = []
+    for name, msg in sorted(mails.items()):
+        png = board_png(msg)
+        if not png:
+            if name.split("-", 1)[1] in BOARD_KINDS:
+                faults.append(f"{name}: no board image")
+            continue
+        try:
+            image = Image.open(io.BytesIO(png))
+            image.load()
+        except OSError as problem:
+            faults.append(f"{name}: the PNG does not decode: {problem}")
+            continue
+        if abs(image.width - size[0]) > 1 or abs(image.height - size[1]) > 1:
+            faults.append(f"{name}: the PNG is {image.size}, the board {size}")
+    return faults
+
+
+def layout_faults(shown: dict, width: int) -> list[str]:
+    """What is wrong with one mail as the browser laid it out at `width`."""
+    where = f"{shown['name']} at {width} px"
+    faults = []
+    if shown["inner"] != width:
+        faults.append(f"{where}: the frame is {shown['inner']} px wide")
+    if shown["scroll"] > shown["inner"]:
+        faults.append(f"{where}: it is {shown['scroll']} px wide and overflows sideways")
+    for img in shown["images"]:
+        if not (img["complete"] and img["natural"][0] > 0 and img["shown"]
+                and img["width"] > 0 and img["height"] > 0):
+            faults.append(f"{where}: the image {img['src']} is not shown: {img}")
+        elif img["left"] < 0 or img["right"] > shown["inner"]:
+            faults.append(f"{where}: the image {img['src']} sticks out: {img}")
+    return faults
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_mail_fits_a_phone_and_a_desktop_and_shows_its_board(browser, tmp_path, game):
+    mails, faults = {}, []
+    for lang in ("en", "fr"):
+        (tmp_path / lang).mkdir()
+        written = write_all(tmp_path / lang, game, lang)
+        mails.update({f"{lang}-{kind}": msg for kind, msg in written.items()})
+        faults += image_faults({f"{lang}-{kind}": msg for kind, msg in written.items()},
+                               declared_size(board_svg(tmp_path / lang, game)))
+    server = served(tmp_path)
+    try:
+        for width, page in pages(tmp_path, mails).items():
+            browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
+            measured = browser.execute_script(MEASURE)
+            assert sorted(m["name"] for m in measured) == sorted(mails)
+            for shown in measured:
+                faults += layout_faults(shown, width)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not faults, "\n".join(faults)

@@ -4,7 +4,12 @@ Every change is one short transaction: load the game's state inside it, append
 events with the state hash after each, move the game's due times, queue the
 mails that report the change, save a snapshot. A crash leaves all of a step or
 none of it, and running the step again is safe.
+
+The letters (templates, boards) are imported by the steps that write mail,
+not with this module: a tick with nothing due never loads them.
 """
+
+from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,21 +18,25 @@ import json
 import math
 import os
 import secrets
+from typing import TYPE_CHECKING
 
 import pbem.games
 
-from . import letters, render
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
+from .digest import digest
 from .errors import PbemError
 from .i18n import LANGUAGES, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
+
+if TYPE_CHECKING:
+    from .letters import Table
 
 MAX_PHASES_PER_TICK = 50
 # Options of a new game that are about its seats, not its rules: kept out of the
@@ -86,9 +95,13 @@ class Referee:
             raise PbemError(f"no game called {game_id!r} (see pbem list)")
         return row
 
-    def table(self, game_id: str) -> letters.Table:
-        """The game's row, module and current state (snapshot plus newer events)."""
-        row = self.game_row(game_id)
+    def table(self, game_id: str, row: dict | None = None) -> Table:
+        """The game's row, module and current state (snapshot plus newer events).
+
+        `row` is the games row when the caller read it already in this transaction.
+        """
+        from . import letters
+        row = row or self.game_row(game_id)
         game = pbem.games.load(row["ruleset"])
         snap = self.store.snapshot(game_id)
         state = snap["state"] if snap else None
@@ -98,8 +111,9 @@ class Referee:
             state = engine.fold(game, events, state)
         return letters.Table(self, row, game, state)
 
-    def record(self, table: letters.Table, events, now: str) -> letters.Table:
+    def record(self, table: Table, events, now: str) -> Table:
         """Append events to a game inside the current transaction; return the new table."""
+        from . import letters
         game, state = table.game, plain_copy(table.state)
         hashes = []
         for event in events:
@@ -123,6 +137,7 @@ class Referee:
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
         """Create a game, mail every seat its welcome, and open the first phase."""
+        from . import letters
         now = iso(parse_time(now))
         try:
             game = pbem.games.load(ruleset)
@@ -171,7 +186,7 @@ class Referee:
             "AND reminded_phase < phase ORDER BY id", [now, now])
         return [row["id"] for row in rows]
 
-    def settled(self, table: letters.Table, seat: dict) -> bool:
+    def settled(self, table: Table, seat: dict) -> bool:
         """Has this seat said READY, or sent orders without errors, for the open phase?"""
         phase = table.state["engine"]["phase"]
         if seat["ready_phase"] == phase:
@@ -179,7 +194,7 @@ class Referee:
         sub = self.current_submission(table.game_row["id"], seat["name"], phase)
         return sub is not None and sub["errors"] == "[]"
 
-    def ready(self, table: letters.Table) -> bool:
+    def ready(self, table: Table) -> bool:
         """Has every pending seat sent error-free orders (or READY), and nobody WAIT?
 
         A ruling asked of the referee is ready once the referee has given it; a
@@ -222,8 +237,9 @@ class Referee:
                 resolved += 1
         return resolved
 
-    def resolve_phase(self, table: letters.Table, now: str) -> letters.Table:
+    def resolve_phase(self, table: Table, now: str) -> Table:
         """Close the open phase with the orders in, report it, open what comes next."""
+        from . import letters
         game_id, phase = table.game_row["id"], table.state["engine"]["phase"]
         given, texts = {}, {}
         for seat in table.state["engine"]["requests"]:
@@ -290,9 +306,13 @@ class Referee:
 
     def store_orders(self, game_id: str, seat: str, table, orders, now: str,
                      text: str = "", errors=()) -> None:
-        """Make these the seat's current orders for the open phase (inside a transaction)."""
+        """Make these the seat's current orders for the open phase (inside a transaction).
+
+        When they make the phase ready, the game is marked for the tick to resolve
+        (a game still waiting for other seats costs the tick nothing).
+        """
         phase = table.state["engine"]["phase"]
-        self.store.db.execute(
+        self.store.execute(
             "UPDATE submissions SET status = 'replaced' WHERE game = ? AND seat = ? "
             "AND phase = ? AND status = 'current'", [game_id, seat, phase])
         self.store.insert("submissions", {
@@ -301,10 +321,14 @@ class Referee:
             "errors": json.dumps([e.to_dict() for e in errors]),
             "status": "current", "received_at": now,
         })
-        self.store.update("games", {"id": game_id}, {"dirty": 1})
+        if self.ready(table):
+            self.store.update("games", {"id": game_id}, {"dirty": 1})
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""
+        if not reminder_due(self.store.game(game_id), now):
+            return 0  # known from the games row, without a write transaction
+        from . import letters
         count = 0
         with self.store.transaction():
             table = self.table(game_id)
@@ -324,6 +348,7 @@ class Referee:
 
     def extend(self, game_id: str, hours: float, now: str) -> str:
         """Give the open turn `hours` more, tell every seat asked; return the new deadline."""
+        from . import letters
         now = iso(parse_time(now))
         check_hours(hours)
         with self.store.transaction():
@@ -346,6 +371,7 @@ class Referee:
 
     def end(self, game_id: str, reason: str, now: str) -> None:
         """End a game before its rules do (nobody wins); mail every seat the end and the seed."""
+        from . import letters
         now = iso(parse_time(now))
         if not reason.strip():
             raise PbemError("say why the game ends (--reason), for the players' last mail")
@@ -363,6 +389,7 @@ class Referee:
         Mail is still read while a game is paused; no turn is resolved. Returns
         the engine's record of the pause (the reason, the seconds that were left).
         """
+        from . import letters
         now = iso(parse_time(now))
         reason = " ".join(reason.split())
         if not reason:
@@ -384,6 +411,7 @@ class Referee:
 
         Returns the open turn's new deadline (None for a phase that waits for a ruling).
         """
+        from . import letters
         now = iso(parse_time(now))
         with self.store.transaction():
             table = self.table(game_id)
@@ -403,6 +431,7 @@ class Referee:
         state returned to against the log's own hash. A finished game cannot
         be taken back: its seed is known. Returns {"phase", "from_seq", "to_seq"}.
         """
+        from . import letters
         now = iso(parse_time(now))
         reason = " ".join(reason.split())
         if not reason:
@@ -436,12 +465,12 @@ class Referee:
 
     def undo_orders(self, game_id: str, phase: int) -> None:
         """Mark the orders sent for `phase` and later as undone, and forget WAIT and READY."""
-        self.store.db.execute("UPDATE submissions SET status = 'undone' WHERE game = ? "
+        self.store.execute("UPDATE submissions SET status = 'undone' WHERE game = ? "
                               "AND phase >= ? AND status != 'undone'", [game_id, phase])
         for key in ("wait_phase", "ready_phase"):
-            self.store.db.execute(f"UPDATE seats SET {key} = 0 WHERE game = ? AND {key} >= ?",
+            self.store.execute(f"UPDATE seats SET {key} = 0 WHERE game = ? AND {key} >= ?",
                                   [game_id, phase])
-        self.store.db.execute("UPDATE games SET reminded_phase = ?, dirty = 0 WHERE id = ? "
+        self.store.execute("UPDATE games SET reminded_phase = ?, dirty = 0 WHERE id = ? "
                               "AND reminded_phase >= ?", [phase - 1, game_id, phase])
 
     def preview(self, game_id: str) -> dict:
@@ -517,19 +546,21 @@ class Referee:
         while a slow tick still runs) stops at once with PbemError. The
         referee's digest of refused mail goes out with it, once a day at most.
         """
-        from . import inbound
-        from .mail import outbox
         now = iso(parse_time(now))
         report = TickReport()
         with tick_lock(self.store.path):
-            report.mails_read = inbound.process_inbox(self, now)
-            inbound.digest(self, now)
+            if self.store.one("SELECT 1 FROM inbox WHERE status = 'new' LIMIT 1"):
+                from . import inbound
+                report.mails_read = inbound.process_inbox(self, now)
+            digest(self, now)
             for game_id in self.due_games(now):
                 count = self.step(game_id, now)
                 if count:
                     report.phases[game_id] = count
                 report.reminders += self.remind(game_id, now)
-            if send:
+            if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
+                                       "AND next_attempt <= ? LIMIT 1", [now]):
+                from .mail import outbox
                 try:
                     report.sent, report.failed = outbox.flush(self, now)
                 except (PbemError, ConfigError) as problem:
@@ -567,6 +598,7 @@ class Referee:
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:
         """What a seat's mails show of the game now: its board, its own part, what it is asked."""
+        from . import render
         table = self.table(game_id)
         if self.store.seat(game_id, seat) is None:
             raise PbemError(f"game {game_id} has no seat called {seat!r}")
@@ -603,6 +635,12 @@ def database_lock(db_path: str, job: str):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def reminder_due(row: dict, now: str) -> bool:
+    """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
+    return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
+        and row["reminded_phase"] < row["phase"]
 
 
 def tick_lock(db_path: str):

@@ -1,8 +1,12 @@
-"""The pbem command line: thin wrappers that parse arguments, call one library function, echo."""
+"""The pbem command line: thin wrappers that parse arguments, call one library function, echo.
+
+Each command imports what only it needs (the mail reader, the letters, replay)
+inside its own body, so a command that has little to do starts quickly: an
+idle `pbem tick` from cron loads no templates, no HTML parser, no images.
+"""
 
 import functools
 import json
-import logging
 import math
 import os
 from pathlib import Path
@@ -15,7 +19,7 @@ import click
 
 import pbem.games
 
-from . import __version__, inbound
+from . import __version__
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, waiting_for
@@ -25,10 +29,6 @@ from .config import ConfigError, load
 from .errors import PbemError
 from .i18n import said
 from .identity import without_tokens
-from .letters import result_text
-from .mail import maildir
-from .mail.parse import visible
-from .replay import replay as replay_game
 from .store import Store
 from .timeutil import parse_time, iso, system_now
 
@@ -137,6 +137,7 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
         return
     if not rows:
         click.echo(empty)
+    from .mail.parse import visible
     for row in rows:  # what a mail put in a row reaches the terminal without control characters
         for line in lines({k: visible(v) if isinstance(v, str) else v for k, v in row.items()}):
             click.echo(line)
@@ -186,6 +187,7 @@ def init(folder, db):
         Store(config.path("db"))
     except PbemError as problem:
         raise click.ClickException(str(problem)) from None
+    from .mail import maildir
     for key in ("inbox", "outbox"):
         maildir.folder(config.path("mail", key))
     click.echo(f"database {config.path('db')}; mail in {config.path('mail', 'inbox')}, "
@@ -264,6 +266,7 @@ def list_command(referee, as_json):
 
 def game_line(row: dict) -> str:
     """One game of pbem list, in words: its result, or its open phase and who it waits for."""
+    from .letters import result_text
     if row["status"] == "over":
         return f"over: {result_text(row['result'])}"
     missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
@@ -362,6 +365,7 @@ def poll(referee, watch, now):
     Example: pbem poll && pbem tick
     """
     if watch:
+        import logging
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
     count = referee.poll(moment, watch=watch)
@@ -377,6 +381,7 @@ def ingest(referee, files, now):
 
     Example: pbem ingest orders.eml && pbem tick
     """
+    from . import inbound
     moment = when(now)
     for name in files:
         row = inbound.ingest(referee.store, Path(name).read_bytes(), "file", moment)
@@ -447,6 +452,7 @@ def inbox_command(referee, every, release_ids, as_json):
 
     Example: pbem inbox --release 42
     """
+    from . import inbound
     if release_ids:
         known_ids(referee.store, "inbox", release_ids)
         count = inbound.release(referee.store, release_ids)
@@ -470,6 +476,7 @@ def smtpd(referee, listen):
 
     Example: pbem smtpd --listen 127.0.0.1:2525
     """
+    import logging
     from .mail import smtpd as server
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
@@ -496,6 +503,7 @@ def submit(referee, game_id, seat, file, now):
 
     Example: echo "red: move BAK DOR" | pbem submit rome --seat ann --file -
     """
+    from . import inbound
     answer = inbound.submit(referee, game_id, seat, typed_text(file.read()), when(now))
     for line in answer["notes"]:
         click.echo(line)
@@ -713,6 +721,7 @@ def preview(referee, game_id, as_json):
 
     Example: pbem preview rome
     """
+    from .letters import result_text
     shown = referee.preview(game_id)
     if as_json:
         emit_json(shown)
@@ -752,6 +761,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
 
     Example: pbem show rome --seat ann
     """
+    from .letters import result_text
     who = audience(seat, as_referee)
     view = referee.view(game_id, who)
     if as_json:
@@ -874,6 +884,7 @@ def replay(referee, game_id, upto, verify):
     last = referee.game_row(game_id)["last_seq"]
     if upto and upto > last:
         raise click.BadParameter(f"the log of {game_id} ends at event {last}", param_hint="--to")
+    from .replay import replay as replay_game
     verdict = replay_game(referee.store, game_id, upto, verify)
     game = referee.table(game_id).game
     if verdict.state["game"]:

@@ -15,9 +15,6 @@ signed.
 import copy
 import os
 from pathlib import Path
-import shlex
-import ssl
-import subprocess
 import tomllib
 
 DEFAULTS = {
@@ -98,6 +95,8 @@ class Config:
         """The password of a section, from the file, a variable or a command."""
         part = self.data[section]
         if part.get("password_command"):
+            import shlex
+            import subprocess
             done = subprocess.run(shlex.split(part["password_command"]), capture_output=True,
                                   text=True, check=False)
             if done.returncode != 0:
@@ -110,8 +109,10 @@ class Config:
             return value
         return part.get("password", "")
 
-    def client_tls(self, section: str) -> ssl.SSLContext:
-        """TLS for connecting to the [section] server: verified against ca_file or the system."""
+    def client_tls(self, section: str):
+        """TLS for connecting to the [section] server: verified against ca_file or the system
+        (an ssl.SSLContext)."""
+        import ssl
         if not self.data[section]["ca_file"]:
             return ssl.create_default_context()
         path = self.path(section, "ca_file")
@@ -120,8 +121,10 @@ class Config:
         except (OSError, ssl.SSLError) as problem:
             raise ConfigError(f"[{section}] ca_file {path}: {problem}") from None
 
-    def server_tls(self) -> ssl.SSLContext | None:
-        """TLS for `pbem smtpd` from [smtpd] tls_cert and tls_key; None when neither is set."""
+    def server_tls(self):
+        """TLS for `pbem smtpd` from [smtpd] tls_cert and tls_key (an ssl.SSLContext); None
+        when neither is set."""
+        import ssl
         part = self.data["smtpd"]
         if not part["tls_cert"] and not part["tls_key"]:
             if part["require_tls"]:

@@ -10,7 +10,8 @@ The French catalogues are the ``.po`` files in the repository, read with
 Babel the first time a French string is asked for: pbem's own
 (``pbem/locale/fr.po``), then each game's (``games/<game>/locale/fr.po``)
 merged after it. English needs no catalogue: the msgid is the English text.
-See docs/i18n.md.
+Babel itself is loaded only when a mail or a date is written, so commands
+that write none (an idle tick) never load it. See docs/i18n.md.
 """
 
 from contextlib import contextmanager
@@ -22,12 +23,6 @@ from importlib.resources import files
 import io
 import unicodedata
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from babel.dates import format_datetime
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-from babel.support import Translations
 
 import pbem.games
 
@@ -99,8 +94,11 @@ def catalogue(lang: str) -> gettext.NullTranslations:
     return merged
 
 
-def _read_po(path, lang: str) -> Translations:
+def _read_po(path, lang: str):
     """A .po file as gettext translations (fuzzy and empty entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
     with path.open("rb") as handle:
         po = read_po(handle, locale=lang)
     compiled = io.BytesIO()
@@ -159,6 +157,7 @@ def said(message) -> str:
 
 def short_date(iso_utc: str, tz_name: str | None) -> str:
     """A deadline for a subject line: 'Tue 18:00', 'mar. 18:00', in the seat's zone."""
+    from babel.dates import format_datetime
     return format_datetime(parse_time(iso_utc), "EEE HH:mm", tzinfo=zone_of(tz_name),
                            locale=current())
 
@@ -177,6 +176,7 @@ def format_date(iso_utc: str, tz_name: str | None) -> str:
     'Tue 1 Dec 2026 19:00 (Europe/Paris)', 'mar. 1 déc. 2026 19:00 (Europe/Paris)';
     an unknown or missing zone shows UTC.
     """
+    from babel.dates import format_datetime
     zone = zone_of(tz_name)
     label = tz_name if zone is not timezone.utc else "UTC"
     shown = format_datetime(parse_time(iso_utc), DATE_PATTERN, tzinfo=zone, locale=current())
@@ -185,4 +185,5 @@ def format_date(iso_utc: str, tz_name: str | None) -> str:
 
 def format_number(n) -> str:
     """A number as the current language writes it: '12,345.5' or '12 345,5'."""
+    from babel.numbers import format_decimal
     return format_decimal(n, locale=current())

@@ -14,15 +14,15 @@ depends on what it proves: mail carrying a seat's code from the seat's
 address counts against that seat's hourly allowance, any other mail against
 its sender address's, so forged mail never uses up a seat's. Strangers (an
 address no game knows) are never answered; the referee gets, at most once a
-day, a digest of the mail refused.
+day, a digest of the mail refused (pbem/digest.py).
 """
 
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 import signal
 import threading
+import time
 
 from . import letters, players, seats
 from .i18n import N_, _, format_date, speaking
@@ -37,9 +37,6 @@ from .timeutil import iso, parse_time
 
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
-DIGEST_EVERY = timedelta(days=1)
-DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
-DIGEST_EXAMPLES = 5
 RELEASED = "released by the referee"
 # Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
 QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
@@ -59,49 +56,83 @@ def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
         return store_raw(store, raw, source, now, **where)
 
 
-def store_raw(store: Store, raw: bytes, source: str, now: str, **where) -> int:
-    """Insert one inbox row inside the caller's transaction (whatever the bytes are)."""
-    head = read(raw, headers_only=True)
+def store_raw(store: Store, raw: bytes, source: str, now: str, head: Incoming | None = None,
+              **where) -> int:
+    """Insert one inbox row inside the caller's transaction (whatever the bytes are).
+
+    The mail is not read here: the tick reads it once, whole, and records its
+    Message-ID and sender then. A caller that has read the headers already
+    (IMAP, to recognise a message it stored before) gives them as `head`.
+    """
     return store.insert("inbox", {
-        "message_id": head.message_id or None, "source": source, "received_at": now,
-        "raw": raw, "size": len(raw), "digest": raw_digest(raw), "body_digest": body_digest(raw),
-        "sender": head.sender or None, "status": "new", **where,
+        "message_id": (head.message_id or None) if head else None, "source": source,
+        "received_at": now, "raw": raw, "size": len(raw), "digest": raw_digest(raw),
+        "body_digest": body_digest(raw), "sender": (head.sender or None) if head else None,
+        "status": "new", **where,
     })
+
+
+# How many mails one transaction of the tick handles at most, and for how long it goes on
+# taking more: a batch costs one commit, and other writers wait for it no longer than this.
+BATCH_MAILS = 100
+BATCH_SECONDS = 1.0
 
 
 def process_inbox(referee, now: str) -> int:
     """Handle every new inbox row, oldest first; return how many were handled.
 
-    A mail whose handling raises, or takes longer than ``mail.handle_seconds``,
-    is quarantined with the reason (the referee's digest lists it) and nothing
-    it did is kept; the next mail is handled all the same.
+    Mails are handled in batches, one transaction each; inside it, each mail
+    is handled under its own savepoint, with the answers it queues. A crash
+    loses the batch's work and nothing else: its mails are still new, and the
+    next tick handles each of them once, whole. A mail whose handling raises,
+    or takes longer than ``mail.handle_seconds``, is quarantined with the
+    reason (the referee's digest lists it) and nothing it did is kept; the
+    next mail is handled all the same.
     """
     store = referee.store
-    budget = referee.config["mail"]["handle_seconds"]
-    count = 0
-    last = 0
+    count, last = 0, 0
     while True:
-        row = store.one("SELECT id FROM inbox WHERE status = 'new' AND id > ? ORDER BY id LIMIT 1",
-                        [last])
-        if row is None:
+        with store.transaction():
+            handled, last = handle_batch(referee, now, last)
+        if not handled:
             return count
-        last = row["id"]
+        count += handled
+
+
+def handle_batch(referee, now: str, after: int) -> tuple[int, int]:
+    """Handle new inbox rows after id `after` inside the caller's transaction, until the
+    batch is full; return (how many, the last id handled)."""
+    store = referee.store
+    budget = referee.config["mail"]["handle_seconds"]
+    ids = [row["id"] for row in store.all(
+        "SELECT id FROM inbox WHERE status = 'new' AND id > ? ORDER BY id LIMIT ?",
+        [after, BATCH_MAILS])]
+    started = time.monotonic()
+    count = 0
+    for row_id in ids:
+        if count and time.monotonic() - started > BATCH_SECONDS:
+            break
+        row = store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
+        store.execute("SAVEPOINT mail")
+        head = None
         try:
-            with store.transaction():
-                full = store.one("SELECT * FROM inbox WHERE id = ? AND status = 'new'", [last])
-                if full is None:
-                    continue
-                with time_limit(budget):
-                    status, reason, game, seat = handle(referee, full, now)
-                store.update("inbox", {"id": last}, {"status": status, "reason": reason,
-                                                     "game": game, "seat": seat})
+            with time_limit(budget):
+                head = read(row["raw"], headers_only=row["size"] > referee.config["mail"]
+                            ["max_bytes"])
+                status, reason, game, seat = handle(referee, row, head, now)
         except (Exception, Overtime) as problem:  # one mail never stops the others
-            with store.transaction():
-                store.update("inbox", {"id": last}, {
-                    "status": "quarantined",
-                    "reason": f"could not be handled: {type(problem).__name__}: "
-                              f"{shorten(str(problem))}"})
+            store.execute("ROLLBACK TO mail")
+            status, reason, game, seat = "quarantined", (
+                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}"), \
+                None, None
+        store.execute("RELEASE mail")
+        store.update("inbox", {"id": row_id}, {
+            "status": status, "reason": reason, "game": game, "seat": seat,
+            "message_id": (head.message_id or None) if head else row["message_id"],
+            "sender": (head.sender or None) if head else row["sender"]})
         count += 1
+        after = row_id
+    return count, after
 
 
 @contextmanager
@@ -151,8 +182,9 @@ def identify(referee, incoming: Incoming) -> Who:
     return Who(found, game, seats, seat)
 
 
-def handle(referee, row: dict, now: str):
-    """(status, reason, game, seat) for one inbox row, queuing whatever answer it needs.
+def handle(referee, row: dict, head: Incoming, now: str):
+    """(status, reason, game, seat) for one inbox row, read as `head`, queuing whatever
+    answer it needs.
 
     A mail over the size limit is read for its headers only (answered briefly,
     never parsed). Then, in order: a mail already handled, an automatic mail
@@ -162,8 +194,7 @@ def handle(referee, row: dict, now: str):
     """
     config = referee.config
     too_large = row["size"] > config["mail"]["max_bytes"]
-    head = read(row["raw"], headers_only=too_large)
-    repeated = duplicate(referee.store, row)
+    repeated = duplicate(referee.store, row, head.message_id)
     if repeated:
         return "duplicate", repeated, None, None
     if head.automatic:
@@ -185,17 +216,18 @@ def handle(referee, row: dict, now: str):
     return route(referee, head, who, now)
 
 
-def duplicate(store: Store, row: dict) -> str | None:
-    """Why this inbox row repeats a mail already handled, or None.
+def duplicate(store: Store, row: dict, message_id: str) -> str | None:
+    """Why this inbox row (whose mail says `message_id`) repeats a mail already handled,
+    or None.
 
     The same Message-ID with the same body (whatever headers servers added on
     the way) is the same mail; so are the very same bytes.
     """
     done = "status NOT IN ('new', 'failed') AND id < ?"
-    if row["message_id"]:
+    if message_id:
         if store.one(f"SELECT id FROM inbox WHERE message_id = ? AND body_digest = ? AND {done}",
-                     [row["message_id"], row["body_digest"], row["id"]]):
-            return f"Message-ID {row['message_id']} already handled"
+                     [message_id, row["body_digest"], row["id"]]):
+            return f"Message-ID {message_id} already handled"
         return None
     earlier = store.one(f"SELECT id FROM inbox WHERE digest = ? AND {done}",
                         [row["digest"], row["id"]])
@@ -228,7 +260,7 @@ def once_a_day(store: Store, address: str, now: str) -> bool:
     last = row["last_stranger_reply"] if row else None
     if last and parse_time(now) - parse_time(last) < STRANGER_QUIET:
         return False
-    store.db.execute(
+    store.execute(
         "INSERT INTO senders (address, window_start, count, last_stranger_reply) "
         "VALUES (?, ?, 0, ?) ON CONFLICT(address) DO UPDATE SET last_stranger_reply = ?",
         [address, now, now, now])
@@ -368,7 +400,7 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     seat = who.seat
     if seat["bouncing"]:
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
-    table = referee.table(found.game)
+    table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
         letters.game_over_answer(table, seat, incoming, now)
         return "done", "game over", found.game, seat["name"]
@@ -436,45 +468,6 @@ def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
     table = referee.table(found.game)
     letters.wrong_code_answer(table, seat, incoming, stolen, now)
     return "rejected", reason, found.game, seat["name"]
-
-
-def digest(referee, now: str) -> bool:
-    """Mail the referee what was refused since the last digest: at most once a day,
-    nothing when nothing new was refused. True when a digest was queued."""
-    store = referee.store
-    with store.transaction():
-        last = store.one("SELECT * FROM referee_digests ORDER BY id DESC LIMIT 1")
-        if last and parse_time(now) - parse_time(last["sent_at"]) < DIGEST_EVERY:
-            return False
-        since = last["upto"] if last else 0
-        where = f"FROM inbox WHERE id > ? AND status IN ({', '.join('?' for _ in DIGESTED)})"
-        statuses, kinds, upto = Counter(), Counter(), since
-        for row in store.db.query(f"SELECT id, status, reason {where}", [since, *DIGESTED]):
-            statuses[row["status"]] += 1
-            kinds[reason_kind(row["reason"])] += 1
-            upto = max(upto, row["id"])
-        if not statuses:
-            return False
-        examples = store.all(
-            f"SELECT id, sender, status, reason {where} ORDER BY status = 'ignored', id DESC "
-            "LIMIT ?", [since, *DIGESTED, DIGEST_EXAMPLES])
-        total = sum(statuses.values())
-        letters.notice(referee, referee.config["referee"], f"{total} mail(s) refused", [
-            f"Since the last digest, {total} mail(s) were refused or set aside: "
-            + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) + ".",
-            "Why: " + "; ".join(f"{kind} ({n})" for kind, n in kinds.most_common(10)) + ".",
-            "For example: " + "; ".join(
-                f"inbox {row['id']} from {visible(row['sender'] or '(no sender)')}: "
-                f"{shorten(visible(row['reason'] or ''), 120)}" for row in examples) + ".",
-            "pbem inbox lists them; pbem inbox --release ID hands one to the next tick.",
-        ], now, kind="digest")
-        store.insert("referee_digests", {"sent_at": now, "upto": upto})
-    return True
-
-
-def reason_kind(reason: str | None) -> str:
-    """The kind of a refusal: its reason's first words."""
-    return (reason or "no reason").split(":")[0].split(" (")[0].strip()
 
 
 @dataclass
@@ -736,7 +729,7 @@ def release(store: Store, ids) -> int:
     count = 0
     with store.transaction():
         for row_id in ids:
-            count += store.db.execute(
+            count += store.execute(
                 "UPDATE inbox SET status = 'new', reason = ? "
                 "WHERE id = ? AND status NOT IN ('new', 'done')", [RELEASED, row_id]).rowcount
     return count

@@ -208,7 +208,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
                     attachments=attachments)
     referee.store.insert("outbox", {
         "game": game, "seat": seat, "kind": kind, "to_addr": to, "subject": subject,
-        "message_id": msg_id, **stored.columns(referee.store.db, draft, game, kind),
+        "message_id": msg_id, **stored.columns(referee.store.conn, draft, game, kind),
         "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
     })

@@ -54,7 +54,7 @@ def stop_observing(referee, game_id: str, email: str, now: str) -> None:
         if row is None:
             known = ", ".join(o["email"] for o in store.observers(game_id)) or "none"
             raise PbemError(f"{email} does not follow game {game_id} (observers: {known})")
-        store.db.execute("DELETE FROM observers WHERE game = ? AND email = ?", [game_id, email])
+        store.execute("DELETE FROM observers WHERE game = ? AND email = ?", [game_id, email])
         letters.notice(referee, email, f"game {game_id}: you no longer follow it", [
             f"The referee stopped your reports of game {game_id}. You will get no more mail "
             "about it."], now, game=game_id, kind="observer")

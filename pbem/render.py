@@ -12,6 +12,11 @@ in HTML the arguments of ``.format`` are escaped, the catalogue's text is not.
 ``language()`` is the current language (for ``<html lang>``), ``local`` shows a
 time in a seat's zone and language, ``number`` a number in the language, and
 ``wrap`` fills a text paragraph to the 78 columns of a text mail.
+
+Jinja is loaded with the environment, and resvg and Pillow with the first
+board drawn, so a command that writes no mail loads none of them. Templates
+are compiled once per process (no auto-reload: pbem's templates do not change
+under a running tick).
 """
 
 from functools import lru_cache
@@ -22,10 +27,7 @@ from pathlib import Path
 import textwrap
 from xml.etree import ElementTree
 
-from PIL import Image
-import jinja2
 from markupsafe import Markup
-import resvg_py
 
 import pbem.games
 
@@ -49,8 +51,9 @@ def _autoescape(name: str | None) -> bool:
 
 
 @lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+def environment():
     """The one Jinja environment pbem renders with."""
+    import jinja2
     game_loaders = {
         name: jinja2.FileSystemLoader(str(Path(pbem.games.load(name).__file__).parent
                                           / "templates"))
@@ -66,6 +69,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
@@ -94,9 +98,16 @@ def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
         for line in text.split("\n")).replace("\0", " ")
 
 
-def template_for(ruleset: str, name: str) -> jinja2.Template:
+def template_for(ruleset: str, name: str):
     """The game's own template if it has one, else the shared one."""
-    return environment().select_template([f"{ruleset}/{name}", name])
+    return chosen_template(environment(), ruleset, name)
+
+
+@lru_cache(maxsize=512)
+def chosen_template(env, ruleset: str, name: str):
+    """The template an environment picks for a game: looked up once (a game without its
+    own would otherwise be searched for it on every mail)."""
+    return env.select_template([f"{ruleset}/{name}", name])
 
 
 def render(ruleset: str, name: str, **context) -> str:
@@ -134,6 +145,8 @@ def board_png(svg: str) -> bytes:
     near 25 KB. The same board (a seat's map that did not change) is drawn
     once per process.
     """
+    from PIL import Image
+    import resvg_py
     drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
                                   text_rendering="optimize_legibility", **FONTS)
     image = Image.open(io.BytesIO(drawn)).convert("RGB")
@@ -172,9 +185,10 @@ def board_html(ruleset: str, game, view: dict, picture: Markup | None = None) ->
     game's board.html.j2 when it has one (to add, say, a table beside the
     map), with the map given to it as ``svg``.
     """
+    from jinja2 import TemplateNotFound
     svg = picture if picture is not None else Markup(board_svg(ruleset, game, view))
     try:
         wrapper = environment().get_template(f"{ruleset}/board.html.j2")
-    except jinja2.TemplateNotFound:
+    except TemplateNotFound:
         return svg
     return Markup(wrapper.render(view=view, svg=svg, **game.svg_context(view)))

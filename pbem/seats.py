@@ -57,7 +57,7 @@ def recode_waiting_mail(store, game_id: str, seat_name: str, old: str, new: str)
     for row in rows:
         store.update("outbox", {"id": row["id"]}, {
             "subject": row["subject"].replace(old, new),
-            **stored.rewrite(store.db, row,
+            **stored.rewrite(store.conn, row,
                              lambda raw: raw.replace(old.encode(), new.encode()))})
 
 
@@ -112,7 +112,7 @@ def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
             "email": email, "token": new_token(), "player": " ".join((player or "").split())
             or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
             "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
-        store.db.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+        store.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
                          "AND status = 'current'", [game_id, seat_name])
         seat = store.seat(game_id, seat_name)
         readdress_waiting_mail(store, game_id, old, seat)
@@ -142,7 +142,7 @@ def readdress_waiting_mail(store, game_id: str, old: dict, new: dict) -> None:
         store.update("outbox", {"id": row["id"]}, {
             "to_addr": new["email"], "subject": row["subject"].replace(old["token"],
                                                                         new["token"]),
-            **stored.rewrite(store.db, row, readdressed)})
+            **stored.rewrite(store.conn, row, readdressed)})
 
 
 def choose_language(store, game_id: str, seat_name: str, text: str) -> dict:

@@ -5,17 +5,20 @@ Writes that belong together happen inside ``Store.transaction()``, which
 takes the write lock at once (``BEGIN IMMEDIATE``), so two pbem processes
 never interleave, and a crash leaves either all of a step or none of it.
 
-Inside a transaction, writes go through plain SQL (``Store.insert`` and
-``Store.update``) rather than sqlite-utils' table methods, because those
-commit on their own and would end the transaction early.
+pbem talks to SQLite through the standard library's sqlite3, rows read as
+dicts (``Store.one``, ``Store.all``, ``Store.query``) and written with plain
+SQL (``Store.insert``, ``Store.update``, ``Store.execute``), so a command that
+finds nothing to do opens the file and asks one query. ``Store.db`` is the
+same connection seen through sqlite-utils, for exploring a database by hand;
+its table methods commit on their own and so are never used inside a
+transaction.
 """
 
 from contextlib import contextmanager
+from functools import cached_property
 import hashlib
 import json
 import sqlite3
-
-import sqlite_utils
 
 from .adjudicator.contract import Event, canonical
 from .errors import PbemError
@@ -23,7 +26,7 @@ from .errors import PbemError
 GENESIS = "0" * 64
 
 
-def _m001_initial(db: sqlite_utils.Database) -> None:
+def _m001_initial(db) -> None:
     db.executescript(
         """
         CREATE TABLE games (
@@ -155,42 +158,42 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m002_refusals(db: sqlite_utils.Database) -> None:
+def _m002_refusals(db) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN last_refusal TEXT")
 
 
-def _m003_inbox_digest(db: sqlite_utils.Database) -> None:
+def _m003_inbox_digest(db) -> None:
     db.execute("ALTER TABLE inbox ADD COLUMN digest TEXT")
     for row in db.execute("SELECT id, raw FROM inbox").fetchall():
         db.execute("UPDATE inbox SET digest = ? WHERE id = ?", [raw_digest(row[1]), row[0]])
     db.execute("CREATE INDEX inbox_digest ON inbox(folder, digest)")
 
 
-def _m020_seat_language(db: sqlite_utils.Database) -> None:
+def _m020_seat_language(db) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'")
 
 
-def _m010_outbox_phase(db: sqlite_utils.Database) -> None:
+def _m010_outbox_phase(db) -> None:
     # The phase each mail was written in, and whether its seat was asked something then:
     # a reply to a mail of a phase that is over is not taken for the open one.
     db.execute("ALTER TABLE outbox ADD COLUMN phase INTEGER")
     db.execute("ALTER TABLE outbox ADD COLUMN asked INTEGER")
 
 
-def _m011_inbox_body_digest(db: sqlite_utils.Database) -> None:
+def _m011_inbox_body_digest(db) -> None:
     db.execute("ALTER TABLE inbox ADD COLUMN body_digest TEXT")
     for row in db.execute("SELECT id, raw FROM inbox").fetchall():
         db.execute("UPDATE inbox SET body_digest = ? WHERE id = ?", [body_digest(row[1]), row[0]])
     db.execute("CREATE INDEX inbox_raw_digest ON inbox(digest)")
 
 
-def _m012_referee_digests(db: sqlite_utils.Database) -> None:
+def _m012_referee_digests(db) -> None:
     # One row per daily digest of refused mail sent to the referee: up to which inbox row.
     db.execute("CREATE TABLE referee_digests (id INTEGER PRIMARY KEY AUTOINCREMENT, "
                "sent_at TEXT NOT NULL, upto INTEGER NOT NULL)")
 
 
-def _m030_observers(db: sqlite_utils.Database) -> None:
+def _m030_observers(db) -> None:
     db.executescript(
         """
         CREATE TABLE observers (
@@ -206,11 +209,11 @@ def _m030_observers(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m031_players(db: sqlite_utils.Database) -> None:
+def _m031_players(db) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN player TEXT")
 
 
-def _m04m_outbox_parts(db: sqlite_utils.Database) -> None:
+def _m04m_outbox_parts(db) -> None:
     # Outgoing mail compressed against a model mail of its game and kind, each part several
     # mails share (a turn's board) stored once: see pbem/mail/stored.py.
     from .mail import stored
@@ -229,6 +232,8 @@ def _m04m_outbox_parts(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE outbox DROP COLUMN raw")
 
 
+# Each step gets the database as sqlite-utils sees it (its executescript keeps the
+# migration's transaction open), and runs inside that transaction.
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
               ("010_outbox_phase", _m010_outbox_phase),
@@ -262,14 +267,22 @@ class Store:
         except sqlite3.Error as problem:
             raise PbemError(f"cannot open the database {path}: {problem}") from None
         conn.execute("PRAGMA foreign_keys=ON")
-        self.db = sqlite_utils.Database(conn)
+        self.conn = conn
         self.path = str(path)
         self.migrate()
 
+    @cached_property
+    def db(self):
+        """The connection as a sqlite-utils Database (loaded on first use, never by pbem's
+        own steps): ``store.db.table_names()``, ``store.db.execute(sql)``."""
+        import sqlite_utils
+        return sqlite_utils.Database(self.conn)
+
     def migrate(self) -> list[str]:
         """Apply the migrations this file has not seen yet; return their names."""
-        self.db["_migrations"].create({"name": str, "applied": str}, pk="name", if_not_exists=True)
-        done = {row["name"] for row in self.db["_migrations"].rows}
+        self.conn.execute("CREATE TABLE IF NOT EXISTS [_migrations] "
+                          "([name] TEXT PRIMARY KEY, [applied] TEXT)")
+        done = {row[0] for row in self.conn.execute("SELECT name FROM _migrations")}
         applied = []
         for name, step in MIGRATIONS:
             if name in done:
@@ -283,19 +296,23 @@ class Store:
     @contextmanager
     def transaction(self):
         """One short write transaction, holding the write lock from its start."""
-        self.db.execute("BEGIN IMMEDIATE")
+        self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self.conn.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        self.conn.execute("COMMIT")
+
+    def execute(self, sql: str, params=()) -> sqlite3.Cursor:
+        """Run one SQL statement (inside the caller's transaction when it writes)."""
+        return self.conn.execute(sql, params)
 
     def insert(self, table: str, row: dict) -> int:
         """Insert a row inside the current transaction; return its rowid."""
         columns = ", ".join(f"[{c}]" for c in row)
         marks = ", ".join("?" for _ in row)
-        cursor = self.db.execute(
+        cursor = self.conn.execute(
             f"INSERT INTO [{table}] ({columns}) VALUES ({marks})", list(row.values()))
         return cursor.lastrowid
 
@@ -303,24 +320,31 @@ class Store:
         """Update rows matching `where` inside the current transaction; return the count."""
         sets = ", ".join(f"[{c}] = ?" for c in values)
         cond = " AND ".join(f"[{c}] = ?" for c in where)
-        cursor = self.db.execute(f"UPDATE [{table}] SET {sets} WHERE {cond}",
+        cursor = self.conn.execute(f"UPDATE [{table}] SET {sets} WHERE {cond}",
                                  list(values.values()) + list(where.values()))
         return cursor.rowcount
 
     def one(self, sql: str, params=()) -> dict | None:
         """The first row of a query, as a dict, or None."""
-        for row in self.db.query(sql, params):
+        for row in self.query(sql, params):
             return row
         return None
 
     def all(self, sql: str, params=()) -> list[dict]:
         """Every row of a query, as dicts."""
-        return list(self.db.query(sql, params))
+        return list(self.query(sql, params))
+
+    def query(self, sql: str, params=()):
+        """Stream the rows of a query, each as a dict."""
+        cursor = self.conn.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        for values in cursor:
+            yield dict(zip(names, values))
 
     def outbox_mail(self, row: dict) -> bytes:
         """The whole RFC 822 mail of an outbox row, as it is sent (see pbem/mail/stored.py)."""
         from .mail import stored
-        return stored.message_bytes(self.db, row)
+        return stored.message_bytes(self.conn, row)
 
     # games and seats
 
@@ -375,7 +399,7 @@ class Store:
         if of_type is not None:
             sql += " AND type = ?"
             params.append(of_type)
-        for row in self.db.query(sql + " ORDER BY seq", params):
+        for row in self.query(sql + " ORDER BY seq", params):
             row["payload_text"], row["visible_to_text"] = row["payload"], row["visible_to"]
             row["payload"] = json.loads(row["payload"])
             row["visible_to"] = json.loads(row["visible_to"])
@@ -390,7 +414,7 @@ class Store:
 
     def save_snapshot(self, game_id: str, seq: int, state: dict) -> None:
         """Replace the cached state of a game (inside a transaction)."""
-        self.db.execute("INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
                         [game_id, seq, canonical(state)])
 
 

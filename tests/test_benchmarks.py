@@ -15,12 +15,16 @@ def run(script: str, *args: str) -> str:
 
 
 def test_idle_tick_benchmark_runs():
-    assert "idle tick over 50 games" in run("idle_tick.py", "--games", "50", "--ticks", "2")
+    out = run("idle_tick.py", "--games", "50", "--ticks", "1")
+    assert "idle tick over 50 games" in out
+    assert "pbem tick" in out and "floor" in out and "ratio" in out and "peak RSS" in out
 
 
 def test_ingest_benchmark_runs():
-    out = run("ingest.py", "--mails", "8")
-    assert "floor" in out and "8 mails" in out
+    out = run("ingest.py", "--mails", "8", "--runs", "1")
+    assert "spread: 8 mails to 8 games, 0 turns resolved, 8 mails sent" in out
+    assert "turns: 8 mails to 2 games, 2 turns resolved, 16 mails sent" in out
+    assert out.count("ratio") == 2 and out.count("peak RSS") == 2
 
 
 def test_quote_strip_benchmark_runs():

@@ -216,3 +216,24 @@ def test_inbox_lists_refused_mail_and_releases_it(run, tmp_path):
         ("ignored", "no game tag (a stranger: not answered)", "eve@elsewhere.example")
     assert "1 mail(s) released" in run("inbox", "--release", str(row["id"]))
     assert json.loads(run("inbox", "--json")) == []
+
+
+# What writing a mail or reading HTML needs: an idle tick from cron loads none of it.
+HEAVY = ("jinja2", "bs4", "lxml", "babel", "PIL", "resvg_py", "sqlite_utils",
+         "pbem.letters", "pbem.render", "pbem.inbound", "pbem.mail.compose")
+
+
+def test_an_idle_tick_loads_no_templates_parser_or_images(run, tmp_path):
+    import subprocess
+    import sys
+    run("init")
+    run(*NEW)
+    run("tick", "--now", "2026-12-01T12:05Z")  # sends the welcome mails
+    probe = ("import sys\nfrom pbem.cli import main\n"
+             "try:\n    main(['tick', '--now', '2026-12-01T12:10Z'])\n"
+             "except SystemExit:\n    pass\n"
+             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=tmp_path, check=True)
+    assert "mails read: 0" in done.stdout and "mails sent: 0" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -23,7 +23,7 @@ from pbem.app import Referee, poll_lock, tick_lock
 from pbem.config import load
 from pbem.cli import main
 from pbem.mail.parse import new_text
-from pbem.store import Store
+from pbem.store import Store, raw_digest
 from pbem.timeutil import later
 
 START = "2026-12-01T12:00:00Z"
@@ -447,6 +447,58 @@ def test_kills_at_any_moment_of_a_tick_lose_no_mail_and_send_none_twice(club):
     assert {r["status"] for r in club.inbox()} == {"done"}
 
 
+KILLED_AT_STATEMENT = """
+import os, signal, sys
+from pbem import inbound
+from pbem.store import Store
+inbound.BATCH_MAILS = int(sys.argv[3])
+count = [0]
+def killing(real):
+    def write(self, *args, **kwargs):
+        count[0] += 1
+        if count[0] == int(sys.argv[1]):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(self, *args, **kwargs)
+    return write
+for name in ("execute", "insert", "update"):
+    setattr(Store, name, killing(getattr(Store, name)))
+from pbem.cli import main
+main(["tick", "--now", sys.argv[2]], standalone_mode=False)
+"""
+
+
+def test_kills_while_a_tick_handles_batches_lose_no_mail_and_repeat_none(club):
+    import random
+    rng = random.Random(14)
+    orders = {seat: club.orders(seat) for seat in SEATS}
+    ids = []
+    for number in range(40):
+        seat = SEATS[number % 4]
+        ids.append(f"<{seat}.{number}@players.example>")
+        club.drop(mail(club, seat, number=number, body=orders[seat]))
+    club.pbem("poll", "--now", NOW)
+    kills, partial = 0, False
+    while kills < 10:  # killed at the nth write of a tick: in a batch, between two, or sending
+        done = subprocess.run([sys.executable, "-c", KILLED_AT_STATEMENT,
+                               str(rng.randrange(1, 120)), NOW, str(rng.choice((3, 8, 100)))],
+                              cwd=club.folder, capture_output=True, timeout=120)
+        assert done.returncode in (0, -9), done.stderr.decode()
+        if done.returncode == 0:
+            break  # a tick got to its end
+        kills += 1
+        handled = sum(r["status"] == "done" for r in club.inbox())
+        partial |= 0 < handled < len(ids)
+    assert kills >= 5 and partial  # some kills came after a batch was committed, before the end
+    club.pbem("tick", "--now", NOW)
+    assert [r["status"] for r in club.inbox()] == ["done"] * len(ids)  # no mail lost
+    assert len(club.submissions("ann")) == 10  # each mail's orders recorded once
+    assert len(club.store.all("SELECT * FROM events WHERE type = 'orders_set'")) == 1
+    for message_id in ids:  # each answered exactly once
+        assert len(club.answers(message_id)) == 1, message_id
+    assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
+    assert sorted(delivered(club.folder)) == sorted(queued(club.folder))  # none sent twice
+
+
 # ------------------------------------------------------------------ 8. bounded answers
 
 
@@ -578,9 +630,10 @@ def test_two_polls_of_one_maildir_never_crash(club):
              for db in (club.folder / "pbem.db", club.folder / "other.db")]
     results = [(p.wait(timeout=120), p.stderr.read().decode()) for p in polls]
     assert [code for code, _ in results] == [0, 0], results
-    ids = {r["message_id"] for db in ("pbem.db", "other.db")
-           for r in Store(club.folder / db).all("SELECT message_id FROM inbox")}
-    assert len(ids) == 150
+    # a poll stores the bytes (the tick reads the Message-ID): each mail by its digest
+    stored = {r["digest"] for db in ("pbem.db", "other.db")
+              for r in Store(club.folder / db).all("SELECT digest FROM inbox")}
+    assert stored == {raw_digest(mail(club, number=number)) for number in range(150)}
     assert not os.listdir(club.folder / "mail" / "inbox" / "new")
 
 

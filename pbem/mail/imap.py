@@ -171,13 +171,14 @@ class Poller:
     def keep(self, validity: int, uid: int, raw: bytes) -> None:
         """Store one message and record its UID as the last one, in one transaction."""
         with self.store.transaction():
-            if not self.known(validity, uid, raw):
-                inbound.store_raw(self.store, raw, "imap", self.clock(), folder=self.key,
-                                  uidvalidity=validity, uid=uid)
+            head = read(raw, headers_only=True)
+            if not self.known(validity, uid, raw, head.message_id):
+                inbound.store_raw(self.store, raw, "imap", self.clock(), head=head,
+                                  folder=self.key, uidvalidity=validity, uid=uid)
                 self.stored += 1
             self.remember(validity, uid)
 
-    def known(self, validity: int, uid: int, raw: bytes) -> bool:
+    def known(self, validity: int, uid: int, raw: bytes, message_id: str) -> bool:
         """Is this message stored already, under this UID, its Message-ID or its bytes?
 
         The Message-ID check (with the body, so a different mail reusing an id
@@ -189,7 +190,6 @@ class Poller:
         if self.store.one("SELECT id FROM inbox WHERE folder = ? AND uidvalidity = ? AND uid = ?",
                           [self.key, validity, uid]):
             return True
-        message_id = read(raw, headers_only=True).message_id
         if message_id:
             return self.store.one("SELECT id FROM inbox WHERE message_id = ? AND body_digest = ?",
                                   [message_id, body_digest(raw)]) is not None
@@ -198,7 +198,7 @@ class Poller:
 
     def remember(self, validity: int, uid: int) -> None:
         """Record the folder's UIDVALIDITY and last UID (inside the caller's transaction)."""
-        self.store.db.execute(
+        self.store.execute(
             "INSERT INTO imap_folders (folder, uidvalidity, last_uid) VALUES (?, ?, ?) "
             "ON CONFLICT (folder) DO UPDATE SET uidvalidity = excluded.uidvalidity, "
             "last_uid = excluded.last_uid", [self.key, validity, uid])

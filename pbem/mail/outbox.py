@@ -280,7 +280,7 @@ def retry(store, ids, now: str) -> int:
     count = 0
     with store.transaction():
         for mail_id in ids:
-            count += store.db.execute(
+            count += store.execute(
                 "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt = ?, "
                 "last_error = NULL WHERE id = ? AND status = 'failed'", [now, mail_id]).rowcount
     return count

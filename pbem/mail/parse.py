@@ -39,8 +39,6 @@ from functools import lru_cache
 import re
 import warnings
 
-from bs4 import BeautifulSoup, NavigableString, XMLParsedAsHTMLWarning
-from bs4.element import PreformattedString
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
 # The marker as each language's mails write it; any of them ends a reply.
@@ -190,7 +188,9 @@ class TolerantHeaders(HeaderRegistry):
             return PlainHeader(name, value)
         return self.parsed(name, value)
 
-    @lru_cache(maxsize=4096)  # the parser asks for a part's Content-Type line after line
+    # The parser asks for a part's Content-Type line after line: the lines of the mail
+    # being read are what is worth keeping (a parsed header holds its parse tree, ~3 kB).
+    @lru_cache(maxsize=256)
     def parsed(self, name, value):
         """The header object for one short header line (the same object for the same line)."""
         try:
@@ -570,8 +570,11 @@ def html_text(html: str) -> str:
 
     Whitespace is collapsed as a browser does; line breaks come from <br> and
     block elements only. The tree is walked once, without recursion, so deeply
-    nested or huge HTML costs time in proportion to its size.
+    nested or huge HTML costs time in proportion to its size. BeautifulSoup
+    and lxml are loaded here, on the first HTML mail, not with the module.
     """
+    from bs4 import BeautifulSoup, NavigableString, XMLParsedAsHTMLWarning
+    from bs4.element import PreformattedString
     out, pre = [], 0
     with warnings.catch_warnings():  # an HTML part that starts like XML is still read as HTML
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)

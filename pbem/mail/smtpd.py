@@ -28,7 +28,7 @@ import threading
 from aiosmtpd.controller import Controller
 
 from .. import inbound
-from .parse import visible
+from .parse import read, visible
 from ..config import ConfigError
 from ..errors import PbemError
 from ..store import Store
@@ -66,12 +66,12 @@ class Handler:
 
     def _open(self) -> None:
         self.store = Store(self.db_path)
-        self.store.db.execute(f"PRAGMA busy_timeout = {int(self.store_timeout * 1000)}")
+        self.store.execute(f"PRAGMA busy_timeout = {int(self.store_timeout * 1000)}")
 
     def close(self) -> None:
         """Close the database connection and stop the worker thread."""
         if self.store is not None:
-            self.pool.submit(self.store.db.conn.close).result()
+            self.pool.submit(self.store.conn.close).result()
         self.pool.shutdown()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -95,7 +95,8 @@ class Handler:
 
     def keep(self, raw: bytes) -> int:
         """Store one message (in the worker thread); return its inbox id."""
-        return inbound.ingest(self.store, raw, "smtpd", self.clock())
+        return inbound.ingest(self.store, raw, "smtpd", self.clock(),
+                              head=read(raw, headers_only=True))
 
 
 def delivery_headers(mail_from: str, recipients: list[str]) -> bytes:

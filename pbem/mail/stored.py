@@ -46,10 +46,18 @@ def keep_part(db, kind: str, content: bytes) -> str:
     """Store a shared part unless it is stored already; return its digest."""
     key = digest(kind, content)
     if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
-        packed = lzma.compress(content) if kind == "board" else zlib.compress(content, LEVEL)
+        packed = board_xz(content) if kind == "board" else zlib.compress(content, LEVEL)
         db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
                    [key, kind, packed])
     return key
+
+
+def board_xz(svg: bytes) -> bytes:
+    """A board's SVG as xz, with a dictionary no larger than the SVG needs: the same size
+    as xz's default, without the default's 94 MB of encoder memory."""
+    fits = 1 << max(16, (len(svg) - 1).bit_length())
+    return lzma.compress(svg, filters=[{"id": lzma.FILTER_LZMA2, "preset": 6,
+                                        "dict_size": min(fits, 8 << 20)}])
 
 
 def shared_part(db, shared) -> str:

@@ -80,20 +80,22 @@ def said_to_the_reader(mails, game, lang) -> str:
 def test_a_referees_ruling_is_told_in_the_readers_language(mails):
     english = (said_to_the_reader(mails, "saga", "en"))
     assert "Ruling by the referee on \u201cThe reports of a battle disagree: who won?\u201d: " \
-           "winner bob (la photo montre bob sur la colline)." in english
+           "winner: bob (la photo montre bob sur la colline)." in english
     french = (said_to_the_reader(mails, "saga", "fr"))
     assert "Décision de l'arbitre sur «\u00a0Les comptes rendus d'une bataille " \
-           "divergent" in french
+           "divergent\u00a0: qui a gagné\u00a0?\u00a0»\u00a0: vainqueur\u00a0: bob (la photo " \
+           "montre bob sur la colline)." in french
 
 
 def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_language(mails):
     english = (said_to_the_reader(mails, "seigneurs", "en"))
     assert "offer 2 accepted but not carried out: ann lacks wood 2" in english
-    assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner ann" in english
+    assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner: ann" in english
     french = (said_to_the_reader(mails, "seigneurs", "fr"))
     assert "offre 2 acceptée mais non exécutée\u00a0: il manque à ann bois 2" in french
+    # zed wrote the ruling in French words: "Décision : vainqueur Ann".
     assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: " \
-           "winner ann" in french
+           "vainqueur\u00a0: ann (ann a tenu parole)." in french
 
 
 WELCOME_SAYS = {

@@ -23,6 +23,8 @@ from .state import (armies_in, board_of, friends, owner_of, room, seen_by, total
                     vassals_of, zones_of)
 
 
+# The words of the referee's ruling on a disputed battle, as seats read them.
+RULING_WORDS = {"winner": N_("winner")}
 END_REASONS = {"goal": N_("held {zones} zones"),
                "rounds": N_("most zones after {rounds} rounds"),
                "fealty": N_("every other player is {seat}'s vassal")}

@@ -16,7 +16,7 @@ from pbem.adjudicator.rulings import parse_ruling
 from pbem.i18n import _
 
 from . import development, economy, war
-from .flow import asked, revolt_choices
+from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
 from .material import (BUILDING_WORDS, GOOD_WORDS, RESOURCES, building_name, goods_text,
                        plain, valley)
@@ -216,7 +216,7 @@ def parse_judge(state, seat, text):
     if seat != state["barbarian"]:
         return {}, [OrderError(0, "", _("only the barbarian rules now"))]
     if state["stage"] == "revolt":
-        return parse_ruling(text, revolt_choices(state), by=seat)
+        return parse_ruling(text, revolt_choices(state), by=seat, words=RULING_WORDS)
     broken, rest = [], []
     for line in text.splitlines():
         tokens = words(line)
@@ -224,7 +224,8 @@ def parse_judge(state, seat, text):
             broken += [int(t) for t in tokens[1:] if t.isdigit()]
         else:
             rest.append(line)
-    orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat)
+    orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat,
+                                  words=RULING_WORDS)
     orders["broken"] = sorted(set(broken))
     return orders, errors
 

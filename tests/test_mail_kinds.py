@@ -87,6 +87,18 @@ def test_a_referees_ruling_is_told_in_the_readers_language(mails):
            "montre bob sur la colline)." in french
 
 
+@pytest.mark.parametrize("lang, ruling, battle, referee", [
+    ("en", "Ruling by the referee on", "bob won the battle of Wessex against ann", "referee"),
+    ("fr", "Décision de l'arbitre sur", "bob a gagné la bataille de Wessex contre ann",
+     "arbitre")])
+def test_a_saga_report_tells_the_referees_ruling_once(mails, lang, ruling, battle, referee):
+    reports = [re.sub(r"[ \n]+", " ", text_of(msg)) for msg in mails[("saga", lang)].values()]
+    [report] = [text for text in reports if ruling in text]
+    happened = report[report.index(ruling):]
+    happened = happened[:happened.index(battle) + len(battle)]
+    assert happened.count(referee) == 1, happened
+
+
 def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_language(mails):
     english = (said_to_the_reader(mails, "seigneurs", "en"))
     assert "offer 2 accepted but not carried out: ann lacks wood 2" in english

@@ -601,10 +601,8 @@ NARRATIONS = {
     "battle_set": lambda p: battle_set_text(p),
     "battle_disputed": lambda p: _("the reports of the battle of {zone} disagree (or one is "
                                    "missing): the referee rules").format(zone=p["zone"]),
-    "battle_won": lambda p: (_("{winner} won the battle of {zone} against {loser}")
-                             if p["by"] == "agreement" else
-                             _("by the referee's ruling, {winner} won the battle of {zone} "
-                               "against {loser}")).format(**p),
+    # A ruled battle: the engine's ruling sentence just before says who ruled and why.
+    "battle_won": lambda p: _("{winner} won the battle of {zone} against {loser}").format(**p),
     "table_rolled": table_text,
     "units_lost": lambda p: _("{seat} lost {units} from {army}").format(
         seat=p["seat"], army=p["army"], units=units_text(p["units"], p["lord"])),
@@ -640,10 +638,6 @@ NARRATIONS = {
     "campaign_won": lambda p: _("the campaign is over: {winners} won ({reason})").format(
         winners=" and ".join(p["winners"]),
         reason=reason_text(p)),
-    "ruling_given": lambda p: _("ruling by {by}: {values}{text}").format(
-        by=_("the referee") if p["by"] == REFEREE else p["by"],
-        values=", ".join(f"{k} {v}" for k, v in sorted(p["set"].items())),
-        text=f" ({p['text']})" if p["text"] else ""),
 }
 
 

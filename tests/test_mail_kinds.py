@@ -134,3 +134,26 @@ def test_the_welcome_tells_how_to_win_the_seats_own_goal_and_how_to_reach_the_ot
     text = re.sub(r"[ \n]+", " ", text_of(mails[(game, lang)]["welcome"]))
     missing = [said for said in WELCOME_SAYS[(game, lang)] if said not in text]
     assert not missing, (missing, text[:1500])
+
+
+# SAGA's unit types are names ("1 Hearthguards": one unit of Hearthguards); French words
+# that end in s in the singular.
+PLURAL_NAMES = {"Hearthguards", "Warriors", "Levies", "Gardes", "Guerriers", "Levées",
+                "warriors", "levies", "hearthguards", "bois", "fois", "mois", "pas"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_one_of_a_thing_is_said_in_the_singular(mails, game, lang):
+    one = r"\b[01] (\w+s)\b" if lang == "fr" else r"\b1 (\w+s)\b"
+    wrong = [f"{kind}: {line}" for kind, msg in sorted(mails[(game, lang)].items())
+             for line in text_of(msg).splitlines()
+             if set(re.findall(one, line)) - PLURAL_NAMES]
+    assert not wrong, "\n".join(dict.fromkeys(wrong))
+
+
+def test_the_jacquerie_bag_counts_its_tokens(mails):
+    assert "Your jacquerie bag: 1 neutral token, 0 jacquerie tokens." in \
+        said_to_the_reader(mails, "seigneurs", "en")
+    assert "Votre sac à jacquerie\u00a0: 1 jeton neutre, 0 jeton jacquerie." in \
+        said_to_the_reader(mails, "seigneurs", "fr")

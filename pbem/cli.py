@@ -830,7 +830,7 @@ def log(referee, game_id, seat, as_referee, as_json):
     game = referee.table(game_id).game
     for row in rows:
         event = Event(row["type"], row["payload"], row["visible_to"])
-        line = engine.narrate(event) or game.narrate(event) or ""
+        line = engine.narrate(event, game) or ""
         undone = "(undone) " if row["undone"] else ""
         click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {undone}{line}".rstrip())
 

@@ -227,7 +227,7 @@ def happenings(table: Table, seat: dict) -> list[str]:
     for row in rows:
         event = row_event(row)
         if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
-            line = rules_engine.narrate(event) or table.game.narrate(event)
+            line = rules_engine.narrate(event, table.game)
             if line:
                 lines.append(line)
     return lines
@@ -626,7 +626,7 @@ def public_happenings(table: Table, after: int) -> list[str]:
     for row in rows:
         event = row_event(row)
         if row["seq"] not in gone and event.visible(None):
-            line = rules_engine.narrate(event) or table.game.narrate(event)
+            line = rules_engine.narrate(event, table.game)
             if line:
                 lines.append(line)
     return lines
@@ -690,7 +690,7 @@ def history(table: Table, seat: str, after: int = 0, upto: int | None = None) ->
             phase = event.payload["phase"]
         if row["seq"] in gone or not event.visible(seat):
             continue
-        line = rules_engine.narrate(event) or table.game.narrate(event)
+        line = rules_engine.narrate(event, table.game)
         if not line:
             continue
         if not parts or parts[-1]["phase"] != phase:

@@ -305,8 +305,8 @@ def history_command(mail, command) -> None:
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
     with speaking(seat["lang"]):
-        happened = [line for line in (engine.narrate(row_event(r)) or
-                                      table.game.narrate(row_event(r)) for r in shown) if line]
+        happened = [line for line in (engine.narrate(row_event(r), table.game) for r in shown)
+                    if line]
         past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
             phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
                   happened=happened, request=now_asked["request"],

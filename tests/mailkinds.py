@@ -18,9 +18,10 @@ from pbem.timeutil import later
 from conftest import START, make_referee
 
 # Each game: seats, options, a starting position (None: the game's own setup), the
-# reader's bad mail, and the play after it: each step mails orders ({seat: text})
-# and ticks, gives the referee's ruling ({"rule": {...}, "text": ...}), or lets
-# deadlines pass until a stage ({"until": stage}).
+# reader's bad mail, and the play after it: each step mails orders ({seat: text}, or
+# {seat: {lang: text}} when the seats write in their own language) and ticks, gives
+# the referee's ruling ({"rule": {...}, "text": ...}), or lets deadlines pass until a
+# stage ({"until": stage}).
 SAGA_START = {
     "round": 1, "active": "ann", "turn": 3,
     "factions": {"ann": "normans", "bob": "anglo-danes", "cat": "scots"},
@@ -65,7 +66,8 @@ GAMES = {
                             "bob": "pass", "zed": "pass"},
                            {"ann": "pass", "bob": "accept 1\naccept 2", "zed": "pass"},
                            {"until": "judgement"},
-                           {"zed": "ruling winner ann\nann kept her word"}]},
+                           {"zed": {"en": "ruling winner ann\nann kept her word",
+                                    "fr": "Décision : vainqueur Ann\nann a tenu parole"}}]},
 }
 KINDS = ("welcome", "ack", "status", "help", "reminder", "deadline", "token", "address",
          "report", "over")
@@ -94,7 +96,7 @@ def write_all(folder, game: str, lang: str) -> dict:
     referee.extend(gid, 1, later(deadline, -1))
     now = later(deadline, -1)
     for step in spec.get("play", ()):
-        now = play(referee, gid, step, now)
+        now = play(referee, gid, step, now, lang)
     engine = referee.table(gid).state["engine"]
     if not engine["over"]:
         referee.tick(later(engine["deadline"] or now, 2), send=False)  # resolved: report
@@ -110,7 +112,7 @@ def write_all(folder, game: str, lang: str) -> dict:
     return mails
 
 
-def play(referee, gid: str, step: dict, now: str) -> str:
+def play(referee, gid: str, step: dict, now: str, lang: str) -> str:
     """One step of a game's play (see GAMES); the time after it."""
     if "rule" in step:
         [ruling] = referee.rulings(gid)
@@ -124,7 +126,8 @@ def play(referee, gid: str, step: dict, now: str) -> str:
             referee.tick(now, send=False)
         raise AssertionError(f"{gid} never reached {step['until']}")
     for seat, text in step.items():
-        answer = inbound.submit(referee, gid, seat, text, now)
+        answer = inbound.submit(referee, gid, seat, text[lang] if isinstance(text, dict)
+                                else text, now)
         assert not answer["errors"], answer
         now = later(now, 0.1)
     referee.tick(now, send=False)

@@ -80,20 +80,34 @@ def said_to_the_reader(mails, game, lang) -> str:
 def test_a_referees_ruling_is_told_in_the_readers_language(mails):
     english = (said_to_the_reader(mails, "saga", "en"))
     assert "Ruling by the referee on \u201cThe reports of a battle disagree: who won?\u201d: " \
-           "winner bob (la photo montre bob sur la colline)." in english
+           "winner: bob (la photo montre bob sur la colline)." in english
     french = (said_to_the_reader(mails, "saga", "fr"))
     assert "Décision de l'arbitre sur «\u00a0Les comptes rendus d'une bataille " \
-           "divergent" in french
+           "divergent\u00a0: qui a gagné\u00a0?\u00a0»\u00a0: vainqueur\u00a0: bob (la photo " \
+           "montre bob sur la colline)." in french
+
+
+@pytest.mark.parametrize("lang, ruling, battle, referee", [
+    ("en", "Ruling by the referee on", "bob won the battle of Wessex against ann", "referee"),
+    ("fr", "Décision de l'arbitre sur", "bob a gagné la bataille de Wessex contre ann",
+     "arbitre")])
+def test_a_saga_report_tells_the_referees_ruling_once(mails, lang, ruling, battle, referee):
+    reports = [re.sub(r"[ \n]+", " ", text_of(msg)) for msg in mails[("saga", lang)].values()]
+    [report] = [text for text in reports if ruling in text]
+    happened = report[report.index(ruling):]
+    happened = happened[:happened.index(battle) + len(battle)]
+    assert happened.count(referee) == 1, happened
 
 
 def test_a_judge_seats_ruling_and_a_failed_offer_are_told_in_the_readers_language(mails):
     english = (said_to_the_reader(mails, "seigneurs", "en"))
     assert "offer 2 accepted but not carried out: ann lacks wood 2" in english
-    assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner ann" in english
+    assert "Ruling by zed on \u201cThe end: name the winner\u201d: winner: ann" in english
     french = (said_to_the_reader(mails, "seigneurs", "fr"))
     assert "offre 2 acceptée mais non exécutée\u00a0: il manque à ann bois 2" in french
+    # zed wrote the ruling in French words: "Décision : vainqueur Ann".
     assert "Décision de zed sur «\u00a0La fin\u00a0: nommez le vainqueur\u00a0»\u00a0: " \
-           "winner ann" in french
+           "vainqueur\u00a0: ann (ann a tenu parole)." in french
 
 
 WELCOME_SAYS = {
@@ -120,3 +134,26 @@ def test_the_welcome_tells_how_to_win_the_seats_own_goal_and_how_to_reach_the_ot
     text = re.sub(r"[ \n]+", " ", text_of(mails[(game, lang)]["welcome"]))
     missing = [said for said in WELCOME_SAYS[(game, lang)] if said not in text]
     assert not missing, (missing, text[:1500])
+
+
+# SAGA's unit types are names ("1 Hearthguards": one unit of Hearthguards); French words
+# that end in s in the singular.
+PLURAL_NAMES = {"Hearthguards", "Warriors", "Levies", "Gardes", "Guerriers", "Levées",
+                "warriors", "levies", "hearthguards", "bois", "fois", "mois", "pas"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_one_of_a_thing_is_said_in_the_singular(mails, game, lang):
+    one = r"\b[01] (\w+s)\b" if lang == "fr" else r"\b1 (\w+s)\b"
+    wrong = [f"{kind}: {line}" for kind, msg in sorted(mails[(game, lang)].items())
+             for line in text_of(msg).splitlines()
+             if set(re.findall(one, line)) - PLURAL_NAMES]
+    assert not wrong, "\n".join(dict.fromkeys(wrong))
+
+
+def test_the_jacquerie_bag_counts_its_tokens(mails):
+    assert "Your jacquerie bag: 1 neutral token, 0 jacquerie tokens." in \
+        said_to_the_reader(mails, "seigneurs", "en")
+    assert "Votre sac à jacquerie\u00a0: 1 jeton neutre, 0 jeton jacquerie." in \
+        said_to_the_reader(mails, "seigneurs", "fr")

@@ -37,6 +37,7 @@ import pytest
 
 from pbem import inbound
 from pbem.adjudicator.contract import REFEREE, Event
+from pbem.adjudicator.engine import narrate
 from pbem.timeutil import later
 
 from conftest import START, make_referee, seats
@@ -88,7 +89,7 @@ def event_problems(expect: dict, events: list) -> list[str]:
 
 def told_problems(expect: dict, game, public: list) -> list[str]:
     """Pieces of text the public log must tell every seat."""
-    told = "\n".join(game.narrate(Event(e["type"], e["payload"], e["visible_to"])) or ""
+    told = "\n".join(narrate(Event(e["type"], e["payload"], e["visible_to"]), game) or ""
                      for e in public)
     return [f"the public log never says {piece!r}:\n{told}"
             for piece in expect.get("told", []) if piece not in told]
@@ -99,7 +100,7 @@ def seen_problems(expect: dict, game, referee) -> list[str]:
     problems = []
     for key, wanted in (("log_says", True), ("log_never_says", False)):
         for seat, pieces in expect.get(key, {}).items():
-            told = "\n".join(game.narrate(Event(e["type"], e["payload"], e["visible_to"]))
+            told = "\n".join(narrate(Event(e["type"], e["payload"], e["visible_to"]), game)
                              or "" for e in referee.events("case", seat))
             for piece in pieces:
                 if (piece in told) != wanted:

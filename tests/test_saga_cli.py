@@ -140,7 +140,8 @@ def test_a_disputed_battle_is_ruled_from_the_command_line(campaign, tmp_path):
     assert "recorded" in out
     bob_log = campaign("log", "c1", "--seat", "bob")
     assert "bob's photo shows the bridge held" in bob_log
-    assert "by the referee's ruling, bob won the battle of Wessex against ann" in bob_log
+    assert "winner: bob (bob's photo shows the bridge held)" in bob_log
+    assert "bob won the battle of Wessex against ann" in bob_log
     assert "photo" not in campaign("log", "c1", "--seat", "cat")
     assert "verified" in campaign("replay", "c1", "--verify")
 

@@ -83,7 +83,7 @@ def test_a_lords_report_shows_its_valley_stock_bag_prices_offers_and_orders(tmp_
         assert 'src="cid:board@pbem"' in page and mail["png"].startswith(b"\x89PNG")
     ann = last_mail(referee, "ann")["plain"]
     assert "Your stock: wood 4, coins 5." in ann
-    assert "Your jacquerie bag: 3 neutral, 1 jacquerie tokens." in ann
+    assert "Your jacquerie bag: 3 neutral tokens, 1 jacquerie token." in ann
     assert "metal 2, stone 1" not in ann and "Your stock: stone 1, metal 2." not in ann
     zed = last_mail(referee, "zed")["plain"]
     assert "You are the barbarian" in zed and "Stock of bob: stone 1, metal 2;" in zed

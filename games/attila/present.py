@@ -416,9 +416,10 @@ NARRATION = {
     "default_turn": lambda p: _(
         "{seat} sent no usable orders in time: pbem plays the default turn for them").format(
             seat=p["seat"]),
-    "discards_reshuffled": lambda p: _(
-        "the draw pile ran out: the {num} discarded cards were shuffled into a new one").format(
-            num=p["count"]),
+    "discards_reshuffled": lambda p: ngettext(
+        "the draw pile ran out: the {num} discarded card was shuffled into a new one",
+        "the draw pile ran out: the {num} discarded cards were shuffled into a new one",
+        p["count"]).format(num=p["count"]),
     "refilled": lambda p: ngettext("{seat} drew {num} card", "{seat} drew {num} cards",
                                    p["count"]).format(seat=p["seat"], num=p["count"]),
     "turn_ended": lambda p: _("end of turn {turn}").format(turn=p["number"]),

@@ -437,8 +437,11 @@ def end_turn(turn) -> None:
         others = sum(1 for u in state["units"].values() if u["legion"] != lone)
         if others < LONE_LIMIT:
             winners.append(state["legions"][lone]["team"])
-            reasons.append(Said("the other legions have only {num} legionaries left",
-                                num=others).stored())
+            reasons.append((Said("the other legions have no legionary left") if others == 0
+                            else Said("the other legions have only 1 legionary left")
+                            if others == 1 else
+                            Said("the other legions have only {num} legionaries left",
+                                 num=others)).stored())
     if not winners and len(living) == 1 and len(teams) > 1:
         winners = sorted(living)
         reasons.append(Said("every other team is out").stored())

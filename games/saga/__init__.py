@@ -10,7 +10,8 @@ pbem plays them: docs/rules/saga.md. 2 to 10 players. Options
 from .bot import bot_orders, bot_ruling
 from .orders import describe_orders, parse
 from .present import board_text, briefing, narrate, svg_context, view
-from .rules import controller, default_orders, outcome, pending, private_requests
+from .rules import (RULING_WORDS, controller, default_orders, outcome, pending,
+                    private_requests)
 from .start import setup
 from .state import apply
 from .turn import resolve
@@ -41,4 +42,5 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
-           "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing"]
+           "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",
+           "RULING_WORDS"]

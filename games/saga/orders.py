@@ -29,8 +29,8 @@ from pbem.i18n import _, ngettext
 
 from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
-                       faction_name, faction_of, plain, scenario_name, scenario_of, unit_name,
-                       unit_of, units_text)
+                       faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
+                       unit_name, unit_of, units_text)
 from .moves import events as step_events
 from .moves import is_outward, problem, problem_after_scouting, recruit_problem
 from .rules import (aftermath_asks, fall_back_options, give_way, scenario_chooser,
@@ -251,8 +251,8 @@ class Reader:
         units, _lord, _name = self.units([a for a in args if a not in LORD_WORDS])
         total = sum(units.values())
         if total not in limits:
-            raise ValueError(_("this army has {num} points; it must have {low} or {high}").format(
-                num=total, low=limits[0], high=limits[1]))
+            raise ValueError(_("this army has {points}; it must have {low} or {high}").format(
+                points=points_text(total), low=limits[0], high=limits[1]))
         self.orders[key] = units
 
     def finish_signup(self) -> None:
@@ -522,7 +522,8 @@ def describe_orders(state, seat, orders) -> list[str]:
     if "outcome" in orders:
         said = _("you won") if orders["outcome"] == "won" else _("you lost")
         if orders.get("points") is not None:
-            said += " " + _("({num} points left on the field)").format(num=orders["points"])
+            said += " " + _("({points} left on the field)").format(
+                points=points_text(orders["points"]))
         return [_("battle report: {said}").format(said=said)]
     if orders.get("default"):
         return [_("no orders: pbem does what a silent player does (see the rules page)")]

@@ -265,7 +265,7 @@ def aftermath_lines(state, seat) -> list[str]:
 def disband_lines(state, seat) -> list[str]:
     """Upkeep short: what to disband."""
     return ["disband ARMY N [levies|warriors|hearthguards]   " +
-            _("({num} points to disband)").format(num=state["turn"]["short"])]
+            _("({points} to disband)").format(points=points_text(state["turn"]["short"]))]
 
 
 def result_lines(state, seat) -> list[str]:
@@ -568,9 +568,10 @@ NARRATIONS = {
     "scouted": scouted_text,
     "trick_used": lambda p: _("{seat} played its dirty trick: the 1 on the {table} table is "
                               "rerolled, {die}").format(**p),
-    "stayed": lambda p: (_("{seat} scouted {scouted} and stayed: its army of {num} points "
+    "stayed": lambda p: (_("{seat} scouted {scouted} and stayed: its army of {points} "
                            "was seen in {zone}").format(seat=p["seat"], scouted=p["scouted"],
-                                                        num=p["points"], zone=p["zone"])
+                                                        points=points_text(p["points"]),
+                                                        zone=p["zone"])
                          if p["zone"] else _("{seat} stayed").format(seat=p["seat"])),
     "moved_out": lambda p: _("{army} marched from {a} into {b}").format(army=p["army"],
                                                                         a=_from(p), b=p["to"]),
@@ -586,9 +587,9 @@ NARRATIONS = {
         **p),
     "army_retreated": lambda p: _("{army} retreated from {a} to {b}").format(
         army=p["army"], a=_from(p), b=p["to"]),
-    "army_destroyed": lambda p: _("{seat}'s army {army} ({num} points) had nowhere to go and "
+    "army_destroyed": lambda p: _("{seat}'s army {army} ({points}) had nowhere to go and "
                                   "was destroyed in {zone}").format(
-        seat=p["seat"], army=p["army"], num=p["points"], zone=p["zone"]),
+        seat=p["seat"], army=p["army"], points=points_text(p["points"]), zone=p["zone"]),
     "vassal_sworn": lambda p: _("{vassal} lost its homeland and is now the vassal of "
                                 "{overlord}, who takes its {gold} gold").format(**p),
     "battle_joined": lambda p: battle_joined_text(p),
@@ -601,10 +602,8 @@ NARRATIONS = {
     "battle_set": lambda p: battle_set_text(p),
     "battle_disputed": lambda p: _("the reports of the battle of {zone} disagree (or one is "
                                    "missing): the referee rules").format(zone=p["zone"]),
-    "battle_won": lambda p: (_("{winner} won the battle of {zone} against {loser}")
-                             if p["by"] == "agreement" else
-                             _("by the referee's ruling, {winner} won the battle of {zone} "
-                               "against {loser}")).format(**p),
+    # A ruled battle: the engine's ruling sentence just before says who ruled and why.
+    "battle_won": lambda p: _("{winner} won the battle of {zone} against {loser}").format(**p),
     "table_rolled": table_text,
     "units_lost": lambda p: _("{seat} lost {units} from {army}").format(
         seat=p["seat"], army=p["army"], units=units_text(p["units"], p["lord"])),
@@ -630,8 +629,11 @@ NARRATIONS = {
         "{seat} cannot pay upkeep: {num} point to disband",
         "{seat} cannot pay upkeep: {num} points to disband", p["short"]).format(
         seat=p["seat"], num=p["short"]),
-    "upkeep_paid": lambda p: _("upkeep of {seat}: {zones} zones bring {income} gold, the "
-                               "armies cost {upkeep}; treasury {before} -> {after}").format(**p),
+    "upkeep_paid": lambda p: ngettext(
+        "upkeep of {seat}: {zones} zone brings {income} gold, the armies cost {upkeep}; "
+        "treasury {before} -> {after}",
+        "upkeep of {seat}: {zones} zones bring {income} gold, the armies cost {upkeep}; "
+        "treasury {before} -> {after}", p["zones"]).format(**p),
     "unit_recruited": lambda p: _("{seat} recruited 1 {unit} into {army} in {zone}").format(
         seat=p["seat"], unit=unit_name(p["type"]), army=p["army"], zone=p["zone"]),
     "recruit_refused": lambda p: _("no {unit} recruited: {why}").format(
@@ -640,10 +642,6 @@ NARRATIONS = {
     "campaign_won": lambda p: _("the campaign is over: {winners} won ({reason})").format(
         winners=" and ".join(p["winners"]),
         reason=reason_text(p)),
-    "ruling_given": lambda p: _("ruling by {by}: {values}{text}").format(
-        by=_("the referee") if p["by"] == REFEREE else p["by"],
-        values=", ".join(f"{k} {v}" for k, v in sorted(p["set"].items())),
-        text=f" ({p['text']})" if p["text"] else ""),
 }
 
 

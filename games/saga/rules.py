@@ -18,11 +18,13 @@ from pbem.adjudicator.rulings import ruling_request
 from pbem.i18n import N_, _
 
 from .army import points, unit_count
-from .material import MIN_FIGHT
+from .material import MIN_FIGHT, points_text
 from .state import (armies_in, board_of, friends, owner_of, room, seen_by, total_points,
                     vassals_of, zones_of)
 
 
+# The words of the referee's ruling on a disputed battle, as seats read them.
+RULING_WORDS = {"winner": N_("winner")}
 END_REASONS = {"goal": N_("held {zones} zones"),
                "rounds": N_("most zones after {rounds} rounds"),
                "fealty": N_("every other player is {seat}'s vassal")}
@@ -41,8 +43,9 @@ def may_leave(state, seat: str, name: str) -> str | None:
     """Why this army may not make the move out of its owner's lands, or None."""
     army = state["armies"][seat][name]
     if points(army) < MIN_FIGHT:
-        return _("{army} has {num} points; only an army of at least {least} points may move "
-                 "into a zone you do not control").format(army=name, num=points(army),
+        return _("{army} has {points}; only an army of at least {least} points may move "
+                 "into a zone you do not control").format(army=name,
+                                                          points=points_text(points(army)),
                                                           least=MIN_FIGHT)
     if state["played"].get(seat, 0) == 0 and not army["main"]:
         return _("on your first turn only the Main Host may move into a zone you do not "

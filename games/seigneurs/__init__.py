@@ -8,7 +8,7 @@ Options (``--option k=v``): OPTIONS below.
 from pbem.adjudicator.rounds import ROUND_OPTIONS
 
 from .bot import bot_orders
-from .flow import default_orders, outcome, pending, resolve
+from .flow import RULING_WORDS, default_orders, outcome, pending, resolve
 from .narrate import narrate
 from .orders import describe_orders, parse
 from .present import board_text, briefing, svg_context, view
@@ -41,4 +41,4 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing"]
+           "briefing", "RULING_WORDS"]

@@ -31,6 +31,9 @@ from .record import judge_the_game
 from .rules import card, secret_for
 from .runner import Runner
 
+# The words of the barbarian's rulings, as seats read and write them (a revolt's
+# keys are a lord's farms, "ann-1", and its values tiles: they need none).
+RULING_WORDS = {"winner": N_("winner")}
 PROMPTS = {
     "villages": N_("Setup: name your two village tiles"),
     "farms": N_("Setup: place your farms"),

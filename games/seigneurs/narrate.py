@@ -225,9 +225,12 @@ HANDLERS = {
         seat=p["from"], to=p["to"], give=goods_text(p["give"]), take=goods_text(p["take"])),
     "price_moved": lambda p: _("The reference price of {good} moves from {was} to {price}.")
     .format(good=good_name(p["good"]), was=p["was"], price=p["price"]),
-    "merchant_trade": lambda p: (_("You buy {goods} from the merchants for {coins} coins.")
-                                 if p["kind"] == "buy" else
-                                 _("You sell {goods} to the merchants for {coins} coins."))
+    "merchant_trade": lambda p: (
+        ngettext("You buy {goods} from the merchants for {coins} coin.",
+                 "You buy {goods} from the merchants for {coins} coins.", p["coins"])
+        if p["kind"] == "buy" else
+        ngettext("You sell {goods} to the merchants for {coins} coin.",
+                 "You sell {goods} to the merchants for {coins} coins.", p["coins"]))
     .format(goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
     "merchant_refused": lambda p: _("The merchants would not trade: you lack the goods or "
                                     "the coins."),
@@ -278,9 +281,10 @@ HANDLERS = {
     "pilgrims_passed": lambda p: _("Pilgrims pass through (holiness {holiness} wanted): no "
                                    "church holds them.").format(holiness=p["holiness"]),
     "revolt_drawn": lambda p: ngettext(
-        "Revolt: {lord} draws {number} jacquerie token; {free} farm(s) turn free.",
-        "Revolt: {lord} draws {number} jacquerie tokens; {free} farm(s) turn free.",
-        p["jacquerie"]).format(lord=p["lord"], number=p["jacquerie"], free=p["free"]),
+        "Revolt: {lord} draws {number} jacquerie token; {freed}.",
+        "Revolt: {lord} draws {number} jacquerie tokens; {freed}.",
+        p["jacquerie"]).format(lord=p["lord"], number=p["jacquerie"], freed=ngettext(
+            "{num} farm turns free", "{num} farms turn free", p["free"]).format(num=p["free"])),
     "farms_freed": lambda p: _("Farms of {lord} turn free: {tiles}; village farms "
                                "abandoned: {village}.").format(
         lord=p["lord"], tiles=", ".join(p["tiles"]) or "-", village=p["village"]),

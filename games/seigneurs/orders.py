@@ -13,10 +13,10 @@ import re
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
-from pbem.i18n import _
+from pbem.i18n import _, ngettext
 
 from . import development, economy, war
-from .flow import asked, revolt_choices
+from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
 from .material import (BUILDING_WORDS, GOOD_WORDS, RESOURCES, building_name, goods_text,
                        plain, valley)
@@ -216,7 +216,7 @@ def parse_judge(state, seat, text):
     if seat != state["barbarian"]:
         return {}, [OrderError(0, "", _("only the barbarian rules now"))]
     if state["stage"] == "revolt":
-        return parse_ruling(text, revolt_choices(state), by=seat)
+        return parse_ruling(text, revolt_choices(state), by=seat, words=RULING_WORDS)
     broken, rest = [], []
     for line in text.splitlines():
         tokens = words(line)
@@ -224,7 +224,8 @@ def parse_judge(state, seat, text):
             broken += [int(t) for t in tokens[1:] if t.isdigit()]
         else:
             rest.append(line)
-    orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat)
+    orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat,
+                                  words=RULING_WORDS)
     orders["broken"] = sorted(set(broken))
     return orders, errors
 
@@ -320,7 +321,9 @@ def read_send(r, orders, args, line, side):
     free = len([w for w in economy.available(r.state, r.seat, place)
                 if str(w["id"]) not in r.state["engaged"]])
     if number > free:
-        raise LineError(_("you have {number} warriors free to send").format(number=free))
+        raise LineError(ngettext("you have {number} warrior free to send",
+                                 "you have {number} warriors free to send", free).format(
+                                     number=free))
     orders.setdefault("send", []).append({"place": place, "side": side, "count": number})
 
 
@@ -470,8 +473,9 @@ def read_move(r, orders, args, line):
         raise LineError(_("you have no warrior fit to move on {place}").format(place=source))
     number = r.count(args[2] if len(args) > 2 else None, fit)
     if number > fit:
-        raise LineError(_("you have {number} warriors fit to move on {place}").format(
-            number=fit, place=source))
+        raise LineError(ngettext("you have {number} warrior fit to move on {place}",
+                                 "you have {number} warriors fit to move on {place}", fit).format(
+                                     number=fit, place=source))
     orders.setdefault("moves", []).append({"from": source, "to": target, "count": number})
 
 
@@ -592,8 +596,11 @@ def describe_more(orders) -> list[str]:
     """The other kinds of orders, in words."""
     lines = []
     for send in orders.get("send", []):
-        text = _("{number} warrior(s) oppose the claim on {place}") if send["side"] == \
-            "oppose" else _("{number} warrior(s) support the claim on {place}")
+        text = ngettext("{number} warrior opposes the claim on {place}",
+                        "{number} warriors oppose the claim on {place}", send["count"]) \
+            if send["side"] == "oppose" else \
+            ngettext("{number} warrior supports the claim on {place}",
+                     "{number} warriors support the claim on {place}", send["count"])
         lines.append(text.format(number=send["count"], place=send["place"]))
     for place, word in sorted(orders.get("parley", {}).items()):
         lines.append(_("on {place} you agree: {terms}").format(place=place, terms=word[
@@ -648,7 +655,9 @@ def describe_building(orders) -> list[str]:
     if orders.get("raise"):
         lines.append(_("your warrior house raises a warrior for 2 food"))
     if orders.get("arm"):
-        lines.append(_("you arm {number} warrior(s) at home").format(number=orders["arm"]))
+        lines.append(ngettext("you arm {number} warrior at home",
+                              "you arm {number} warriors at home", orders["arm"]).format(
+                                  number=orders["arm"]))
     if orders.get("donate"):
         lines.append(_("you give {goods} to your church").format(
             goods=goods_text(orders["donate"])))
@@ -663,7 +672,8 @@ def describe_war(orders) -> list[str]:
     if orders.get("recruit"):
         lines.append(_("you trade 4 resources for a warrior"))
     for move in orders.get("moves", []):
-        lines.append(_("{number} warrior(s) from {source} to {target}").format(
+        lines.append(ngettext("{number} warrior from {source} to {target}",
+                              "{number} warriors from {source} to {target}", move["count"]).format(
             number=move["count"], source=move["from"], target=move["to"]))
     for leave in orders.get("leave", []):
         lines.append(_("your warriors on {place} leave the valley").format(place=leave["from"]))

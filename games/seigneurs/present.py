@@ -70,16 +70,15 @@ def your_lines(view, you) -> list[str]:
     lines = []
     if "jacquerie" in you:
         lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
-        lines.append(_("Your jacquerie bag: {neutral} neutral, {jacquerie} jacquerie "
-                       "tokens.").format(**you["jacquerie"]))
+        lines.append(_("Your jacquerie bag: {tokens}.").format(
+            tokens=bag_text(you["jacquerie"])))
     else:
         lines.append(_("You are the barbarian: you see everything, and you judge."))
         lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
         for seat, goods in you["stocks"].items():
             bag = you["jacquerie_bags"][seat]
-            lines.append(_("Stock of {seat}: {goods}; jacquerie bag {neutral} neutral, "
-                           "{jacquerie} jacquerie.").format(seat=seat, goods=goods_text(goods),
-                                                            **bag))
+            lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
+                seat=seat, goods=goods_text(goods), tokens=bag_text(bag)))
     lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
     merchants = view["merchants"]
     if merchants:
@@ -90,9 +89,12 @@ def your_lines(view, you) -> list[str]:
                 for g, p in merchants["goods"].items())))
     drawn = you.get("card")
     if drawn:
-        lines.append(_("The event card {card}: {invaders} invaders on the {side} side; "
+        lines.append(_("The event card {card}: {invaders} on the {side} side; "
                        "pilgrims leave {offering} at a church of holiness {holiness} or more."
-                       ).format(card=drawn["id"], invaders=drawn["invaders"], side=drawn["side"],
+                       ).format(card=drawn["id"], side=drawn["side"],
+                                invaders=ngettext("{num} invader", "{num} invaders",
+                                                  drawn["invaders"]).format(
+                                                      num=drawn["invaders"]),
                                 offering=goods_text(drawn["pilgrims"]["offering"]),
                                 holiness=drawn["pilgrims"]["holiness"]))
     for o in you["offers"]:
@@ -103,8 +105,11 @@ def your_lines(view, you) -> list[str]:
         lines.append(_("Peace offered by {seat} to {to}: \u00ab{terms}\u00bb").format(
             seat=p["from"], to=p["to"], terms=p["terms"] or "-"))
     for f in you.get("freeing", []):
-        lines.append(_("Revolt: {number} farms of {lord} turn free; you choose which "
-                       "(default: those with fewest resources: {farms}).").format(
+        lines.append(ngettext(
+            "Revolt: {number} farm of {lord} turns free; you choose which (default: the one "
+            "with fewest resources: {farms}).",
+            "Revolt: {number} farms of {lord} turn free; you choose which (default: those "
+            "with fewest resources: {farms}).", f["count"]).format(
             number=f["count"], lord=f["lord"], farms=", ".join(f["default"])))
     return lines
 
@@ -337,12 +342,21 @@ def tile_code(view, tile, owners) -> str:
     return kind + owner + troops
 
 
+def bag_text(bag) -> str:
+    """A jacquerie bag in words: '1 neutral token, 0 jacquerie tokens'."""
+    return ", ".join((
+        ngettext("{num} neutral token", "{num} neutral tokens", bag["neutral"]).format(
+            num=bag["neutral"]),
+        ngettext("{num} jacquerie token", "{num} jacquerie tokens", bag["jacquerie"]).format(
+            num=bag["jacquerie"])))
+
+
 def place_line(view, p) -> str:
     """One place in words."""
     where = "-".join(p["tiles"])
     if p["village"]:
-        what = _("village of {lord} ({farms} farms)").format(lord=p["village"],
-                                                            farms=p["village_farms"])
+        what = ngettext("village of {lord} ({farms} farm)", "village of {lord} ({farms} farms)",
+                        p["village_farms"]).format(lord=p["village"], farms=p["village_farms"])
     elif p["owner"] == "free":
         what = _("free farm")
     elif p["owner"]:
@@ -364,11 +378,13 @@ def troop_text(t) -> str:
         seat=t["seat"], number=total)
     notes = []
     if t["armed"]:
-        notes.append(_("{number} armed").format(number=t["armed"]))
+        notes.append(ngettext("{number} armed", "{number} armed", t["armed"]).format(
+            number=t["armed"]))
     if t["out"]:
         notes.append(_("{number} out of action").format(number=t["out"]))
     if t["load"]:
-        notes.append(_("carrying {number} resources").format(number=t["load"]))
+        notes.append(ngettext("carrying {number} resource", "carrying {number} resources",
+                              t["load"]).format(number=t["load"]))
     return text + (f" ({', '.join(notes)})" if notes else "")
 
 

@@ -28,6 +28,8 @@ stream arrives as an argument.
     private_requests(state) -> bool     (optional) True: who is asked what is known only to
                                         the seats asked (fog of war); the phase_opened
                                         event is then the referee's alone
+    RULING_WORDS = {key: N_(word)}      (optional) the words a reader sees for the keys and
+                                        values of the game's rulings (see rulings.py)
     bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
                                         ruling, for demos and tests
     teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's

@@ -16,7 +16,7 @@ from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plai
                        secret)
 from .options import number_option
 from .rng import PhaseRng, seed_digest
-from .rulings import narrate_ruling, ruling_event
+from .rulings import narrate_ruling, ruling_event, ruling_words
 from ..timeutil import after_seconds, later, parse_time, seconds_between
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
@@ -327,12 +327,17 @@ def close_phase(game, state: dict, given: dict, seed: str, texts: dict | None = 
     return [marker] + rulings + list(resolved)
 
 
-def narrate(event: Event) -> str | None:
-    """An engine event in one sentence (in the current language), or None when players
-    need not read it."""
+def narrate(event: Event, game=None) -> str | None:
+    """An event in one sentence (in the current language), or None when players need not
+    read it: the engine's own events, and with `game` given, the game's too."""
+    return narrate_engine(event, game) or (game.narrate(event) if game is not None else None)
+
+
+def narrate_engine(event: Event, game=None) -> str | None:
+    """An engine event in one sentence; a ruling in the words `game` gives for it."""
     p = event.payload
     if event.type == "ruling_given":
-        return narrate_ruling(p)
+        return narrate_ruling(p, ruling_words(game))
     if event.type == "game_paused":
         return _("The referee paused the game: {reason}. No deadline runs until it "
                  "resumes.").format(reason=p["reason"])

@@ -9,6 +9,12 @@ for ``REFEREE`` or for the seat it names as its judge, with:
   number);
 - ``concerns``: the seats that are told the ruling (``None``: everyone).
 
+The keys and values are the game's own English words. A game gives the words
+a reader sees for them in ``RULING_WORDS`` (``{"winner": N_("winner")}``,
+marked for its catalogue): a French seat reads « vainqueur : ann » and a
+French judge may write ``décision vainqueur ann``. Names, tiles and numbers
+need no entry.
+
 The answer is the asked party's orders, always of this form::
 
     {"set": {"winner": "ann"}, "text": "the reasoning", "by": "referee"}
@@ -23,12 +29,39 @@ why; replay re-derives it from the recorded orders like any other event.
 """
 
 from difflib import get_close_matches
+import unicodedata
 
-from ..i18n import _
+from ..i18n import LANGUAGES, _, catalogue
 from .contract import ALL, REFEREE, Event, OrderError, Request
 
 LEAD_WORDS = ("ruling", "rule", "decision", "arbitrage", "jugement", "verdict")
 SILENT = "default"  # `by` of a ruling the judge did not give (its default applied)
+
+
+def ruling_words(game) -> dict:
+    """The words a game gives for its ruling keys and values ({} when it gives none)."""
+    return getattr(game, "RULING_WORDS", {})
+
+
+def folded(word: str) -> str:
+    """A word as rulings compare it: lower case, no accents, no colon ('Décision:')."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip(":")
+
+
+def heard(words: dict) -> dict:
+    """{a key's or value's word in any language, folded: the key or value itself}."""
+    said = {}
+    for own, english in sorted(words.items()):
+        for lang in LANGUAGES:
+            said[folded(catalogue(lang).gettext(english))] = own
+    return said
+
+
+def setting_text(key: str, value: str, words: dict) -> str:
+    """One value a ruling sets, in the reader's words: 'winner: ann', 'vainqueur : ann'."""
+    return _("{key}: {value}").format(key=_(words[key]) if key in words else key,
+                                      value=_(words[value]) if value in words else value)
 
 
 def ruling_request(prompt: str, choices: dict, concerns=None, hours=None) -> Request:
@@ -57,39 +90,44 @@ def missing(choices: dict, values: dict) -> list[str]:
     return [key for key in sorted(choices) if key not in values]
 
 
-def parse_ruling(text: str, choices: dict, by: str):
+def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
     """(orders, errors) for a judge's ruling mail.
 
     Each line ``[ruling] KEY VALUE [reasons...]`` sets one value; ``KEY=VALUE``
-    works too. Any other line is reasoning. Every key of `choices` must be set.
+    works too; a key or value may be written in any language the game gives
+    `words` for (see ``RULING_WORDS``). Any other line is reasoning. Every key
+    of `choices` must be set.
     """
     values, reasons, errors = {}, [], []
+    known = heard(words or {})
     for number, line in enumerate(text.splitlines(), start=1):
-        words = line.replace("=", " = ").split()
-        if words and words[0].lower().strip(":") in LEAD_WORDS:
-            words = words[1:]
-        words = [w for w in words if w not in ("=", ":")]
-        key = words[0].lower().strip(":") if words else ""
+        tokens = line.replace("=", " = ").split()
+        if tokens and folded(tokens[0]) in LEAD_WORDS:
+            tokens = tokens[1:]
+        tokens = [w for w in tokens if w not in ("=", ":")]
+        key = known.get(folded(tokens[0]), folded(tokens[0])) if tokens else ""
         if key not in choices:
             if line.strip():
                 reasons.append(line.strip())
             continue
-        if len(words) < 2:
+        if len(tokens) < 2:
             errors.append(OrderError(number, line.strip(),
-                                     _("say what {key} is: {key} VALUE").format(key=key)))
+                                     _("say what {key} is: {key} VALUE").format(key=tokens[0])))
             continue
-        value = words[1].strip(",.;").lower() if choices[key] else words[1].strip(",.;")
+        value = tokens[1].strip(",.;")
+        if choices[key]:
+            value = known.get(folded(value), value.lower())
         problem = value_problem(choices, key, value)
         if problem:
             errors.append(OrderError(number, line.strip(), problem))
             continue
         values[key] = value
-        if words[2:]:
-            reasons.append(" ".join(words[2:]))
+        if tokens[2:]:
+            reasons.append(" ".join(tokens[2:]))
     if not errors:
         for key in missing(choices, values):
             errors.append(OrderError(0, "", _("the ruling must set {key}: write '{key} VALUE'")
-                                     .format(key=key)))
+                                     .format(key=_(words[key]) if key in (words or {}) else key)))
     return {"set": values, "text": " ".join(reasons), "by": by}, errors
 
 
@@ -109,15 +147,17 @@ def ruling_event(phase: int, asked: str, request: dict, orders: dict,
     }, visible)
 
 
-def narrate_ruling(payload: dict) -> str:
+def narrate_ruling(payload: dict, words: dict | None = None) -> str:
     """A ruling in one sentence (in the current language), for reports and the log.
 
     The question is stored in English, as the game asked it, and said again in
-    the reader's language; the reasoning stays in the ruler's own words.
+    the reader's language, and so are the values set, in the game's `words`
+    (see ``RULING_WORDS``); the reasoning stays in the ruler's own words.
     """
     question = payload["question"]
     said = {"question": _(question), "by": payload["by"],
-            "values": ", ".join(f"{k} {v}" for k, v in sorted(payload["set"].items()))
+            "values": ", ".join(setting_text(k, v, words or {})
+                                for k, v in sorted(payload["set"].items()))
             or _("nothing set"),
             "reasons": f" ({payload['text']})" if payload["text"] else ""}
     if payload["by"] == REFEREE:

@@ -26,6 +26,7 @@ from .reading import shown
 from .store import row_event
 
 
+ALL_PARTS = frozenset({"yours", "help"})  # the costly parts of a mail's context
 BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 MAX_LINES = 50          # of errors, or of orders understood, in one answer
 MAX_LINE_CHARS = 300    # of one such line
@@ -79,22 +80,26 @@ class Table:
         asked = self.game.pending(self.state["game"]).get(name)
         return asked.prompt if asked else self.state["engine"]["requests"][name]["prompt"]
 
-    def context(self, seat: dict, with_board: bool = False, happened: bool = False) -> dict:
+    def context(self, seat: dict, with_board: bool = False, happened: bool = False,
+                shown=ALL_PARTS) -> dict:
         """What every game mail to a seat needs (the board only when asked: it is costly).
 
         `happened`: the mail has its own list of what happened (a game's own
-        section need not tell it again).
+        section need not tell it again). `shown`: the costly parts the mail's
+        templates read ("yours", "help"); the others are left empty.
         """
         engine = self.state["engine"]
         request = engine["requests"].get(seat["name"])
         if request:
             request = {**request, "prompt": self.prompt(seat["name"]),
                        "deadline": engine["deadline"]}
-        seat_view = self.game.view(self.state["game"], seat["name"])
-        yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view,
-                              seat=seat["name"], happened=happened).strip()
+        seat_boards = with_board and getattr(self.game, "SEAT_BOARDS", False)
+        seat_view = self.game.view(self.state["game"], seat["name"]) \
+            if seat_boards or not ALL_PARTS.isdisjoint(shown) else None
+        yours = render.render(self.ruleset, "yours.txt.j2", view=seat_view, seat=seat["name"],
+                              happened=happened).strip() if "yours" in shown else ""
         board = {"board": None, "svg": None, "image": None}
-        if with_board and getattr(self.game, "SEAT_BOARDS", False):
+        if seat_boards:
             board = self.board(seat_view)
         elif with_board:
             board = self.public_board()
@@ -114,7 +119,8 @@ class Table:
             "request": request,
             "proxies": self.proxies(seat["name"]),
             "waiting": rules_engine.waiting_for(self.game, self.state, seat["name"]),
-            "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip(),
+            "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip()
+            if "help" in shown else "",
             "yours": yours,
         }
 
@@ -131,7 +137,9 @@ class Table:
 
     def turn(self) -> int:
         """The game's turn number for subjects (the phase number when the game has no turns)."""
-        return self.public.get("turn") or self.state["engine"]["phase"]
+        number = getattr(self.game, "turn_number", None)
+        turn = number(self.state["game"]) if number else self.public.get("turn")
+        return turn or self.state["engine"]["phase"]
 
     def orders_on_file(self, name: str) -> list[str] | None:
         """A seat's orders for the open phase, in words; None when it has sent none."""
@@ -165,8 +173,11 @@ class Table:
         with i18n.speaking(lang or seat["lang"]):
             brief = kind == "report" and getattr(self.game, "BRIEF_UPDATES", False) \
                 and seat["name"] not in self.state["engine"]["requests"]
+            shown = render.needs(self.ruleset, f"{template}.txt.j2") | \
+                render.needs(self.ruleset, f"{template}.html.j2")
             context = {**self.context(seat, template in BOARD_TEMPLATES and not brief,
-                                      happened=bool(extra.get("happened"))), **extra}
+                                      happened=bool(extra.get("happened")), shown=shown),
+                       **extra}
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
             subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(

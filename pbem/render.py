@@ -110,6 +110,25 @@ def chosen_template(env, ruleset: str, name: str):
     return env.select_template([f"{ruleset}/{name}", name])
 
 
+@lru_cache(maxsize=512)
+def needs(ruleset: str, name: str) -> frozenset:
+    """The names a game's template reads from its context, with every template it
+    includes or extends: what a mail must compute before rendering it."""
+    from jinja2 import meta
+    env = environment()
+    names, seen, todo = set(), set(), [template_for(ruleset, name).name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        tree = env.parse(env.loader.get_source(env, current)[0])
+        names |= meta.find_undeclared_variables(tree)
+        todo += [chosen_template(env, ruleset, other).name
+                 for other in meta.find_referenced_templates(tree) if other]
+    return frozenset(names)
+
+
 def render(ruleset: str, name: str, **context) -> str:
     """Render a template for a game."""
     return template_for(ruleset, name).render(**context)

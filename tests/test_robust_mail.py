@@ -395,15 +395,14 @@ def delivered(folder: Path) -> list[str]:
 
 KILLED_AFTER_DELIVERY = """
 import os, signal, sys
-from pbem.mail import maildir
-real, count = maildir.deliver_once, [0]
-def deliver_once(*args, **kwargs):
+real, count = os.link, [0]
+def link(*args, **kwargs):
     done = real(*args, **kwargs)
     count[0] += 1
     if count[0] == int(sys.argv[1]):
         os.kill(os.getpid(), signal.SIGKILL)  # delivered, not yet marked sent
     return done
-maildir.deliver_once = deliver_once
+os.link = link
 from pbem.cli import main
 main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """
@@ -416,12 +415,18 @@ def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
     club.pbem("tick", "--now", NOW, "--no-send")
     pending = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")["n"]
     assert pending >= 60
+    sent = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent'")["n"]
     kills = 0
-    for after in (1, 3, 1, 7, 2, 13, 1, 55):  # the last after a batch was marked sent
+    # killed after the nth mail linked into the Maildir in that run; the 28 the first
+    # seven runs left are not linked again, so the last run's 25th link comes after a
+    # batch (50) was marked sent
+    for after in (1, 3, 1, 7, 2, 13, 1, 25):
         done = subprocess.run([sys.executable, "-c", KILLED_AFTER_DELIVERY, str(after), NOW],
                               cwd=club.folder, capture_output=True, timeout=120)
         kills += done.returncode == -9
     assert kills == 8
+    assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent'")["n"] \
+        == sent + 50
     club.pbem("tick", "--now", NOW)
     assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
     assert sorted(delivered(club.folder)) == sorted(queued(club.folder))

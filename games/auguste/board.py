@@ -37,6 +37,7 @@ class Board:
         self.neighbours = {name: [self.at[h] for h in hexgrid.neighbours(qr) if h in self.at]
                            for name, qr in self.cells.items()}
         self.goal_owner = {cell: camp["corner"] for camp in self.camps for cell in camp["goals"]}
+        self.camp_of = {cell: camp["corner"] for camp in self.camps for cell in camp["cells"]}
         self.next = {d: {name: self.at.get(hexgrid.add(qr, d)) for name, qr in self.cells.items()}
                      for d in hexgrid.DIRECTIONS}  # the neighbour in each direction, or None
 

@@ -25,20 +25,17 @@ def view(state, seat=None) -> dict:
     seers think are secret, and they never appear here.
     """
     board = board_of(state)
-    goal = board.goal_owner
-    camp_of = {cell: camp["corner"] for camp in board.camps for cell in camp["cells"]}
-    cells = []
-    for name, (q, r) in board.cells.items():
-        unit = state["units"].get(name)
-        cells.append({
-            "name": name, "q": q, "r": r,
-            "unit": dict(unit) if unit else None,
-            "shield": name in state["shields"],
-            "laurel": name == state["laurel"],
-            "wall": name in state["walls"] or name in board.blocked,
-            "goal": goal.get(name),
-            "camp": camp_of.get(name),
-        })
+    goal, camp_of = board.goal_owner, board.camp_of
+    shields, walls = set(state["shields"]), set(state["walls"]) | set(board.blocked)
+    units = state["units"]
+    cells = [{"name": name, "q": q, "r": r,
+              "unit": dict(units[name]) if name in units else None,
+              "shield": name in shields,
+              "laurel": name == state["laurel"],
+              "wall": name in walls,
+              "goal": goal.get(name),
+              "camp": camp_of.get(name)}
+             for name, (q, r) in board.cells.items()]
     legions = {c: {**legion, "alive": alive(state, c), "name": colour_name(c)}
                for c, legion in state["legions"].items()}
     teams = {}

@@ -38,6 +38,9 @@ stream arrives as an argument.
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat
+    turn_number(state) -> int           (optional) the turn a mail's subject names, when
+                                        asking the public view for it is costly; without
+                                        it, the public view's "turn"
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A

@@ -74,6 +74,16 @@ def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str
     return in_reply_to, refs
 
 
+def boundary() -> str:
+    """A new multipart boundary that no part can contain: "=_" never occurs in
+    quoted-printable or base64, and the random rest not in a plain text part.
+
+    Given, rather than left to the generator, which would search every part's
+    text for the one it draws.
+    """
+    return f"=_pbem_{secrets.token_hex(16)}"
+
+
 def charset_for(text: str, html: bool = False) -> Charset:
     """UTF-8, sent as it is when every line fits (7bit or 8bit), else quoted-printable.
 
@@ -141,7 +151,7 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
     if html is not None:
         html_part = text_part(html, "html")
         if images:
-            html_part = MIMEMultipart("related", _subparts=[html_part], policy=POLICY)
+            html_part = MIMEMultipart("related", boundary(), [html_part], policy=POLICY)
             for cid, board in sorted(images.items()):
                 image = MIMEBase("image", "png", policy=POLICY)
                 image["Content-Transfer-Encoding"] = "base64"
@@ -150,9 +160,10 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
                                  filename=cid.strip("<>").partition("@")[0] + ".png")
                 holes.hollow(image, board)
                 html_part.attach(image)
-        body = MIMEMultipart("alternative", _subparts=[body, html_part], policy=POLICY)
+        body = MIMEMultipart("alternative", boundary(), [body, html_part],
+                             policy=POLICY)
     if attachments:
-        body = MIMEMultipart("mixed", _subparts=[body], policy=POLICY)
+        body = MIMEMultipart("mixed", boundary(), [body], policy=POLICY)
         for filename, content in attachments:
             attached = text_part(content)
             attached.add_header("Content-Disposition", "attachment", filename=filename)

@@ -74,24 +74,37 @@ def delivered(path: Path, key: str) -> bool:
     return any(name.split(":", 1)[0] == key for name in os.listdir(path / "cur"))
 
 
-def deliver_once(path: Path, key: str, raw: bytes) -> bool:
-    """Put a raw message into new/ under `key`, unless it is there already; True if put.
+def deliver_all(path: Path, mails) -> int:
+    """Put each (key, raw message) into new/, unless it is there already; return how
+    many were put.
 
-    It is written to tmp/ and linked into new/, as Maildir wants: a reader never
-    sees half a message, and a crash leaves either the whole message or none.
+    Each is written to tmp/, synced, then linked into new/, as Maildir wants: a
+    reader never sees half a message, and a crash leaves each message whole or
+    absent. The whole batch is written before any is synced, so the disk
+    commits them together.
     """
     folder(path)
-    if delivered(path, key):
-        return False
-    temporary = path / "tmp" / f"{key}.{os.getpid()}"
-    with open(temporary, "wb") as handle:
-        handle.write(raw)
-        handle.flush()
-        os.fsync(handle.fileno())
+    written = []
     try:
-        os.link(temporary, path / "new" / key)
-    except FileExistsError:
-        return False
+        for key, raw in mails:
+            if delivered(path, key):
+                continue
+            temporary = path / "tmp" / f"{key}.{os.getpid()}"
+            handle = open(temporary, "wb")
+            written.append((key, temporary, handle))
+            handle.write(raw)
+            handle.flush()
+        for _key, _temporary, handle in written:
+            os.fsync(handle.fileno())
+        put = 0
+        for key, temporary, _handle in written:
+            try:
+                os.link(temporary, path / "new" / key)
+                put += 1
+            except FileExistsError:
+                pass
+        return put
     finally:
-        os.unlink(temporary)
-    return True
+        for _key, temporary, handle in written:
+            handle.close()
+            temporary.unlink(missing_ok=True)

@@ -64,10 +64,16 @@ class MaildirSender:
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
+        self.waiting = []
 
     def send(self, row, raw: bytes) -> None:
-        """Deliver one outbox row's mail, unless a run cut short delivered it already."""
-        maildir.deliver_once(self.path, maildir.key_for(row["id"], row["message_id"]), raw)
+        """Take one outbox row's mail for the batch that commit() delivers."""
+        self.waiting.append((maildir.key_for(row["id"], row["message_id"]), raw))
+
+    def commit(self) -> None:
+        """Deliver the batch, but the mails a run cut short delivered already."""
+        waiting, self.waiting = self.waiting, []
+        maildir.deliver_all(self.path, waiting)
 
     def close(self) -> None:
         """Nothing to close."""
@@ -88,6 +94,9 @@ class SmtpSender:
         self.port = self.part["port"] or PORTS[self.part["security"]]
         self.where = f"SMTP {self.part['host']}:{self.port}"
         self.conn = None
+
+    def commit(self) -> None:
+        """Nothing to do: the server took each mail as it was sent."""
 
     def connect(self) -> smtplib.SMTP:
         """The open connection, opened (TLS, login) on first use."""
@@ -226,11 +235,15 @@ def flush(referee, now: str) -> tuple[int, int]:
                 continue
             delivered.append(row)
             if len(delivered) >= transport.batch:
+                transport.commit()
                 batch, delivered = delivered, []
                 sent += mark_sent(store, batch, now)
     finally:
-        transport.close()
-        sent += mark_sent(store, delivered, now)
+        try:
+            transport.commit()
+            sent += mark_sent(store, delivered, now)
+        finally:
+            transport.close()
     return sent, failed
 
 

@@ -22,6 +22,7 @@ from .store import row_event
 from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
+PRESS_MESSAGE_ID = re.compile(r"^<([a-z0-9-]+)\.press\.(\d+)\.[0-9a-f]+@")  # game, seq
 
 
 def note(mail, message: str, **values) -> None:
@@ -121,15 +122,14 @@ def answers_press(mail) -> bool:
     if incoming is None:
         return False
     game_id = mail.table.game_row["id"]
-    pattern = re.compile(rf"^<{re.escape(game_id)}\.press\.(\d+)\.[0-9a-f]+@")
     for reference in reversed(incoming.references):
-        found = pattern.match(reference)
-        if not found or mail.referee.store.one(
+        found = PRESS_MESSAGE_ID.match(reference)
+        if not found or found.group(1) != game_id or mail.referee.store.one(
                 "SELECT 1 FROM outbox WHERE message_id = ? AND game = ? AND seat = ? "
                 "AND kind = 'press'", [reference, game_id, mail.seat["name"]]) is None:
             continue
-        row = next(mail.referee.store.event_rows(game_id, after=int(found.group(1)) - 1,
-                                                 upto=int(found.group(1))))
+        row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
+                                                 upto=int(found.group(2))))
         text = incoming.text.strip()
         if engine.setting(mail.table.state, "press") == "none":
             note(mail, N_("Press is off in this game, so your message was not sent."))

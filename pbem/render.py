@@ -70,6 +70,7 @@ def environment():
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
+        bytecode_cache=bytecode_cache(),
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
@@ -80,6 +81,17 @@ def environment():
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
     return env
+
+
+def bytecode_cache():
+    """Jinja's cache of compiled templates, in the user's own temporary folder, so a
+    tick that writes mail does not compile every template again; None when there is
+    no such folder to write in."""
+    import jinja2
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (RuntimeError, OSError):
+        return None
 
 
 def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:

@@ -80,8 +80,8 @@ def deliver_all(path: Path, mails) -> int:
 
     Each is written to tmp/, synced, then linked into new/, as Maildir wants: a
     reader never sees half a message, and a crash leaves each message whole or
-    absent. The whole batch is written before any is synced, so the disk
-    commits them together.
+    absent. The whole batch is written, then synced at once (one sync of the
+    disks rather than one per file), then linked.
     """
     folder(path)
     written = []
@@ -94,8 +94,8 @@ def deliver_all(path: Path, mails) -> int:
             written.append((key, temporary, handle))
             handle.write(raw)
             handle.flush()
-        for _key, _temporary, handle in written:
-            os.fsync(handle.fileno())
+        if written:
+            os.sync()
         put = 0
         for key, temporary, _handle in written:
             try:

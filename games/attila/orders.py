@@ -17,10 +17,10 @@ accepted.
 """
 
 from contextvars import ContextVar
-from difflib import get_close_matches
 import re
 
 from pbem.adjudicator.contract import OrderError
+from pbem.adjudicator.spelling import closest, unknown_word
 from pbem.i18n import N_, Said, _, current, ngettext
 
 from .material import (ONE_OF, PEOPLE_WORDS, PEOPLE_WORDS_BY_LANGUAGE, PEOPLES,
@@ -64,11 +64,6 @@ def words(line: str) -> list[str]:
     """A line as lower-case words without accents, punctuation or filler."""
     tokens = re.split(r"[\s,:;.!()]+", plain(line))
     return [t for t in tokens if t and t not in FILLER]
-
-
-def closest(word: str, names, count: int = 2) -> list[str]:
-    """The valid words closest to a mistyped one (gots: goths), best first."""
-    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
 
 
 def either(names) -> str:
@@ -198,7 +193,7 @@ def read_line(state, seat, tokens) -> dict:
     verb = VERBS.get(tokens[0])
     args = tokens[1:]
     if verb is None:
-        raise ValueError(unknown_word(state, seat, tokens[0]))
+        raise ValueError(unknown_word(tokens[0], VERBS, f"'{example(state, seat)}'"))
     if verb == "tile":
         return read_tile(state, seat, args)
     if verb == "play":
@@ -232,17 +227,6 @@ def read_line(state, seat, tokens) -> dict:
     if args:
         raise ValueError(Said("CONFIRM takes nothing after it"))
     return {"verb": "confirm"}
-
-
-def unknown_word(state, seat, word: str) -> Said:
-    """Why a line's first word is no order: the closest order words, and a real example."""
-    near = closest(word, VERBS)
-    if near:
-        return Said("I do not understand {word!r}; did you mean {near}? Write for example "
-                    "'{example}', or send HELP", word=word, near=_(" or ").join(near),
-                    example=example(state, seat))
-    return Said("I do not understand {word!r}; write for example '{example}', or send HELP",
-                word=word, example=example(state, seat))
 
 
 def read_tile(state, seat, args) -> dict:

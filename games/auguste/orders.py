@@ -12,11 +12,11 @@ One order per legion per turn:
 """
 
 from contextvars import ContextVar
-from difflib import get_close_matches
 import re
 import unicodedata
 
 from pbem.adjudicator.contract import OrderError
+from pbem.adjudicator.spelling import closest, unknown_word
 from pbem.i18n import N_, Said, _, current
 
 from .state import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact, reachable,
@@ -63,11 +63,6 @@ def colour_name(colour: str) -> str:
 def card_title(card: str) -> str:
     """A trump card's name as sentences in the current language say it (SEER, DEVIN)."""
     return _(CARD_NAMES[card])
-
-
-def closest(word: str, names, count: int = 2) -> list[str]:
-    """The valid names closest to a mistyped one (BUW: BUV), best first."""
-    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
 
 
 def example(state, seat) -> str:
@@ -249,7 +244,7 @@ def read_line(state, seat, mine, tokens):
                               example=example(state, seat)))
     verb = KEYWORDS.get(tokens[0])
     if verb is None:
-        raise ValueError(unknown_word(state, seat, tokens[0]))
+        raise ValueError(unknown_word(tokens[0], KEYWORDS, example(state, seat)))
     args = [t.upper() for t in tokens[1:]]
     if verb == "seer":
         if args:
@@ -267,17 +262,6 @@ def read_line(state, seat, mine, tokens):
     order = build_order(state, seat, verb, args)
     colour = colour or infer_legion(state, mine, order)
     return colour, order
-
-
-def unknown_word(state, seat, word: str) -> Said:
-    """Why a line's first word is no order: the closest order words, and a real example."""
-    near = closest(word, KEYWORDS)
-    if near:
-        return Said("I do not understand {word!r}; did you mean {near}? Write for example "
-                    "{example}, or send HELP", word=word, near=_(" or ").join(near),
-                    example=example(state, seat))
-    return Said("I do not understand {word!r}; write for example {example}, or send HELP",
-                word=word, example=example(state, seat))
 
 
 def build_order(state, seat, verb, args) -> dict:

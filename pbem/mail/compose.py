@@ -17,7 +17,7 @@ from email.generator import BytesGenerator
 from email.mime.base import MIMEBase
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.policy import compat32
+from email.policy import Compat32
 from email.utils import format_datetime, formataddr
 import io
 import re
@@ -27,7 +27,24 @@ from ..timeutil import parse_time
 from .parse import MSG_ID
 
 ECHOED_REFERENCES = 10  # the thread's first Message-ID and the latest ones
-POLICY = compat32.clone(mangle_from_=False, max_line_length=78)
+
+
+class Policy(Compat32):
+    """compat32, but a short plain ASCII header is written as it is.
+
+    compat32 builds a Header object to fold every header, most of which fit
+    on their line already: written directly they come out the same, at a
+    fraction of the cost.
+    """
+
+    def _fold(self, name, value, sanitize):
+        if isinstance(value, str) and value.isascii() and "\n" not in value \
+                and "\r" not in value and len(name) + 2 + len(value) <= self.max_line_length:
+            return f"{name}: {value}{self.linesep}"
+        return super()._fold(name, value, sanitize)
+
+
+POLICY = Policy(mangle_from_=False, max_line_length=78)
 NEWLINES = re.compile(rb"\r\n|\r")
 TEXT_COLUMNS = 78  # a text part whose lines fit is sent as it is (7bit or 8bit)
 

@@ -104,10 +104,15 @@ def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
     text = str(text)
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", "\0"))
-    return "\n".join(
-        textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
-                      break_on_hyphens=False)
-        for line in text.split("\n")).replace("\0", " ")
+    return "\n".join(line if fits(line, width) else
+                     textwrap.fill(line, width, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     for line in text.split("\n")).replace("\0", " ")
+
+
+def fits(line: str, width: int) -> bool:
+    """Does textwrap leave this line as it is? (Short, printable, no space at either end.)"""
+    return len(line) <= width and line.isprintable() and line[:1] != " " and line[-1:] != " "
 
 
 def template_for(ruleset: str, name: str):

@@ -66,11 +66,12 @@ class Table:
     def board(self, view: dict) -> dict:
         """A view's board for a mail: text, image (a Board, drawn as a PNG when the mail is
         sent), and the HTML block showing the image."""
-        svg = render.board_svg(self.ruleset, self.game, view)
-        title = self.game.svg_context(view).get("title") or self.game.TITLE
+        drawing = self.game.svg_context(view)
+        svg = render.board_svg(self.ruleset, self.game, view, drawing)
+        title = drawing.get("title") or self.game.TITLE
         picture = render.board_picture(BOARD_CID.strip("<>"), title, render.board_width(svg))
         return {"board": self.game.board_text(view), "image": Board(svg),
-                "svg": render.board_html(self.ruleset, self.game, view, picture)}
+                "svg": render.board_html(self.ruleset, self.game, view, picture, drawing)}
 
     def prompt(self, name: str) -> str:
         """What the open phase asks of a seat, in the current language.

@@ -166,9 +166,11 @@ def rules_summary(ruleset: str) -> tuple[str, str] | None:
     return None
 
 
-def board_svg(ruleset: str, game, view: dict) -> str:
-    """The board of a view as an SVG document (the game's board.svg.j2)."""
-    return render(ruleset, "board.svg.j2", view=view, **game.svg_context(view))
+def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None) -> str:
+    """The board of a view as an SVG document (the game's board.svg.j2); `drawing` is
+    the game's svg_context(view), when it is known already."""
+    drawing = game.svg_context(view) if drawing is None else drawing
+    return render(ruleset, "board.svg.j2", view=view, **drawing)
 
 
 @lru_cache(maxsize=64)
@@ -214,17 +216,19 @@ def board_picture(cid: str, title: str, width: int) -> Markup:
                       cid=cid, title=title, width=width)
 
 
-def board_html(ruleset: str, game, view: dict, picture: Markup | None = None) -> Markup:
+def board_html(ruleset: str, game, view: dict, picture: Markup | None = None,
+               drawing: dict | None = None) -> Markup:
     """The board block of HTML mails and pages.
 
     The SVG map (or `picture`, the board's image in a mail), wrapped by the
     game's board.html.j2 when it has one (to add, say, a table beside the
-    map), with the map given to it as ``svg``.
+    map), with the map given to it as ``svg``. `drawing`: as for board_svg.
     """
     from jinja2 import TemplateNotFound
-    svg = picture if picture is not None else Markup(board_svg(ruleset, game, view))
+    drawing = game.svg_context(view) if drawing is None else drawing
+    svg = picture if picture is not None else Markup(board_svg(ruleset, game, view, drawing))
     try:
         wrapper = environment().get_template(f"{ruleset}/board.html.j2")
     except TemplateNotFound:
         return svg
-    return Markup(wrapper.render(view=view, svg=svg, **game.svg_context(view)))
+    return Markup(wrapper.render(view=view, svg=svg, **drawing))

@@ -574,8 +574,8 @@ class Referee:
         table = self.table(game_id)
         if seat == REFEREE:
             return {"engine": table.state["engine"], "game": table.state["game"]}
-        if seat is not None and self.store.seat(game_id, seat) is None:
-            raise PbemError(f"game {game_id} has no seat called {seat!r}")
+        if seat is not None:
+            self.store.existing_seat(game_id, seat)
         view = table.game.view(table.state["game"], seat)
         eng = table.state["engine"]
         view["phase"] = {"number": eng["phase"], "deadline": eng["deadline"],
@@ -600,8 +600,7 @@ class Referee:
         """What a seat's mails show of the game now: its board, its own part, what it is asked."""
         from . import render
         table = self.table(game_id)
-        if self.store.seat(game_id, seat) is None:
-            raise PbemError(f"game {game_id} has no seat called {seat!r}")
+        self.store.existing_seat(game_id, seat)
         view = table.game.view(table.state["game"], seat)
         own_board = getattr(table.game, "SEAT_BOARDS", False)
         request = table.state["engine"]["requests"].get(seat)

@@ -11,6 +11,8 @@ import hmac
 import re
 import secrets
 
+from .errors import PbemError
+
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 TAG = re.compile(r"\[pbem\s+([a-z0-9][a-z0-9-]{0,31})\s+#([a-z0-9]{4,32})\]", re.IGNORECASE)
 TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -30,6 +32,14 @@ def valid_address(address: str) -> bool:
     """Does this look like a mail address a seat can have (local@domain, no spaces)?"""
     local, at, domain = address.strip().rpartition("@")
     return bool(at and local and domain) and not any(c.isspace() for c in address.strip())
+
+
+def mail_address(text: str) -> str:
+    """A seat's or observer's mail address as pbem keeps it; PbemError when it is none."""
+    email = text.strip().lower()
+    if not valid_address(email):
+        raise PbemError(f"{email!r} is not a mail address")
+    return email
 
 
 def subject_tag(game_id: str, token: str) -> str:

@@ -740,9 +740,7 @@ def submit(referee, game_id: str, seat_name: str, text: str, now: str) -> dict:
     now = iso(parse_time(now))
     with referee.store.transaction():
         table = referee.table(game_id)
-        seat = referee.store.seat(game_id, seat_name)
-        if seat is None:
-            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        seat = referee.store.existing_seat(game_id, seat_name)
         if table.state["engine"]["over"]:
             raise PbemError(f"game {game_id} is over")
         return take(referee, table, seat, text, now)

@@ -9,7 +9,7 @@ observers; each one gets its reports in its own language and time zone.
 from . import letters
 from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language
-from .identity import valid_address
+from .identity import mail_address
 from .timeutil import iso, parse_time, valid_timezone
 
 
@@ -17,9 +17,7 @@ def observe(referee, game_id: str, email: str, now: str, lang: str | None = None
             tz: str | None = None) -> dict:
     """Add an observer and mail it the game as it stands; return its row."""
     now = iso(parse_time(now))
-    email = email.strip().lower()
-    if not valid_address(email):
-        raise PbemError(f"{email!r} is not a mail address")
+    email = mail_address(email)
     language = normal_language(lang) if lang else "en"
     if language is None:
         raise PbemError(f"unknown language {lang!r} (pbem writes {' or '.join(LANGUAGES)})")

@@ -252,9 +252,7 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
     now = iso(parse_time(now))
     with referee.store.transaction():
         table = referee.table(game_id)
-        seat = referee.store.seat(game_id, seat_name)
-        if seat is None:
-            raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
+        seat = referee.store.existing_seat(game_id, seat_name)
         if table.state["engine"]["over"]:
             raise PbemError(f"game {game_id} is over")
         span = away_span([first, last], seat["tz"], now)

@@ -23,7 +23,7 @@ from . import letters
 from .adjudicator.contract import public
 from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language
-from .identity import new_token, valid_address
+from .identity import mail_address, new_token
 from .mail import stored
 from .timeutil import iso, parse_time, valid_timezone
 
@@ -34,19 +34,11 @@ def rotate_token(referee, game_id: str, seat_name: str, now: str) -> dict:
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        old = existing_seat(store, game_id, seat_name)
+        old = store.existing_seat(game_id, seat_name)
         store.update("seats", {"game": game_id, "name": seat_name}, {"token": new_token()})
         seat = store.seat(game_id, seat_name)
         recode_waiting_mail(store, game_id, seat_name, old["token"], seat["token"])
         table.send(seat, "token", N_("your seat has a new code"), "token", now)
-    return seat
-
-
-def existing_seat(store, game_id: str, seat_name: str) -> dict:
-    """The seat's row; PbemError when the game has no such seat."""
-    seat = store.seat(game_id, seat_name)
-    if seat is None:
-        raise PbemError(f"game {game_id} has no seat called {seat_name!r}")
     return seat
 
 
@@ -64,13 +56,11 @@ def recode_waiting_mail(store, game_id: str, seat_name: str, old: str, new: str)
 def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> dict:
     """Send a seat's mail to a new address and tell the old one; return the seat row."""
     now = iso(parse_time(now))
-    email = email.strip().lower()
-    if not valid_address(email):
-        raise PbemError(f"{email!r} is not a mail address")
+    email = mail_address(email)
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        old = existing_seat(store, game_id, seat_name)
+        old = store.existing_seat(game_id, seat_name)
         if old["email"] == email:
             raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
         store.update("seats", {"game": game_id, "name": seat_name},
@@ -96,13 +86,11 @@ def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
     took the seat (no address is ever said).
     """
     now = iso(parse_time(now))
-    email = email.strip().lower()
-    if not valid_address(email):
-        raise PbemError(f"{email!r} is not a mail address")
+    email = mail_address(email)
     store = referee.store
     with store.transaction():
         table = referee.table(game_id)
-        old = existing_seat(store, game_id, seat_name)
+        old = store.existing_seat(game_id, seat_name)
         if table.state["engine"]["over"]:
             raise PbemError(f"game {game_id} is over")
         if old["email"] == email:
@@ -150,7 +138,7 @@ def choose_language(store, game_id: str, seat_name: str, text: str) -> dict:
 
     Runs inside the caller's transaction; PbemError for a language pbem does not write.
     """
-    existing_seat(store, game_id, seat_name)
+    store.existing_seat(game_id, seat_name)
     lang = normal_language(text)
     if lang is None:
         raise PbemError(f"unknown language {text!r} (pbem writes {' or '.join(LANGUAGES)})")
@@ -163,7 +151,7 @@ def choose_timezone(store, game_id: str, seat_name: str, tz_name: str) -> dict:
 
     Runs inside the caller's transaction; PbemError for a zone this machine does not know.
     """
-    existing_seat(store, game_id, seat_name)
+    store.existing_seat(game_id, seat_name)
     tz_name = tz_name.strip()
     if not valid_timezone(tz_name):
         raise PbemError(f"unknown timezone {tz_name!r} (e.g. Europe/Paris)")

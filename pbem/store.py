@@ -360,6 +360,13 @@ class Store:
         """One seat row, or None."""
         return self.one("SELECT * FROM seats WHERE game = ? AND name = ?", [game_id, name])
 
+    def existing_seat(self, game_id: str, name: str) -> dict:
+        """One seat row; PbemError when the game has no such seat."""
+        seat = self.seat(game_id, name)
+        if seat is None:
+            raise PbemError(f"game {game_id} has no seat called {name!r}")
+        return seat
+
     def observers(self, game_id: str) -> list[dict]:
         """The addresses that follow a game without a seat, oldest first."""
         return self.all("SELECT * FROM observers WHERE game = ? ORDER BY added_at, email",

@@ -9,7 +9,6 @@ import pytest
 from pbem.app import SeatSpec
 from pbem.cli import main
 from pbem.replay import replay
-from pbem.timeutil import later
 
 from conftest import START
 from players import answer_to, flat, outbox, reply

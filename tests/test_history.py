@@ -7,7 +7,7 @@ from pbem.app import SeatSpec
 from pbem.games.attila.present import cards_text
 from pbem.store import row_event
 
-from conftest import START, seats
+from conftest import START
 from players import answer_to, flat, outbox, reply, text_of
 from test_attila_leaks import hand_line
 

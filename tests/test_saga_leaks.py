@@ -145,7 +145,6 @@ class LeakWatch:
     def __call__(self, before, after) -> None:
         """After a phase: the events, every seat's view and mail parts, the new mails."""
         self.read_log(before, after)
-        game = after["game"]
         for seat in [None] + after["engine"]["seats"]:
             self.check_blind(after, seat)
         self.check_mails()

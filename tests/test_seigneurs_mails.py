@@ -10,8 +10,6 @@ import re
 import shutil
 import subprocess
 
-import pytest
-
 from pbem import inbound, render
 from pbem.app import SeatSpec
 from pbem.games import seigneurs

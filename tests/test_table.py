@@ -8,7 +8,6 @@ disorder: on a real SQLite file, with the mails the seats get, and
 import email
 from email import policy
 import json
-from pathlib import Path
 import sqlite3
 
 from click.testing import CliRunner

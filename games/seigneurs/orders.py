@@ -7,12 +7,13 @@ valid word. Free text (the terms of an agreement or a peace) is kept as
 written.
 """
 
-from difflib import get_close_matches
+from functools import partial
 import re
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
+from pbem.adjudicator.spelling import did_you_mean
 from pbem.i18n import _, ngettext
 
 from . import development, economy, war
@@ -81,10 +82,7 @@ class LineError(ValueError):
     """A line that cannot be used, and why (in the seat's language)."""
 
 
-def close(word: str, choices) -> str:
-    """'; did you mean X?' for the closest choice, or ''."""
-    found = get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return _("; did you mean {best}?").format(best=found[0]) if found else ""
+close = partial(did_you_mean, cutoff=0.5)  # '; did you mean X?' (a looser match: short words)
 
 
 def words(line: str) -> list[str]:

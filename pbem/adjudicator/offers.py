@@ -17,21 +17,15 @@ both sides still hold them (:func:`settle`). What is left open when the phase
 ends lapses.
 """
 
-from difflib import get_close_matches
 
 from ..i18n import _
+from .spelling import did_you_mean
 
 OFFER = ("offer", "offre", "propose")
 ACCEPT = ("accept", "accepte", "accepter", "oui")
 REFUSE = ("refuse", "refuser", "decline", "non")
 GIVE = ("give", "donne", "donner")
 TAKE = ("take", "prend", "prendre", "receive", "recois", "reçois")
-
-
-def close(word: str, choices) -> str:
-    """'; did you mean X?' for the closest of the choices, or ''."""
-    found = get_close_matches(word, list(choices), n=1)
-    return _("; did you mean {name}?").format(name=found[0]) if found else ""
 
 
 def read_goods(words: list[str], goods: dict) -> dict:
@@ -55,7 +49,7 @@ def read_goods(words: list[str], goods: dict) -> dict:
         name = goods.get(word)
         if name is None:
             raise ValueError(_("there is no good called '{word}'{hint}").format(
-                word=word, hint=close(word, goods)))
+                word=word, hint=did_you_mean(word, goods)))
         if pending_good:
             out[pending_good] = out.get(pending_good, 0) + 1
         if pending_count is not None:
@@ -80,7 +74,7 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
     to = words[0]
     if to not in seats:
         raise ValueError(_("there is no seat called '{seat}'{hint}").format(
-            seat=to, hint=close(to, seats)))
+            seat=to, hint=did_you_mean(to, seats)))
     give, take, part = [], [], None
     for word in words[1:]:
         if word in GIVE:

@@ -10,6 +10,12 @@ def closest(word: str, names, count: int = 2) -> list[str]:
     return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
 
 
+def did_you_mean(word: str, names, cutoff: float = 0.6) -> str:
+    """'; did you mean X?' for the closest of the names, in the current language; or ''."""
+    found = get_close_matches(word, list(names), n=1, cutoff=cutoff)
+    return _("; did you mean {name}?").format(name=found[0]) if found else ""
+
+
 def unknown_word(word: str, words, example: str) -> Said:
     """Why a line's first word is no order: the closest order words, and a real example."""
     near = closest(word, words)

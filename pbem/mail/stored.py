@@ -104,7 +104,7 @@ def mail_data(db, row: dict) -> bytes:
 def message_bytes(db, row: dict) -> bytes:
     """The whole RFC 822 mail of an outbox row (one with its ``mail``, ``model``, ``parts``).
 
-    `db` is the database's connection (``Store.db``); ``Store.outbox_mail`` says it shorter.
+    `db` is the database's connection (``Store.conn``); ``Store.outbox_mail`` says it shorter.
     """
     data = mail_data(db, row)
     out, start = bytearray(), 0

@@ -12,6 +12,9 @@ in HTML the arguments of ``.format`` are escaped, the catalogue's text is not.
 ``language()`` is the current language (for ``<html lang>``), ``local`` shows a
 time in a seat's zone and language, ``number`` a number in the language, and
 ``wrap`` fills a text paragraph to the 78 columns of a text mail.
+``fragments(name, items)`` renders a small template for each item (a dict of
+hashable fields), once per distinct item in the process: a board's cells,
+most of them the same from one board to the next.
 
 Jinja is loaded with the environment, and resvg and Pillow with the first
 board drawn, so a command that writes no mail loads none of them. Templates
@@ -80,7 +83,21 @@ def environment():
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
+    env.globals["fragments"] = fragments
     return env
+
+
+def fragments(name: str, items) -> Markup:
+    """A template (``<game>/<name>``) rendered for each item (a dict of hashable fields),
+    joined."""
+    lang = i18n.current()
+    return Markup("".join(fragment(name, lang, tuple(item.items())) for item in items))
+
+
+@lru_cache(maxsize=4096)
+def fragment(name: str, lang: str, fields: tuple) -> str:
+    """A template rendered with these (name, value) fields in a language, once per process."""
+    return environment().get_template(name).render(dict(fields))
 
 
 def bytecode_cache():
@@ -104,10 +121,16 @@ def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
     text = str(text)
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", "\0"))
-    return "\n".join(line if fits(line, width) else
-                     textwrap.fill(line, width, subsequent_indent=indent,
-                                   break_long_words=False, break_on_hyphens=False)
+    return "\n".join(line if fits(line, width) else filled(line, width, indent)
                      for line in text.split("\n")).replace("\0", " ")
+
+
+@lru_cache(maxsize=1024)
+def filled(line: str, width: int, indent: str) -> str:
+    """One long line filled to `width` columns (a mail's fixed sentences recur in every
+    mail: each is filled once per process)."""
+    return textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def fits(line: str, width: int) -> bool:

@@ -145,7 +145,7 @@ def geometry(q: int, r: int) -> tuple:
 
 
 def svg_context(view) -> dict:
-    """Geometry and colours for board.svg.j2."""
+    """Geometry and colours for board.svg.j2: each cell as cell.svg.j2 draws it."""
     size = HEX_SIZE
     cells = []
     xs, ys = [], []
@@ -153,9 +153,13 @@ def svg_context(view) -> dict:
         x, y, points = geometry(cell["q"], cell["r"])
         xs.append(x)
         ys.append(y)
-        legion = cell["unit"]["legion"] if cell["unit"] else None
-        cells.append({**cell, "x": x, "y": y, "points": points,
-                      "fill": FILL.get(legion), "camp_fill": camp_fill(view, cell["camp"])})
+        unit = cell["unit"]
+        cells.append({"name": cell["name"], "x": x, "y": y, "points": points,
+                      "wall": cell["wall"], "goal": cell["goal"], "shield": cell["shield"],
+                      "laurel": cell["laurel"], "unit": unit is not None,
+                      "unit_shield": bool(unit and unit["shield"]),
+                      "fill": FILL.get(unit["legion"]) if unit else None,
+                      "camp_fill": camp_fill(view, cell["camp"])})
     pad = size * 1.2
     wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {

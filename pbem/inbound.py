@@ -176,8 +176,10 @@ def identify(referee, incoming: Incoming) -> Who:
     store = referee.store
     found = claim(incoming.subject, incoming.recipients, referee.config["address"])
     game = store.game(found.game) if found.game else None
-    seats = store.all("SELECT * FROM seats WHERE game = ? AND email = ? ORDER BY position",
-                      [found.game, incoming.sender]) if game else []
+    # a game's few seats, filtered here: the address index would scan every game
+    # a player is in
+    seats = [s for s in store.seats(found.game) if s["email"] == incoming.sender] \
+        if game else []
     seat = next((s for s in seats if token_matches(s["token"], found.tokens)), None)
     return Who(found, game, seats, seat)
 

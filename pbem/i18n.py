@@ -176,10 +176,17 @@ def format_date(iso_utc: str, tz_name: str | None) -> str:
     'Tue 1 Dec 2026 19:00 (Europe/Paris)', 'mar. 1 déc. 2026 19:00 (Europe/Paris)';
     an unknown or missing zone shows UTC.
     """
+    return formatted_date(iso_utc, tz_name, current())
+
+
+@lru_cache(maxsize=256)
+def formatted_date(iso_utc: str, tz_name: str | None, lang: str) -> str:
+    """`format_date` in a given language (a deadline is shown in many mails: formatted once
+    per process)."""
     from babel.dates import format_datetime
     zone = zone_of(tz_name)
     label = tz_name if zone is not timezone.utc else "UTC"
-    shown = format_datetime(parse_time(iso_utc), DATE_PATTERN, tzinfo=zone, locale=current())
+    shown = format_datetime(parse_time(iso_utc), DATE_PATTERN, tzinfo=zone, locale=lang)
     return f"{shown} ({label})"
 
 

@@ -36,3 +36,16 @@ def test_a_part_is_written_as_the_standard_generator_writes_it(body, subtype):
     Generator(ours, policy=POLICY).flatten(text_part(body, subtype))
     BytesGenerator(theirs, policy=POLICY).flatten(text_part(body, subtype))
     assert ours.getvalue() == theirs.getvalue()
+
+
+QP_TEXTS = ["<p>" + "un mot accentué, " * 30 + "</p>\n", "a = b\n", "trailing space \n",
+            "tab\tand trailing tab\t\n", "x" * 200 + "\n", "=3D already\n", "no newline at end",
+            "From the start of a line\n", ".\n", "é" * 100 + "\n" + "—\n"]
+
+
+@pytest.mark.parametrize("text", QP_TEXTS)
+def test_a_quoted_printable_part_decodes_to_its_text_and_fits_in_76_columns(text):
+    part = text_part(text, "html")
+    assert part["Content-Transfer-Encoding"] == "quoted-printable"
+    assert part.get_payload(decode=True).decode("utf-8") == text
+    assert all(len(line) <= 76 for line in part.get_payload().split("\n"))

@@ -9,7 +9,9 @@ Prints pbem's figures beside floors measured in the same run, and the ratios:
 - the time to compose it (pbem's `compose` and the outbox columns), beside
   the standard library's default-policy `EmailMessage` building the same
   mail with its PNG (how pbem composed before): medians of interleaved
-  repetitions.
+  repetitions;
+- the time to draw its board as the PNG the mail carries (once per turn and
+  process), beside resvg drawing the SVG to its own PNG alone.
 
     python benchmarks/mail_size.py [--seats 6] [--repeat 21]
 """
@@ -25,7 +27,7 @@ import statistics
 import tempfile
 import time
 
-from pbem import inbound
+from pbem import inbound, render
 from pbem.app import Referee, SeatSpec
 from pbem.config import load
 from pbem.letters import BOARD_CID
@@ -56,6 +58,13 @@ def pbem_compose(store, fields: dict, svg: str) -> dict:
                     msg_id=fields["Message-ID"], date=START, reply_to=fields["Reply-To"],
                     references=[fields["References"]], images={BOARD_CID: Board(svg)})
     return stored.columns(store.db, draft, "bench", "report")
+
+
+def raster(svg: str) -> bytes:
+    """The floor of drawing a board: resvg's own PNG of the SVG, as pbem asks resvg for it."""
+    import resvg_py
+    return resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
+                                 text_rendering="optimize_legibility", **render.FONTS)
 
 
 def timed(work, repeat: int) -> list[float]:
@@ -102,6 +111,10 @@ def main() -> None:
             theirs += timed(lambda: default_policy(fields, png), 1)
             with referee.store.transaction():
                 ours += timed(lambda: pbem_compose(referee.store, fields, svg), 1)
+        drawn, rasterised = [], []
+        for _ in range(max(3, args.repeat // 4)):
+            drawn += timed(lambda: render.board_png.__wrapped__(svg), 1)
+            rasterised += timed(lambda: raster(svg), 1)
         floor = len(base64.encodebytes(png))
         size = len(raw)
     print(f"turn report, {args.seats} seats: {size / 1024:.1f} KB (PNG {len(png) / 1024:.1f} KB); "
@@ -111,6 +124,9 @@ def main() -> None:
     ours_ms, theirs_ms = statistics.median(ours) * 1000, statistics.median(theirs) * 1000
     print(f"composing it: stdlib default policy {theirs_ms:.2f} ms, pbem {ours_ms:.2f} ms "
           f"(ratio {ours_ms / theirs_ms:.2f})")
+    drawn_ms, raster_ms = statistics.median(drawn) * 1000, statistics.median(rasterised) * 1000
+    print(f"drawing its board PNG: resvg alone {raster_ms:.0f} ms, pbem {drawn_ms:.0f} ms "
+          f"(ratio {drawn_ms / raster_ms:.2f})")
 
 
 if __name__ == "__main__":

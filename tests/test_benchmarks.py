@@ -40,6 +40,7 @@ def test_replay_benchmark_runs():
 def test_mail_size_benchmark_runs():
     out = run("mail_size.py", "--seats", "4", "--repeat", "2")
     assert "turn report, 4 seats" in out and "floor" in out and "composing it" in out
+    assert "drawing its board PNG" in out
 
 
 def test_db_growth_benchmark_runs():

@@ -8,7 +8,10 @@ queued, due turns resolved and reported, the outbox delivered). Two scenarios:
 
 - spread: one order mail to each of N four-seat games, so no turn is due;
 - turns: four order mails to each of N/4 four-seat games, so every game's
-  turn resolves and every seat gets its report.
+  turn resolves and every seat gets its report. The games are copies of one
+  game and every seat passes, so all their boards are alike and the board's
+  PNG is drawn once in the run; each distinct board costs what
+  benchmarks/mail_size.py prints for drawing one (about 90 ms).
 
 Each runs 3 times, interleaved with the floor, on fresh copies of the same
 folder; the medians, their ratio and pbem's peak RSS are printed. Targets:

@@ -4,13 +4,17 @@ SAGA and Seigneurs show fixed examples (a French seat sees French words); each
 example is fed back to the parser: its order word must be one the stage reads,
 and what reads without a position (a battle result, a ruling, an offer) must
 parse without an error. Auguste and Attila build their examples from the
-seat's own position (tests/test_mail_kinds.py writes them).
+seat's own position (tests/test_mail_kinds.py writes them); Auguste's laurel
+example is checked here against the position.
 """
 
 import re
 
 import pytest
 
+from conftest import START, make_referee, seats
+from games.auguste.orders import parse as auguste_parse
+from games.auguste.state import board_of
 from games.saga import orders as saga_orders
 from games.saga.material import plain as saga_plain
 from games.seigneurs import orders as seigneurs_orders
@@ -96,3 +100,38 @@ def test_a_french_seat_sees_french_order_words(ruleset, view, said):
     assert all(words in shown for words in said), shown
     english = " ".join(examples(ruleset, view, "en"))
     assert not any(words in english for words in said), english
+
+
+def auguste_help(folder, red_units: list[str], lang: str) -> tuple[str, list[str], dict]:
+    """(HELP text, its examples, the game's state) for ann's red legion on these cells,
+    the laurel crown on FIM."""
+    folder.mkdir()
+    referee = make_referee(folder)
+    referee.new_game("auguste", "g", seats("ann", "bob"), START, seed="help", position={
+        "laurel": "FIM", "shields": [],
+        "legions": {"red": {"team": "Caesar", "seat": "ann", "units": red_units},
+                    "blue": {"team": "Pompey", "seat": "bob", "units": ["ZIJ"]}}})
+    table = referee.table("g")
+    with speaking(lang):
+        view = table.game.view(table.state["game"], "ann")
+        text = render.render("auguste", "help.txt.j2", view=view)
+    return text, examples("auguste", view, lang), table.state["game"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_auguste_help_shows_a_laurel_order_the_seat_can_give_now(lang, tmp_path):
+    state = auguste_help(tmp_path / "probe", ["MOC"], lang)[2]
+    touching = sorted(board_of(state).neighbours["FIM"])[0]
+    text, shown, state = auguste_help(tmp_path / "now", [touching], lang)
+    laurel = next(e for e in shown if re.search(r"\b(laurel|laurier)\b", e))
+    assert not auguste_parse(state, "ann", laurel)[1], laurel
+    assert "FIM)" not in " ".join(text.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_auguste_help_says_when_the_laurel_order_can_be_given(lang, tmp_path):
+    text, shown, state = auguste_help(tmp_path / "game", ["MOC"], lang)
+    assert "MOC" not in board_of(state).neighbours["FIM"]
+    laurel = next(e for e in shown if re.search(r"\b(laurel|laurier)\b", e))
+    assert auguste_parse(state, "ann", laurel)[1], "not next to the crown: the order is refused now"
+    assert "FIM)" in " ".join(text.split())

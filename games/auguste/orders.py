@@ -83,8 +83,9 @@ def examples(state, seat) -> dict:
     """Orders this seat could really write now, in the reader's words, for its mails.
 
     "move": a legal move of one of its legions (a pass when none can move),
-    "laurel": the crown pushed to a free cell next to it, "pass", and the
-    cells and legion they use.
+    "laurel": the crown pushed to a free cell next to it, by a legion of the
+    seat that touches it when one does ("laurel_now" says whether one does),
+    "pass", and the cells and legion they use.
     """
     french = current() == "fr"
     words = VERB_WORDS["fr" if french else "en"]
@@ -104,7 +105,10 @@ def examples(state, seat) -> dict:
     free = [n for n in sorted(board.neighbours[state["laurel"]])
             if n not in state["units"] and not blocked(state, n)]
     out["crown_to"] = free[0] if free else state["laurel"]
-    out["laurel"] = f"{out['legion']}: {words['laurel']} {out['crown_to']}"
+    touching = [legion for legion in mine if in_contact(state, legion)]
+    out["laurel_now"] = bool(touching)
+    pusher = written(touching[0]) if touching else out["legion"]
+    out["laurel"] = f"{pusher}: {words['laurel']} {out['crown_to']}"
     return out
 
 

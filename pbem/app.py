@@ -29,7 +29,7 @@ from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
 from .digest import digest
 from .errors import PbemError
-from .i18n import LANGUAGES, normal_language, speaking
+from .i18n import LANGUAGES, counted, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
 from .receipts import receipt
 from .store import Store, row_event
@@ -70,7 +70,7 @@ class TickReport:
     def lines(self) -> list[str]:
         """The report as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
-        out += [f"game {g}: {n} phase(s) resolved" for g, n in sorted(self.phases.items())]
+        out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")

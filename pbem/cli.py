@@ -27,7 +27,7 @@ from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from .config import ConfigError, load
 from .errors import PbemError
-from .i18n import said
+from .i18n import counted, said
 from .identity import without_tokens
 from .store import Store
 from .timeutil import parse_time, iso, system_now
@@ -369,7 +369,7 @@ def poll(referee, watch, now):
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
     count = referee.poll(moment, watch=watch)
-    click.echo(f"{count} new mail(s) stored")
+    click.echo(f"{counted(count, 'new mail')} stored")
 
 
 @main.command()
@@ -430,13 +430,13 @@ def outbox_command(referee, every, retry_ids, as_json, as_referee, now):
     if retry_ids:
         known_ids(referee.store, "outbox", retry_ids)
         count = outbox.retry(referee.store, retry_ids, when(now))
-        click.echo(f"{count} mail(s) queued again (pbem tick sends them)")
+        click.echo(f"{counted(count, 'mail')} queued again (pbem tick sends them)")
         return
     rows = outbox.waiting(referee.store, every)
     if not as_referee:
         rows = [{**row, "subject": without_tokens(row["subject"])} for row in rows]
     listing(rows, as_json, "nothing waiting in the outbox",
-            lambda row: [f"{row['id']:6} {row['status']:8} {row['attempts']:2} attempt(s)  "
+            lambda row: [f"{row['id']:6} {row['status']:8} {counted(row['attempts'], 'attempt'):11} "
                          f"{row['to_addr']}  {row['subject']}"]
             + ([f"       {row['last_error']}"] if row["last_error"] else []))
 
@@ -456,7 +456,7 @@ def inbox_command(referee, every, release_ids, as_json):
     if release_ids:
         known_ids(referee.store, "inbox", release_ids)
         count = inbound.release(referee.store, release_ids)
-        click.echo(f"{count} mail(s) released (pbem tick handles them)")
+        click.echo(f"{counted(count, 'mail')} released (pbem tick handles them)")
         return
     listing(inbound.held(referee.store, every), as_json, "every stored mail was handled",
             lambda row: [f"{row['id']:6} {row['received_at']} {row['status']:11} "
@@ -607,7 +607,7 @@ def orders(referee, game_id, as_referee, as_json):
     for row in shown["seats"]:
         if row["sent"]:
             said = f"orders in since {row['at']}" + \
-                (f", {row['errors']} line(s) with errors" if row["errors"] else "")
+                (f", {counted(row['errors'], 'line')} with errors" if row["errors"] else "")
         else:
             said = "nothing yet"
         marks = [word for word, on in (("READY", row["ready"]), ("WAIT", row["wait"]),

@@ -9,6 +9,7 @@ and loads nothing that writes mail.
 from collections import Counter
 from datetime import timedelta
 
+from .i18n import counted
 from .timeutil import parse_time
 
 DIGEST_EVERY = timedelta(days=1)
@@ -56,8 +57,9 @@ def digest(referee, now: str) -> bool:
             f"SELECT id, sender, status, reason {WHERE} ORDER BY status = 'ignored', id DESC "
             "LIMIT ?", [after, *DIGESTED, DIGEST_EXAMPLES])
         total = sum(statuses.values())
-        letters.notice(referee, referee.config["referee"], f"{total} mail(s) refused", [
-            f"Since the last digest, {total} mail(s) were refused or set aside: "
+        letters.notice(referee, referee.config["referee"], f"{counted(total, 'mail')} refused", [
+            f"Since the last digest, {counted(total, 'mail')} "
+            f"{'was' if total == 1 else 'were'} refused or set aside: "
             + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) + ".",
             "Why: " + "; ".join(f"{kind} ({n})" for kind, n in kinds.most_common(10)) + ".",
             "For example: " + "; ".join(

@@ -190,6 +190,11 @@ def formatted_date(iso_utc: str, tz_name: str | None, lang: str) -> str:
     return f"{shown} ({label})"
 
 
+def counted(number: int, noun: str) -> str:
+    """A count and its English noun, for the referee's terminal and logs: '1 mail', '2 mails'."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def format_number(n) -> str:
     """A number as the current language writes it: '12,345.5' or '12 345,5'."""
     from babel.numbers import format_decimal

@@ -25,7 +25,7 @@ import threading
 import time
 
 from . import letters, players, seats
-from .i18n import N_, _, format_date, speaking
+from .i18n import N_, _, counted, format_date, speaking
 from .adjudicator import engine
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
@@ -707,9 +707,9 @@ COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_c
 def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
     """What a seat's mail did, in a few words for the inbox log."""
     if recorded:
-        said = f"orders recorded with {len(errors)} error(s)" if errors else "orders recorded"
+        said = f"orders recorded with {counted(len(errors), 'error')}" if errors else "orders recorded"
     elif has_orders and errors:
-        said = f"orders not recorded: no line could be used ({len(errors)} error(s))"
+        said = f"orders not recorded: no line could be used ({counted(len(errors), 'error')})"
     elif has_orders:
         said = "orders not recorded: nothing asked of this seat"
     else:

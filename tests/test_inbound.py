@@ -331,7 +331,7 @@ def test_every_mail_ends_with_a_status_a_reason_and_an_answer_or_none(auguste_ga
     assert [(r["status"], r["reason"]) for r in rows] == [
         ("done", "orders recorded"),
         ("done", "commands status"),
-        ("done", "orders not recorded: no line could be used (1 error(s))"),
+        ("done", "orders not recorded: no line could be used (1 error)"),
         ("rejected", "wrong or missing token"),
         ("ignored", "no game tag (a stranger: not answered)"),
         ("ignored", "automatic mail: Precedence: bulk"),

@@ -151,7 +151,7 @@ def nested(levels: int) -> bytes:
 ])
 def test_a_charset_no_codec_reads_stops_nothing(club, content_type):
     club.drop(mail(club, content_type=content_type), mail(club, "bob"))
-    assert "2 new mail(s) stored" in club.cron()
+    assert "2 new mails stored" in club.cron()
     assert not os.listdir(club.folder / "mail" / "inbox" / "new")
     ann, bob = club.inbox()
     assert (ann["status"], ann["reason"]) == ("done", "orders recorded")  # read as UTF-8
@@ -512,7 +512,7 @@ def test_fifty_thousand_bad_lines_get_a_short_answer(club):
     club.drop(mail(club, body=body))
     club.cron()
     [row] = club.inbox()
-    assert row["status"] == "done" and "(50000 error(s))" in row["reason"]
+    assert row["status"] == "done" and "(50000 errors)" in row["reason"]
     [answer] = club.answers("<ann.1@players.example>")
     text = answer.get_body(preferencelist=("plain",)).get_content()
     assert "50000 lines could not be accepted" in text
@@ -538,7 +538,7 @@ def test_strangers_get_no_answer_and_the_referee_a_daily_digest(club):
     assert {r["status"] for r in club.inbox()} == {"ignored"}
     [digest] = club.to("referee@localhost")
     text = " ".join(digest.get_body(preferencelist=("plain",)).get_content().split())
-    assert "20 mail(s) were refused or set aside: 20 ignored." in text
+    assert "20 mails were refused or set aside: 20 ignored." in text
     assert "sender is not a seat (20)" in text
     assert text.count("from eve") == 5
 
@@ -547,7 +547,7 @@ def test_strangers_get_no_answer_and_the_referee_a_daily_digest(club):
     assert len(club.to("referee@localhost")) == 1
     club.cron(later(NOW, 25))          # a day later: what is new since
     assert len(club.to("referee@localhost")) == 2
-    assert "1 mail(s) were refused" in club.to("referee@localhost")[-1].get_body(
+    assert "1 mail was refused" in club.to("referee@localhost")[-1].get_body(
         preferencelist=("plain",)).get_content()
     club.cron(later(NOW, 50))          # nothing new: no digest
     assert len(club.to("referee@localhost")) == 2
@@ -604,7 +604,7 @@ def test_one_poll_per_database(club):
         out = club.pbem("poll", "--now", NOW, code=1)
     assert out.count("\n") == 1 and "another pbem poll is running on this database" in out
     assert club.inbox() == []
-    assert "1 new mail(s) stored" in club.pbem("poll", "--now", NOW)
+    assert "1 new mail stored" in club.pbem("poll", "--now", NOW)
 
 
 def test_two_ticks_through_a_link_at_once_deliver_every_mail_once(club):

@@ -170,7 +170,7 @@ def test_orders_shows_who_has_sent_orders_and_only_the_referee_option_shows_them
     inbound.submit(referee, "rome", "cat", "green: pass\nblue: move XXX YYY", later(START, 2))
     out = cli(referee, "orders", "rome")
     assert f"ann          orders in since {later(START, 1)} (READY)" in out
-    assert f"cat          orders in since {later(START, 2)}, 1 line(s) with errors" in out
+    assert f"cat          orders in since {later(START, 2)}, 1 line with errors" in out
     assert "bob          nothing yet" in out and "dan          nothing yet" in out
     assert "red: pass" not in out
     full = cli(referee, "orders", "rome", "--referee")

@@ -36,6 +36,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 from .. import inbound
 from ..config import ConfigError
 from ..errors import PbemError
+from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
 from .parse import read
@@ -88,7 +89,8 @@ class Poller:
             raise self.fatal(problem) from None
         except PASSING as problem:
             raise PbemError(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
-                            f"{self.stored} mail(s) were stored before that; the next poll "
+                            f"{counted(self.stored, 'mail')} "
+                            f"{'was' if self.stored == 1 else 'were'} stored before that; the next poll "
                             "goes on from there.") from None
         return self.stored
 
@@ -102,8 +104,8 @@ class Poller:
                         before = self.stored
                         self.sweep(client)
                         if self.stored > before:
-                            log.info("IMAP %s: %s new mail(s) stored", self.key,
-                                     self.stored - before)
+                            log.info("IMAP %s: %s stored", self.key,
+                                     counted(self.stored - before, "new mail"))
                         delay = BACKOFF_FIRST
                         self.wait(client)
             except FATAL as problem:

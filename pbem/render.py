@@ -224,12 +224,22 @@ def board_width(svg: str) -> int:
     The root's width when it is in pixels, else (a percentage, or none) the
     viewBox's width, scaled by the percentage.
     """
-    root = next(ElementTree.iterparse(io.StringIO(svg), events=("start",)))[1]
+    root = svg_root(svg)
     width = root.get("width", "100%").strip().removesuffix("px")
     box = [float(n) for n in root.get("viewBox", "0 0 100 100").replace(",", " ").split()]
     if width.endswith("%"):
         return math.ceil(box[2] * float(width[:-1]) / 100 - 1e-9)
     return math.ceil(float(width) - 1e-9)
+
+
+def svg_root(svg: str):
+    """The root element of an SVG document, its attributes read without parsing the rest."""
+    parser = ElementTree.XMLPullParser(events=("start",))
+    for start in range(0, len(svg), 1024):
+        parser.feed(svg[start:start + 1024])
+        for _event, element in parser.read_events():
+            return element
+    raise ValueError("an SVG document without a root element")
 
 
 def board_picture(cid: str, title: str, width: int) -> Markup:

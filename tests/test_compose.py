@@ -1,10 +1,12 @@
-"""Composing outgoing mail: headers written as the standard library writes them."""
+"""Composing outgoing mail: headers and parts written as the standard library writes them."""
 
+from email.generator import BytesGenerator
 from email.policy import compat32
+import io
 
 import pytest
 
-from pbem.mail.compose import POLICY
+from pbem.mail.compose import POLICY, Generator, text_part
 
 STDLIB = compat32.clone(mangle_from_=False, max_line_length=78)
 VALUES = [
@@ -21,3 +23,16 @@ VALUES = [
 @pytest.mark.parametrize("name", ["Subject", "References", "Content-Type"])
 def test_a_header_is_written_as_the_standard_library_writes_it(name, value):
     assert POLICY.fold_binary(name, value) == STDLIB.fold_binary(name, value)
+
+
+BODIES = ["", "one line", "two\nlines\n", "crlf\r\nlines\r\n", "lone\rcarriage return",
+          "trailing blank lines\n\n\n", "accents é à\n" * 20, "long " * 40 + "\n"]
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+def test_a_part_is_written_as_the_standard_generator_writes_it(body, subtype):
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    Generator(ours, policy=POLICY).flatten(text_part(body, subtype))
+    BytesGenerator(theirs, policy=POLICY).flatten(text_part(body, subtype))
+    assert ours.getvalue() == theirs.getvalue()

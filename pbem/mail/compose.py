@@ -44,6 +44,17 @@ class Policy(Compat32):
         return super()._fold(name, value, sanitize)
 
 
+class Generator(BytesGenerator):
+    """The standard generator, but a part whose lines already end as the mail's do is
+    written in one piece rather than line by line (pbem's own parts always are)."""
+
+    def _write_lines(self, lines):
+        if self._NL != "\n" or "\r" in lines:
+            super()._write_lines(lines)
+        else:
+            self.write(lines)
+
+
 POLICY = Policy(mangle_from_=False, max_line_length=78)
 NEWLINES = re.compile(rb"\r\n|\r")
 TEXT_COLUMNS = 78  # a text part whose lines fit is sent as it is (7bit or 8bit)
@@ -197,7 +208,7 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
     body["MIME-Version"] = "1.0"
     body["Content-Type"] = content_type
     out = io.BytesIO()
-    BytesGenerator(out, policy=POLICY).flatten(body)
+    Generator(out, policy=POLICY).flatten(body)
     data, parts = holes.cut(out.getvalue())
     return Draft(data, parts)
 

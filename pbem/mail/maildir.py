@@ -67,11 +67,10 @@ def key_for(number: int, message_id: str) -> str:
     return f"{number:012d}.{hashlib.sha256(message_id.encode()).hexdigest()[:24]}.pbem"
 
 
-def delivered(path: Path, key: str) -> bool:
-    """Is a message with this key in the Maildir, unread (new/) or read (cur/)?"""
-    if (path / "new" / key).exists():
-        return True
-    return any(name.split(":", 1)[0] == key for name in os.listdir(path / "cur"))
+def delivered(path: Path) -> set[str]:
+    """The keys of the messages in a Maildir, unread (new/) or read (cur/)."""
+    return set(os.listdir(path / "new")) | \
+        {name.split(":", 1)[0] for name in os.listdir(path / "cur")}
 
 
 def deliver_all(path: Path, mails) -> int:
@@ -84,10 +83,11 @@ def deliver_all(path: Path, mails) -> int:
     disks rather than one per file), then linked.
     """
     folder(path)
+    there = delivered(path)
     written = []
     try:
         for key, raw in mails:
-            if delivered(path, key):
+            if key in there:
                 continue
             temporary = path / "tmp" / f"{key}.{os.getpid()}"
             handle = open(temporary, "wb")

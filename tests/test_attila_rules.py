@@ -2,12 +2,13 @@
 
 import copy
 from pathlib import Path
+import re
 import tomllib
 
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from pbem import render
+from pbem import i18n, render
 from pbem.adjudicator import engine
 from pbem.adjudicator.contract import SetupError
 from pbem.adjudicator.rng import PhaseRng
@@ -281,6 +282,30 @@ def test_the_board_has_arrows_pawns_the_track_and_the_influence_table_beside_it(
     html = render.board_html("attila", attila, attila.view(state, None))
     assert html.startswith(svg)
     assert "<table" in html and "<td style=\"text-align: right; padding: 2px 8px\">4</td>" in html
+
+
+def test_each_province_is_drawn_once_with_its_own_pawns_in_each_language():
+    """A province's box is drawn once per process and reused: a board drawn again, in
+    French, or with other pawns, still shows its own."""
+    _, state = new_game(position=position(pawns={"Pannonia": {"goths": 3, "huns": 1},
+                                                 "Dacia": {"franks": 2}},
+                                          pacified={"Italia": "IV"}))
+    view = attila.view(state, None)
+    board = render.board_svg("attila", attila, view)
+    assert render.board_svg("attila", attila, view) == board
+    for province in view["provinces"]:
+        assert board.count(f'fill="#3d3322">{province["name"]}</text>') == 1
+    assert board.count('r="6.5"') == 3
+    assert {"<title>Goths 3</title>", "<title>Huns 1</title>", "<title>Franks 2</title>",
+            "<title>pacified: peace tile IV</title>"} <= set(re.findall("<title>[^<]*</title>",
+                                                                      board))
+    with i18n.speaking("fr"):
+        french = render.board_svg("attila", attila, view)
+    assert "<title>pacifiée\u00a0: tuile de paix IV</title>" in french and "pacified" not in french
+    _, moved = new_game(position=position(pawns={"Pannonia": {"goths": 2}}))
+    other = render.board_svg("attila", attila, attila.view(moved, None))
+    assert "<title>Goths 2</title>" in other and "Goths 3" not in other
+    assert other.count('r="6.5"') == 1 and "peace tile IV" not in other
 
 
 def test_the_board_as_text():

@@ -17,7 +17,7 @@ import tomllib
 
 import pytest
 
-from pbem import inbound, render
+from pbem import i18n, inbound, render
 from pbem.games import saga
 from pbem.timeutil import later
 
@@ -114,17 +114,37 @@ def test_every_text_part_fits_78_columns(battle):
 
 def test_each_seat_draws_its_own_map(battle):
     state = battle.table("case").state["game"]
-    ann = saga.svg_context(saga.view(state, "ann"))
-    bob = saga.svg_context(saga.view(state, "bob"))
-    zones = {z["name"]: z for z in ann["zones"]}
-    assert zones["Kent"]["status"] == "own" and zones["Kent"]["colour"] != present_grey()
-    assert zones["Alba"]["status"] == "known" and zones["Alba"]["mark"] == "t0"
+    seen = saga.view(state, "ann")
+    status = {z["name"]: z["status"] for z in seen["zones"]}
+    zones = {z["name"]: z for z in saga.svg_context(seen)["zones"]}
+    assert status["Kent"] == "own" and zones["Kent"]["colour"] != present_grey()
+    assert status["Alba"] == "known" and zones["Alba"]["mark"] == "t0"
     assert zones["Alba"]["stale"] and zones["Alba"]["dashed"]
-    assert zones["Jorvik"]["status"] == "unknown" and zones["Jorvik"]["colour"] == present_grey()
-    assert {z["name"]: z["status"] for z in bob["zones"]}["Kent"] == "unknown"
+    assert status["Jorvik"] == "unknown" and zones["Jorvik"]["colour"] == present_grey()
+    assert {z["name"]: z["status"] for z in saga.view(state, "bob")["zones"]}["Kent"] == "unknown"
     svg = render.board_svg("saga", saga, saga.view(state, "ann"))
     assert 'viewBox="0 0 640 700"' in svg and "max-width: 100%" in svg
     assert "t0?" in svg, "a stale fact is marked with its turn"
+
+
+def test_each_zone_is_drawn_once_as_each_seat_knows_it(battle):
+    """Zones are drawn once per process and reused: each seat's map, drawn again or in
+    French, still shows every zone once, and as that seat knows it."""
+    state = battle.table("case").state["game"]
+    for seat in ("ann", "bob", "referee", None):
+        seen = saga.view(state, seat)
+        board = render.board_svg("saga", saga, seen)
+        assert render.board_svg("saga", saga, seen) == board
+        assert board.count("<g>") == len(seen["zones"]) == 19
+        for zone in seen["zones"]:
+            assert board.count(f'fill="#1c1c1c">{zone["number"]} {zone["name"]}</text>') == 1
+        unknown = sum(zone["status"] == "unknown" for zone in seen["zones"])
+        assert board.count(": not known</title>") == unknown
+        with i18n.speaking("fr"):
+            french = render.board_svg("saga", saga, seen)
+        assert french.count(": inconnue</title>") == unknown and "not known" not in french
+    assert render.board_svg("saga", saga, saga.view(state, "ann")) != \
+        render.board_svg("saga", saga, saga.view(state, "bob"))
 
 
 def present_grey() -> str:

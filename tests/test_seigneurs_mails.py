@@ -49,14 +49,15 @@ def last_mail(referee, seat: str, kind: str = "report") -> dict:
     return parts(referee.store.outbox_mail(row))
 
 
-def new_game(tmp_path, bob_lang="en"):
-    """Ann and bob (bob in bob_lang) and zed the barbarian, at the market of turn 1."""
+def new_game(tmp_path, bob_lang="en", **position):
+    """Ann and bob (bob in bob_lang) and zed the barbarian, at the market of turn 1 (of
+    POSITION, with the keys given in `position` in place of its own)."""
     referee = make_referee(tmp_path)
     players = [SeatSpec("ann", "ann@players.example"),
                SeatSpec("bob", "bob@players.example", lang=bob_lang),
                SeatSpec("zed", "zed@players.example")]
     referee.new_game("seigneurs", "v", players, START, {"judge": "zed"}, seed="mails",
-                     position=POSITION)
+                     position={**POSITION, **position})
     return referee
 
 
@@ -129,6 +130,36 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     table = referee.table("v")
     svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
     assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61
+
+
+def test_each_tile_is_drawn_once_with_its_own_goods_and_warriors(tmp_path):
+    """Tiles are drawn once per process and reused: the map drawn again, for another seat,
+    in French or with other goods still shows each tile once, as it stands."""
+    referee = new_game(tmp_path)
+    for seat in ("ann", "zed", None):
+        view = seigneurs.view(referee.table("v").state["game"], seat)
+        svg = render.board_svg("seigneurs", seigneurs, view)
+        assert render.board_svg("seigneurs", seigneurs, view) == svg
+        drawn = tiles_drawn(svg)
+        assert sorted(drawn) == sorted(t["name"] for t in view["tiles"]) and len(drawn) == 61
+        assert sorted(re.findall(r"<title>(\w+) (\d+)</title></rect>", svg)) == sorted(
+            (t["seat"], str(t["fit"] + t["out"])) for p in view["places"] for t in p["warriors"])
+        assert '<title>ann 4</title>' in drawn["C2"] and 'fill="#fff">2</text>' in drawn["B2"]
+        with speaking("fr"):
+            french = render.board_svg("seigneurs", seigneurs, view)
+        assert "Seigneurs, tour 1 sur 10" in french
+        assert sorted(tiles_drawn(french)) == sorted(drawn)
+    (tmp_path / "more").mkdir()
+    other = new_game(tmp_path / "more", goods={"B2": {"wood": 3}})
+    drawn = tiles_drawn(render.board_svg("seigneurs", seigneurs, seigneurs.view(
+        other.table("v").state["game"], "ann")))
+    assert 'fill="#fff">3</text>' in drawn["B2"] and 'fill="#fff">2</text>' not in drawn["B2"]
+
+
+def tiles_drawn(svg: str) -> dict:
+    """Each tile's name to what the map draws for it (from its hexagon to the next one)."""
+    return {re.search(r"<title>([^<]*)</title></polygon>", chunk).group(1): chunk
+            for chunk in svg.split("<polygon ")[1:]}
 
 
 def welcome_text(referee, seat: str) -> str:

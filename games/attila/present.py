@@ -6,6 +6,7 @@ orders kept over a conflict. Nobody's view holds another seat's hand, the
 draw pile's order, or a bid before the conflict reveals it.
 """
 
+from collections import namedtuple
 import textwrap
 
 from pbem.adjudicator.contract import Event
@@ -249,22 +250,14 @@ def influence_lines(view) -> list[str]:
 # ---------------------------------------------------------------- the board as SVG
 
 def svg_context(view) -> dict:
-    """Boxes, links, pawns, the century track and the legend for board.svg.j2."""
+    """Boxes, links, pawns, the century track and the legend for board.svg.j2: each
+    province's box as province.svg.j2 draws it, each link as link.svg.j2 does."""
     where = {p["name"]: (p["x"], p["y"]) for p in view["provinces"]}
-    boxes = []
-    for p in view["provinces"]:
-        marks = [{**pawn, "name": people_name(pawn["people"]),
-                  "x": p["x"] - BOX_WIDTH / 2 + 12 + 15 * i, "y": p["y"] + 9,
-                  "fill": PEOPLE_COLOURS[pawn["people"]],
-                  "ink": "#111" if pawn["people"] in ("goths", "teutons") else "#fff"}
-                 for i, pawn in enumerate(p["pawns"])]
-        boxes.append({**p, "left": p["x"] - BOX_WIDTH / 2, "top": p["y"] - BOX_HEIGHT / 2,
-                      "marks": marks})
     width, height = view["board"]["width"], view["board"]["height"]
     return {
-        "boxes": boxes,
-        "land": [link(where, a, b) for a, b in view["board"]["land"]],
-        "sea": [link(where, a, b) for a, b in view["board"]["sea"]],
+        "boxes": [box(p) for p in view["provinces"]],
+        "links": [link(where, a, b, sea=kind == "sea") for kind in ("land", "sea")
+                  for a, b in view["board"][kind]],
         "track": [{"century": c, "left": view["track"][c], "x": 16 + 50 * i,
                    "current": c == view["century"]} for i, c in enumerate(CENTURIES)],
         "legend": [{"name": people_name(p), "fill": PEOPLE_COLOURS[p], "x": width - 96,
@@ -272,18 +265,35 @@ def svg_context(view) -> dict:
         "influence_rows": [{"name": people_name(p),
                             "cells": [view["influence"][p].get(s) for s in view["seats"]]}
                            for p in PEOPLES],
-        "width": width, "height": height, "box_width": BOX_WIDTH, "box_height": BOX_HEIGHT,
+        "width": width, "height": height,
         "title": _("Attila, turn {turn}").format(turn=view["turn"]),
     }
 
 
-def link(where, a, b) -> dict:
-    """A link between two boxes, from edge to edge rather than centre to centre."""
+Mark = namedtuple("Mark", "name count x y fill ink")  # a people's pawns in a box
+
+
+def box(province) -> dict:
+    """A province's box as province.svg.j2 draws it: its place, its peace tile and a mark
+    for each people's pawns in it."""
+    left, top = province["x"] - BOX_WIDTH / 2, province["y"] - BOX_HEIGHT / 2
+    marks = tuple(Mark(people_name(pawn["people"]), pawn["count"], left + 12 + 15 * i,
+                       province["y"] + 9, PEOPLE_COLOURS[pawn["people"]],
+                       "#111" if pawn["people"] in ("goths", "teutons") else "#fff")
+                  for i, pawn in enumerate(province["pawns"]))
+    return {"name": province["name"], "x": province["x"], "left": left, "top": top,
+            "box_width": BOX_WIDTH, "box_height": BOX_HEIGHT, "north": province["north"],
+            "pacified": province["pacified"], "tile": province["tile"], "marks": marks}
+
+
+def link(where, a, b, sea: bool) -> dict:
+    """A link between two boxes, from edge to edge rather than centre to centre; a sea
+    link has an arrow at each end."""
     (x1, y1), (x2, y2) = where[a], where[b]
     dx, dy = x2 - x1, y2 - y1
     cut = min(BOX_WIDTH / 2 / abs(dx) if dx else 1, BOX_HEIGHT / 2 / abs(dy) if dy else 1, 0.45)
     return {"x1": round(x1 + dx * cut, 1), "y1": round(y1 + dy * cut, 1),
-            "x2": round(x2 - dx * cut, 1), "y2": round(y2 - dy * cut, 1)}
+            "x2": round(x2 - dx * cut, 1), "y2": round(y2 - dy * cut, 1), "sea": sea}
 
 
 # ---------------------------------------------------------------- narration

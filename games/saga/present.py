@@ -25,6 +25,7 @@ from .start import signup_options
 from .state import armies_in, board_of, owner_of, vassals_of, zones_of
 
 GREY = "#d0d0d0"
+ZONE_RADIUS = 26      # a zone's circle on the map
 WIDTH = 78
 
 
@@ -402,25 +403,30 @@ def wrap(text) -> list[str]:
 # ---------------------------------------------------------------- the map as SVG
 
 def svg_context(view) -> dict:
-    """Zones, links, armies and the legend for board.svg.j2."""
+    """Zones, links, armies and the legend for board.svg.j2: each zone as zone.svg.j2
+    draws it, each link as link.svg.j2 does."""
     where = {z["name"]: (z["x"], z["y"]) for z in view["zones"]}
-    zones = []
-    for zone in view["zones"]:
-        label = "?" if zone["status"] == "unknown" else armies_badge(zone["armies"])
-        zones.append({**zone, "label": label,
-                      "mark": f"t{zone['turn']}" if zone["status"] == "known" else "",
-                      "dashed": zone["status"] == "unknown" or zone["stale"],
-                      "title": zone_title(view, zone)})
     return {
-        "zones": zones,
-        "land": [link(where, a, b) for a, b in view["board"]["land"]],
-        "sea": [link(where, a, b) for a, b in view["board"]["sea"]],
+        "zones": [zone_drawing(view, zone) for zone in view["zones"]],
+        "links": [link(where, a, b, sea=kind == "sea") for kind in ("land", "sea")
+                  for a, b in view["board"][kind]],
         "legend": [{"name": f"{f['seat']}: {f['name']}", "fill": f["colour"], "x": 14,
                     "y": view["board"]["height"] - 16 - 16 * i}
                    for i, f in enumerate(reversed(view["factions"]))],
         "width": view["board"]["width"], "height": view["board"]["height"],
-        "title": headline(view), "radius": 26,
+        "title": headline(view),
     }
+
+
+def zone_drawing(view, zone) -> dict:
+    """A zone's circle as zone.svg.j2 draws it: its holder's colour, its armies' points
+    and, for what the viewer only remembers, the turn it saw it."""
+    return {"name": zone["name"], "number": zone["number"], "x": zone["x"], "y": zone["y"],
+            "radius": ZONE_RADIUS, "colour": zone["colour"], "homeland": zone["homeland"],
+            "stale": zone["stale"], "dashed": zone["status"] == "unknown" or zone["stale"],
+            "label": "?" if zone["status"] == "unknown" else armies_badge(zone["armies"]),
+            "mark": f"t{zone['turn']}" if zone["status"] == "known" else "",
+            "title": zone_title(view, zone)}
 
 
 def armies_badge(armies) -> str:
@@ -442,14 +448,14 @@ def zone_title(view, zone) -> str:
     return text
 
 
-def link(where, a, b) -> dict:
-    """A link between two zones, drawn between their circles."""
+def link(where, a, b, sea: bool) -> dict:
+    """A link between two zones, drawn between their circles (dashed across the sea)."""
     (x1, y1), (x2, y2) = where[a], where[b]
     dx, dy = x2 - x1, y2 - y1
     length = max((dx * dx + dy * dy) ** 0.5, 1)
     cut = min(28 / length, 0.45)
     return {"x1": round(x1 + dx * cut, 1), "y1": round(y1 + dy * cut, 1),
-            "x2": round(x2 - dx * cut, 1), "y2": round(y2 - dy * cut, 1)}
+            "x2": round(x2 - dx * cut, 1), "y2": round(y2 - dy * cut, 1), "sea": sea}
 
 
 # ---------------------------------------------------------------- narration

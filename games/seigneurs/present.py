@@ -8,6 +8,8 @@ proposals made to it or by it, and the event card if its warrior stands in a
 watchtower. The barbarian sees everything.
 """
 
+from collections import namedtuple
+from functools import lru_cache
 import textwrap
 
 from pbem.adjudicator.hexgrid import pixel, polygon
@@ -391,35 +393,13 @@ def troop_text(t) -> str:
 # ---------------------------------------------------------------- the board as SVG
 
 def svg_context(view) -> dict:
-    """Hexagons, farms, warriors and a legend for board.svg.j2."""
-    hexes = []
-    owners = {p["name"]: p for p in view["places"]}
-    xs, ys = [], []
-    for tile in view["tiles"]:
-        x, y = pixel((tile["q"], tile["r"]), SIZE)
-        xs.append(x)
-        ys.append(y)
+    """Hexagons, farms, warriors and a legend for board.svg.j2: each tile as tile.svg.j2
+    draws it."""
+    places = {p["name"]: p for p in view["places"]}
+    xs, ys = zip(*(pixel((tile["q"], tile["r"]), SIZE) for tile in view["tiles"]))
     left, top = min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
-    for tile in view["tiles"]:
-        x, y = pixel((tile["q"], tile["r"]), SIZE)
-        place = owners.get(tile["place"])
-        colour = None
-        if place and place["owner"] == "free":
-            colour = BARBARIAN_COLOUR
-        elif place and place["owner"]:
-            colour = seat_colour(view, place["owner"])
-        first = place is not None and place["tiles"][0] == tile["name"]
-        hexes.append({
-            "name": tile["name"], "x": round(x - left, 1), "y": round(y - top, 1),
-            "points": shift(polygon((tile["q"], tile["r"]), SIZE), left, top),
-            "fill": KIND_FILL[tile["kind"]], "owner": colour,
-            "goods": sum(place["goods"].values()) if place and first else 0,
-            "troops": [{"fill": seat_colour(view, t["seat"]), "count": t["fit"] + t["out"],
-                        "seat": t["seat"]} for t in (place["warriors"] if place and first
-                                                      else [])],
-            "buildings": building_marks(view, place["village"])
-            if place and place["village"] and not first else "",
-        })
+    hexes = [tile_drawing(view, tile, places.get(tile["place"]), left, top)
+             for tile in view["tiles"]]
     width = round(max(xs) - min(xs) + SIZE * 2.4 + 150, 1)
     height = round(max(ys) - min(ys) + SIZE * 2.6, 1)
     legend = [{"name": s, "fill": seat_colour(view, s), "y": 24 + 18 * i}
@@ -428,6 +408,43 @@ def svg_context(view) -> dict:
             "legend_x": round(width - 140, 1),
             "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
                                                                    turns=view["turns"])}
+
+
+Troop = namedtuple("Troop", "fill count seat")  # a lord's warriors on a place
+
+
+def tile_drawing(view, tile, place, left: float, top: float) -> dict:
+    """A tile as tile.svg.j2 draws it: its kind and its holder's colour; the goods and
+    troops of its place on the place's first tile, a village's buildings on its others."""
+    x, y, points = outline(tile["q"], tile["r"], left, top)
+    first = place is not None and place["tiles"][0] == tile["name"]
+    return {
+        "name": tile["name"], "x": x, "y": y, "points": points,
+        "fill": KIND_FILL[tile["kind"]], "owner": holder_colour(view, place),
+        "goods": sum(place["goods"].values()) if first else 0,
+        "troops": tuple(Troop(seat_colour(view, t["seat"]), t["fit"] + t["out"], t["seat"])
+                        for t in place["warriors"]) if first else (),
+        "buildings": building_marks(view, place["village"])
+        if place and place["village"] and not first else "",
+    }
+
+
+@lru_cache(maxsize=1024)
+def outline(q: int, r: int, left: float, top: float) -> tuple:
+    """A tile's centre and hexagon on the map whose corner is (left, top): the same on
+    every board of the valley."""
+    x, y = pixel((q, r), SIZE)
+    return round(x - left, 1), round(y - top, 1), shift(polygon((q, r), SIZE), left, top)
+
+
+def holder_colour(view, place) -> str | None:
+    """The colour a place's tiles are outlined in: its lord's, the barbarian's for a free
+    farm, none for a forest."""
+    if place and place["owner"] == "free":
+        return BARBARIAN_COLOUR
+    if place and place["owner"]:
+        return seat_colour(view, place["owner"])
+    return None
 
 
 def building_marks(view, lord: str) -> str:

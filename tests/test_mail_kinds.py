@@ -137,9 +137,9 @@ def test_the_welcome_tells_how_to_win_the_seats_own_goal_and_how_to_reach_the_ot
 
 
 # SAGA's unit types are names ("1 Hearthguards": one unit of Hearthguards); French words
-# that end in s in the singular.
+# that end in s in the singular, or never change ("1 hors de combat").
 PLURAL_NAMES = {"Hearthguards", "Warriors", "Levies", "Gardes", "Guerriers", "Levées",
-                "warriors", "levies", "hearthguards", "bois", "fois", "mois", "pas"}
+                "warriors", "levies", "hearthguards", "bois", "fois", "mois", "pas", "hors"}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -28,7 +28,7 @@ from pbem.i18n import N_, _
 from . import development, economy, founding, seasons, war
 from .material import valley
 from .record import judge_the_game
-from .rules import card, secret_for
+from .rules import card, place_of, secret_for
 from .runner import Runner
 
 # The words of the barbarian's rulings, as seats read and write them (a revolt's
@@ -274,7 +274,8 @@ def resolve_construction(run, orders) -> None:
 
 
 def invade(run) -> None:
-    """The card's invaders enter where it says (as many as the barbarian has off the board)."""
+    """The card's invaders enter where it says (as many as the barbarian has off the board);
+    an entry tile in a village brings them into the village."""
     state = run.state
     drawn = card(state)
     if drawn is None:
@@ -282,7 +283,7 @@ def invade(run) -> None:
     off = [w["id"] for w in state["warriors"] if w["seat"] == state["barbarian"]
            and w["at"] is None]
     ids = off[:drawn["invaders"]]
-    entry = valley(state).entries.get(drawn["side"])
+    entry = place_of(state, valley(state).entries.get(drawn["side"]))
     run.emit(public("invaders_entered", place=entry, ids=ids, side=drawn["side"],
                     invaders=drawn["invaders"]))
 

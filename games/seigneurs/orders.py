@@ -463,6 +463,10 @@ def read_move(r, orders, args, line):
     if len(args) < 2:
         raise LineError(_("say from where to where: move C3 D4 2"))
     source, target = r.place(args[0]), r.place(args[1])
+    if source == target:
+        raise LineError(_("{first} and {second} are the same place ({place}): name a place "
+                          "next to it").format(first=args[0].upper(), second=args[1].upper(),
+                                               place=source))
     if target not in neighbours(r.state, source):
         raise LineError(_("{target} is not next to {source}").format(target=target,
                                                                     source=source))

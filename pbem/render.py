@@ -22,6 +22,7 @@ are compiled once per process (no auto-reload: pbem's templates do not change
 under a running tick).
 """
 
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib.resources import files
 import io
@@ -53,19 +54,37 @@ def _autoescape(name: str | None) -> bool:
     return bool(name) and name.endswith((".html.j2", ".svg.j2"))
 
 
+class GameTemplates(Mapping):
+    """Each game's template folder by game name, looked up when a template of the game is
+    first asked for: a tick imports only the games it plays."""
+
+    def __getitem__(self, name: str):
+        if name not in pbem.games.names():
+            raise KeyError(name)
+        return game_loader(name)
+
+    def __iter__(self):
+        return iter(pbem.games.names())
+
+    def __len__(self) -> int:
+        return len(pbem.games.names())
+
+
+@lru_cache(maxsize=None)
+def game_loader(name: str):
+    """The loader of a game's own templates (games/<game>/templates/)."""
+    import jinja2
+    return jinja2.FileSystemLoader(str(Path(pbem.games.load(name).__file__).parent / "templates"))
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The one Jinja environment pbem renders with."""
     import jinja2
-    game_loaders = {
-        name: jinja2.FileSystemLoader(str(Path(pbem.games.load(name).__file__).parent
-                                          / "templates"))
-        for name in pbem.games.names()
-    }
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([
             jinja2.FileSystemLoader(str(files("pbem.templates"))),
-            jinja2.PrefixLoader(game_loaders),
+            jinja2.PrefixLoader(GameTemplates()),
         ]),
         autoescape=_autoescape,
         undefined=jinja2.StrictUndefined,

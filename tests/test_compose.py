@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from pbem.mail.compose import POLICY, Generator, text_part
+from pbem.mail.compose import POLICY, Board, Generator, compose, text_part
 
 STDLIB = compat32.clone(mangle_from_=False, max_line_length=78)
 VALUES = [
@@ -15,6 +15,7 @@ VALUES = [
     "a  b\tc", " leading", "trailing ", "=?utf-8?q?not_an_encoded_word?=", "", "x" * 70,
     "x" * 71, "word " * 30, "<rome.0123456789abcdef01234567@pbem.example> " * 4,
     'multipart/alternative; boundary="=_pbem_0123456789abcdef0123456789abcdef"',
+    'multipart/alternative; boundary="=_pbem_0123456789abcdef"',
     "line\nbreak", "cr\rin it",
 ]
 
@@ -49,3 +50,18 @@ def test_a_quoted_printable_part_decodes_to_its_text_and_fits_in_76_columns(text
     assert part["Content-Transfer-Encoding"] == "quoted-printable"
     assert part.get_payload(decode=True).decode("utf-8") == text
     assert all(len(line) <= 76 for line in part.get_payload().split("\n"))
+
+
+def test_every_line_of_a_composed_mail_fits_in_78_columns():
+    draft = compose(sender=("pbem", "pbem@club.example"), to="ann@players.example",
+                    subject="[pbem rome #k3x9] Turn 4: your orders by Tue 18:00",
+                    text="Orders received.\n" + "a long line " * 20 + "\n",
+                    html="<p>" + "un paragraphe accentué " * 40 + "</p>\n",
+                    msg_id="<rome.0123456789abcdef01234567@club.example>",
+                    date="2030-01-01T00:00:00Z", reply_to="pbem+rome.k3x9@club.example",
+                    in_reply_to="<m1@players.example>", references=["<t@club.example>"],
+                    images={"<board@pbem>": Board("<svg/>")},
+                    attachments=[("rome-rules.txt", "The rules.\n")])
+    long = [line for line in draft.data.split(b"\n") if len(line.rstrip(b"\r")) > 78]
+    assert not long
+    assert draft.data.count(b"boundary=") == 3

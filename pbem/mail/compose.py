@@ -108,9 +108,10 @@ def boundary() -> str:
     quoted-printable or base64, and the random rest not in a plain text part.
 
     Given, rather than left to the generator, which would search every part's
-    text for the one it draws.
+    text for the one it draws; 64 random bits keep a multipart's Content-Type
+    header within one line.
     """
-    return f"=_pbem_{secrets.token_hex(16)}"
+    return f"=_pbem_{secrets.token_hex(8)}"
 
 
 class Utf8(Charset):

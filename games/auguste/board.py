@@ -40,6 +40,7 @@ class Board:
         self.camp_of = {cell: camp["corner"] for camp in self.camps for cell in camp["cells"]}
         self.next = {d: {name: self.at.get(hexgrid.add(qr, d)) for name, qr in self.cells.items()}
                      for d in hexgrid.DIRECTIONS}  # the neighbour in each direction, or None
+        self.radius = max(max(abs(q), abs(r), abs(q + r)) for q, r in self.cells.values())
 
     def adjacent(self, a: str, b: str) -> bool:
         """Are two cells neighbours?"""

@@ -48,7 +48,7 @@ def view(state, seat=None) -> dict:
     out = {
         "game": "auguste",
         "board": board.name,
-        "radius": max(max(abs(q), abs(r), abs(q + r)) for q, r in board.cells.values()),
+        "radius": board.radius,
         "turn": state["turn"],
         "stage": state["stage"],
         "laurel": state["laurel"],

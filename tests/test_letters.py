@@ -6,12 +6,14 @@ import io
 import json
 
 from PIL import Image
+import pytest
 
 import pbem.games
 from pbem import inbound, render
 from pbem.adjudicator import engine
 from pbem.app import SeatSpec
 from pbem.mail import maildir
+from pbem.mail import outbox as outbox_module
 
 from conftest import START
 
@@ -120,3 +122,15 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
         key = maildir.key_for(row["id"], row["message_id"])
         assert (folder / "new" / key).read_bytes() == store.outbox_mail(row)
         assert store.outbox_mail(row) == store.outbox_mail(row)
+
+
+@pytest.mark.parametrize("cap,batches", [(1, 4), (outbox_module.MAILDIR_BATCH_BYTES, 1)])
+def test_outgoing_mail_goes_out_in_batches_held_under_a_byte_cap(auguste_game, monkeypatch,
+                                                                  cap, batches):
+    monkeypatch.setattr(outbox_module, "MAILDIR_BATCH_BYTES", cap)
+    syncs = []
+    monkeypatch.setattr(maildir.os, "sync", lambda: syncs.append(1))
+    assert outbox_module.flush(auguste_game, START) == (4, 0)  # the four welcome mails
+    assert len(syncs) == batches
+    folder = auguste_game.config.path("mail", "outbox")
+    assert len(list((folder / "new").iterdir())) == 4

@@ -403,6 +403,8 @@ def link(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)  # delivered, not yet marked sent
     return done
 os.link = link
+import pbem.mail.outbox
+pbem.mail.outbox.MAILDIR_BATCH = 50  # batches small enough for one to be marked sent here
 from pbem.cli import main
 main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """

@@ -6,7 +6,8 @@ every time), so a crash between sending and marking it sent can at worst
 send the very same mail twice, never two different ones. Into a Maildir it
 is delivered exactly once: its file name is fixed by its Message-ID, and a
 mail already there is not written again; so mails delivered there are
-marked sent in batches, one transaction for up to ``MAILDIR_BATCH`` of them.
+marked sent in batches, one transaction (and one sync of the disks) for up
+to ``MAILDIR_BATCH`` of them or ``MAILDIR_BATCH_BYTES`` of mail.
 By SMTP it is delivered at least once: a crash after the server took it and
 before it is marked sent sends it again on the next run, so each is marked
 sent as soon as the server took it.
@@ -39,7 +40,8 @@ from ..timeutil import iso, parse_time
 log = logging.getLogger(__name__)
 
 BACKOFF_MINUTES = 5
-MAILDIR_BATCH = 50  # mails delivered into a Maildir, then marked sent in one transaction
+MAILDIR_BATCH = 500  # mails delivered into a Maildir, then marked sent in one transaction
+MAILDIR_BATCH_BYTES = 2 << 20  # and no more mail than this held in memory for a batch
 PORTS = {"ssl": 465, "starttls": 587, "none": 25}
 BARE_LF = re.compile(rb"(?<!\r)\n")
 
@@ -60,19 +62,25 @@ class MaildirSender:
     """Delivers into a local Maildir folder."""
 
     limit = -1  # no cap: nothing limits how much a local folder takes
-    batch = MAILDIR_BATCH  # delivering again is harmless: marked sent in batches
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
         self.waiting = []
+        self.size = 0
 
     def send(self, row, raw: bytes) -> None:
         """Take one outbox row's mail for the batch that commit() delivers."""
         self.waiting.append((maildir.key_for(row["id"], row["message_id"]), raw))
+        self.size += len(raw)
+
+    def full(self) -> bool:
+        """Is the batch big enough to deliver? (Delivering again is harmless, so mails
+        are marked sent in batches.)"""
+        return len(self.waiting) >= MAILDIR_BATCH or self.size >= MAILDIR_BATCH_BYTES
 
     def commit(self) -> None:
         """Deliver the batch, but the mails a run cut short delivered already."""
-        waiting, self.waiting = self.waiting, []
+        waiting, self.waiting, self.size = self.waiting, [], 0
         maildir.deliver_all(self.path, waiting)
 
     def close(self) -> None:
@@ -81,8 +89,6 @@ class MaildirSender:
 
 class SmtpSender:
     """Sends through an SMTP server, over one connection per run (reopened when it drops)."""
-
-    batch = 1  # a mail the server took is marked sent at once
 
     def __init__(self, config):
         self.config = config
@@ -94,6 +100,10 @@ class SmtpSender:
         self.port = self.part["port"] or PORTS[self.part["security"]]
         self.where = f"SMTP {self.part['host']}:{self.port}"
         self.conn = None
+
+    def full(self) -> bool:
+        """Always: a mail the server took is marked sent at once."""
+        return True
 
     def commit(self) -> None:
         """Nothing to do: the server took each mail as it was sent."""
@@ -234,7 +244,7 @@ def flush(referee, now: str) -> tuple[int, int]:
                 failed += 1
                 continue
             delivered.append(row)
-            if len(delivered) >= transport.batch:
+            if transport.full():
                 transport.commit()
                 batch, delivered = delivered, []
                 sent += mark_sent(store, batch, now)

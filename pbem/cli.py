@@ -381,10 +381,10 @@ def ingest(referee, files, now):
 
     Example: pbem ingest orders.eml && pbem tick
     """
-    from . import inbound
+    from .mail import intake
     moment = when(now)
     for name in files:
-        row = inbound.ingest(referee.store, Path(name).read_bytes(), "file", moment)
+        row = intake.ingest(referee.store, Path(name).read_bytes(), "file", moment)
         click.echo(f"{name}: stored as inbox {row}")
 
 

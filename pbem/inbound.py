@@ -32,7 +32,7 @@ from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
 from .reading import SETTINGS, Reading, read_text, sections, sender_names
 from .receipts import receipt, receipt_text
-from .store import Store, body_digest, raw_digest
+from .store import Store
 from .timeutil import iso, parse_time
 
 STRANGER_QUIET = timedelta(days=1)
@@ -48,28 +48,6 @@ class Overtime(BaseException):
     A BaseException, like KeyboardInterrupt, so that no guard that sets aside
     what one header or one part of a mail does wrong can swallow it.
     """
-
-
-def ingest(store: Store, raw: bytes, source: str, now: str, **where) -> int:
-    """Store a raw mail in the inbox, before anything else happens to it; return its id."""
-    with store.transaction():
-        return store_raw(store, raw, source, now, **where)
-
-
-def store_raw(store: Store, raw: bytes, source: str, now: str, head: Incoming | None = None,
-              **where) -> int:
-    """Insert one inbox row inside the caller's transaction (whatever the bytes are).
-
-    The mail is not read here: the tick reads it once, whole, and records its
-    Message-ID and sender then. A caller that has read the headers already
-    (IMAP, to recognise a message it stored before) gives them as `head`.
-    """
-    return store.insert("inbox", {
-        "message_id": (head.message_id or None) if head else None, "source": source,
-        "received_at": now, "raw": raw, "size": len(raw), "digest": raw_digest(raw),
-        "body_digest": body_digest(raw), "sender": (head.sender or None) if head else None,
-        "status": "new", **where,
-    })
 
 
 # How many mails one transaction of the tick handles at most, and for how long it goes on

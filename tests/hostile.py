@@ -16,9 +16,9 @@ import random
 
 from hypothesis import strategies as st
 
-from pbem import inbound
 from pbem.adjudicator.rng import PhaseRng
 from pbem.identity import reply_address, subject_tag
+from pbem.mail import intake
 from pbem.timeutil import later
 
 # Charset labels that are no charset, or no codec at all.
@@ -288,7 +288,7 @@ class Fuzz:
         before = store.one("SELECT MAX(id) AS id FROM outbox")["id"] or 0
         self.now = later(self.now, 1 / 180)
         try:
-            row_id = inbound.ingest(store, raw, "fuzz", self.now)
+            row_id = intake.ingest(store, raw, "fuzz", self.now)
             self.referee.tick(self.now, send=False)
         except Exception as problem:  # the figure this run exists to find
             self.tally.crashes.append(f"{type(problem).__name__}: {problem}")

@@ -7,6 +7,7 @@ from email.utils import format_datetime
 import itertools
 
 from pbem import inbound
+from pbem.mail import intake
 from pbem.mail.parse import REPLY_MARKER
 from pbem.timeutil import parse_time
 
@@ -30,7 +31,7 @@ def reply(referee, game: str, seat: str, body: str, now: str, *, answering=None,
         quoted = "\n".join("> " + line for line in text_of(answering).splitlines())
         body += f"\n\nOn Tue, pbem wrote:\n{quoted}\n"
     msg.set_content(body)
-    row_id = inbound.ingest(referee.store, msg.as_bytes(), "test", now)
+    row_id = intake.ingest(referee.store, msg.as_bytes(), "test", now)
     inbound.process_inbox(referee, now)
     return referee.store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
 

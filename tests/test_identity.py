@@ -6,10 +6,10 @@ import json
 from click.testing import CliRunner
 import pytest
 
-from pbem import inbound
 from pbem.cli import main
 from pbem.errors import PbemError
 from pbem.identity import claim, reply_address, subject_tag, token_matches
+from pbem.mail import intake
 from pbem.seats import move_seat, rotate_token
 
 from test_inbound import NOW, ORDER, deliver, order_mail, token
@@ -183,7 +183,7 @@ def test_no_mail_or_view_shows_a_token_to_anyone_but_its_seat(auguste_game):
               order_mail(referee, "eve", tag_token=token(referee, "cat")),
               order_mail(referee, "dan", tag_token="guessed234", number=3)]
     for raw in mails:
-        inbound.ingest(store, raw, "test", NOW)
+        intake.ingest(store, raw, "test", NOW)
     referee.tick(NOW, send=False)
     rotate_token(referee, "rome", "cat", NOW)
     tokens["cat"].add(token(referee, "cat"))

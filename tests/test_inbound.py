@@ -11,6 +11,7 @@ from email.utils import format_datetime
 import pytest
 
 from pbem import inbound
+from pbem.mail import intake
 from pbem.mail.parse import read
 from pbem.timeutil import later, parse_time
 
@@ -41,7 +42,7 @@ def order_mail(referee, seat="ann", *, body=ORDER, sender=None, tag_token=None, 
 
 def deliver(referee, raw: bytes, now: str = NOW) -> dict:
     """Store one mail, handle the inbox, return the mail's inbox row."""
-    row_id = inbound.ingest(referee.store, raw, "test", now)
+    row_id = intake.ingest(referee.store, raw, "test", now)
     inbound.process_inbox(referee, now)
     return referee.store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
 
@@ -325,7 +326,7 @@ def test_every_mail_ends_with_a_status_a_reason_and_an_answer_or_none(auguste_ga
         b"\x00\xff not a mail at all",
     ]
     for raw in mails:
-        inbound.ingest(auguste_game.store, raw, "test", NOW)
+        intake.ingest(auguste_game.store, raw, "test", NOW)
     inbound.process_inbox(auguste_game, NOW)
     rows = auguste_game.store.all("SELECT * FROM inbox ORDER BY id")
     assert [(r["status"], r["reason"]) for r in rows] == [

@@ -17,11 +17,11 @@ import sys
 from click.testing import CliRunner
 import pytest
 
-from pbem import inbound
 from pbem.adjudicator.rng import PhaseRng
 from pbem.app import Referee, poll_lock, tick_lock
 from pbem.config import load
 from pbem.cli import main
+from pbem.mail import intake
 from pbem.mail.parse import new_text
 from pbem.store import Store, raw_digest
 from pbem.timeutil import later
@@ -683,7 +683,7 @@ def test_ingest_stores_any_bytes(club, tmp_path):
 def test_hundreds_of_strangers_make_one_digest(club):
     store = club.store
     for number in range(300):
-        inbound.ingest(store, mail(club, sender=f"x{number}@evil.example", number=number),
+        intake.ingest(store, mail(club, sender=f"x{number}@evil.example", number=number),
                        "test", NOW)
     club.pbem("tick", "--now", NOW)
     assert {r["status"] for r in club.inbox()} == {"ignored"}

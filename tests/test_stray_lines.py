@@ -16,6 +16,7 @@ from email.utils import format_datetime
 import pytest
 
 from pbem import inbound
+from pbem.mail import intake
 from pbem.reading import read_text, sender_names
 from pbem.timeutil import later, parse_time
 
@@ -45,7 +46,7 @@ def reply(referee, game: str, seat: str, body: str, number: int, name: str = "Ma
 
 def mail_in(referee, raw: bytes, now: str = NOW) -> str:
     """Deliver a raw mail, handle the inbox; return the text of pbem's answer to it."""
-    inbound.ingest(referee.store, raw, "test", now)
+    intake.ingest(referee.store, raw, "test", now)
     inbound.process_inbox(referee, now)
     wanted = email.message_from_bytes(raw, policy=policy.default)["Message-ID"]
     for row in referee.store.all("SELECT * FROM outbox ORDER BY id DESC"):

@@ -1,8 +1,7 @@
 """`pbem poll`: bring new mail into the inbox, from the local Maildir or from IMAP."""
 
-from .. import inbound
 from ..errors import PbemError
-from . import maildir
+from . import intake, maildir
 
 
 def poll(referee, now: str | None, watch: bool = False) -> int:
@@ -54,7 +53,7 @@ def store_batch(referee, path, batch: list[tuple[str, bytes]], now: str) -> int:
             for name, raw in batch:
                 if store.one("SELECT 1 FROM inbox WHERE source = 'maildir' AND source_key = ?",
                              [name]) is None:
-                    inbound.store_raw(store, raw, "maildir", now, source_key=name)
+                    intake.store_raw(store, raw, "maildir", now, source_key=name)
                     stored += 1
     for name, _raw in batch:
         maildir.mark_read(path, name)

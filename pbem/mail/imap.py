@@ -33,7 +33,7 @@ from typing import NoReturn
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
 
-from .. import inbound
+from . import intake
 from ..config import ConfigError
 from ..errors import PbemError
 from ..i18n import counted
@@ -175,7 +175,7 @@ class Poller:
         with self.store.transaction():
             head = read(raw, headers_only=True)
             if not self.known(validity, uid, raw, head.message_id):
-                inbound.store_raw(self.store, raw, "imap", self.clock(), head=head,
+                intake.store_raw(self.store, raw, "imap", self.clock(), head=head,
                                   folder=self.key, uidvalidity=validity, uid=uid)
                 self.stored += 1
             self.remember(validity, uid)

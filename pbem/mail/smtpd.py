@@ -27,7 +27,7 @@ import threading
 
 from aiosmtpd.controller import Controller
 
-from .. import inbound
+from . import intake
 from .parse import read, visible
 from ..config import ConfigError
 from ..errors import PbemError
@@ -95,7 +95,7 @@ class Handler:
 
     def keep(self, raw: bytes) -> int:
         """Store one message (in the worker thread); return its inbox id."""
-        return inbound.ingest(self.store, raw, "smtpd", self.clock(),
+        return intake.ingest(self.store, raw, "smtpd", self.clock(),
                               head=read(raw, headers_only=True))
 
 

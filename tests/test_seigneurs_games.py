@@ -131,3 +131,20 @@ def test_the_demo_plays_a_whole_game_that_the_barbarian_judges(tmp_path):
     assert "Replay: verified, byte for byte" in "\n".join(summary)
     assert any(line.startswith("Result: ") and line.endswith("won (judged)")
                for line in summary), summary
+
+
+def test_the_barbarians_bot_places_free_farms_when_five_villages_crowd_the_valley(tmp_path):
+    """Five villages leave no open tile 3 steps from them all: the bot still writes farms."""
+    referee = make_referee(tmp_path)
+    referee.new_game("seigneurs", "g", seats(*LORDS, "zed"), START, {"judge": "zed"}, seed="b5")
+    homes = {"ann": "E7 E8", "bob": "B5 B6", "cat": "F1 F2", "dan": "H4 I3", "eve": "B2 C2"}
+    for lord, tiles in homes.items():
+        assert not inbound.submit(referee, "g", lord, f"village {tiles}", START)["errors"]
+    referee.tick(later(START, 1), send=False)
+    state = referee.table("g").state
+    assert state["game"]["stage"] == "farms"
+    for phase in range(20):
+        text = seigneurs.bot_orders(state["game"], "zed", PhaseRng("b5", "bot:zed", phase))
+        answer = inbound.submit(referee, "g", "zed", text, later(START, 1))
+        assert not answer["errors"], f"the bot's mail {text!r} has errors: {answer['errors']}"
+        assert text.count("farm ") == 3

@@ -250,10 +250,15 @@ def battle_done(run) -> None:
     end_turn(run)
 
 
-def swear(run, vassal, overlord) -> None:
-    """The vassal's treasury (and its own vassals) pass to the overlord; maybe the end."""
+def swear(run, vassal, winner) -> None:
+    """The vassal's treasury (and its own vassals) pass to the overlord; maybe the end.
+
+    A vassal never betrays its overlord: what a vassal wins is its overlord's,
+    so a homeland it takes makes its owner the overlord's vassal.
+    """
+    overlord = run.state["overlord"].get(winner, winner)
     others = vassals_of(run.state, vassal)
-    run.emit(told(run.state, [vassal, overlord] + others, "vassal_sworn", vassal=vassal,
+    run.emit(told(run.state, [vassal, winner] + others, "vassal_sworn", vassal=vassal,
                   overlord=overlord, gold=run.state["gold"][vassal], **{"with": others}))
     lord = overlord_of_all(run.state)
     if lord:

@@ -40,9 +40,10 @@ def villages(state, seat, rng):
 def farms(state, seat, rng):
     if seat == state["barbarian"]:
         land = valley(state)
-        far = [t for t in nearest_open(state, None)
+        tiles = nearest_open(state, None)
+        far = [t for t in tiles
                if all(land.distance(t, v) >= 3 for vs in state["villages"].values() for v in vs)]
-        tiles = rng.shuffle(far)[:3]
+        tiles = rng.shuffle(far or tiles)[:3]
         return [f"farm {t} {rng.choice(RESOURCES)} {rng.choice(RESOURCES)}" for t in tiles]
     tiles = nearest_open(state, village_of(state, seat))[:6]
     picked = rng.shuffle(tiles)[:3]

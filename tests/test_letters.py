@@ -124,13 +124,14 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
         assert store.outbox_mail(row) == store.outbox_mail(row)
 
 
-@pytest.mark.parametrize("cap,batches", [(1, 4), (outbox_module.MAILDIR_BATCH_BYTES, 1)])
-def test_outgoing_mail_goes_out_in_batches_held_under_a_byte_cap(auguste_game, monkeypatch,
-                                                                  cap, batches):
-    monkeypatch.setattr(outbox_module, "MAILDIR_BATCH_BYTES", cap)
-    syncs = []
-    monkeypatch.setattr(maildir.os, "sync", lambda: syncs.append(1))
+@pytest.mark.parametrize("batch,syncs", [(1, 4), (outbox_module.MAILDIR_BATCH, 1)])
+def test_outgoing_mail_goes_into_the_maildir_in_batches_each_synced_once(
+        auguste_game, monkeypatch, batch, syncs):
+    monkeypatch.setattr(outbox_module, "MAILDIR_BATCH", batch)
+    synced = []
+    monkeypatch.setattr(maildir.os, "sync", lambda: synced.append(1))
     assert outbox_module.flush(auguste_game, START) == (4, 0)  # the four welcome mails
-    assert len(syncs) == batches
+    assert len(synced) == syncs
     folder = auguste_game.config.path("mail", "outbox")
     assert len(list((folder / "new").iterdir())) == 4
+    assert not list((folder / "tmp").iterdir())

@@ -73,38 +73,45 @@ def delivered(path: Path) -> set[str]:
         {name.split(":", 1)[0] for name in os.listdir(path / "cur")}
 
 
-def deliver_all(path: Path, mails) -> int:
-    """Put each (key, raw message) into new/, unless it is there already; return how
-    many were put.
+class Delivery:
+    """A batch of mails put into a Maildir's new/ folder, but those there already.
 
-    Each is written to tmp/, synced, then linked into new/, as Maildir wants: a
-    reader never sees half a message, and a crash leaves each message whole or
-    absent. The whole batch is written, then synced at once (one sync of the
-    disks rather than one per file), then linked.
+    Each mail is written to tmp/ as it comes (the batch holds none in
+    memory); `finish` syncs them all at once (one sync of the disks rather
+    than one per file), then links each into new/, as Maildir wants: a
+    reader never sees half a message, and a crash leaves each message whole
+    or absent.
     """
-    folder(path)
-    there = delivered(path)
-    written = []
-    try:
-        for key, raw in mails:
-            if key in there:
-                continue
-            temporary = path / "tmp" / f"{key}.{os.getpid()}"
-            handle = open(temporary, "wb")
-            written.append((key, temporary, handle))
+
+    def __init__(self, path: Path):
+        folder(path)
+        self.path = path
+        self.there = delivered(path)
+        self.written = []
+
+    def add(self, key: str, raw: bytes) -> None:
+        """Write one mail, to be put into new/ under `key` when the batch is finished."""
+        if key in self.there:
+            return
+        temporary = self.path / "tmp" / f"{key}.{os.getpid()}"
+        self.written.append((key, temporary))
+        with open(temporary, "wb") as handle:
             handle.write(raw)
-            handle.flush()
-        if written:
-            os.sync()
-        put = 0
-        for key, temporary, _handle in written:
-            try:
-                os.link(temporary, path / "new" / key)
-                put += 1
-            except FileExistsError:
-                pass
-        return put
-    finally:
-        for _key, temporary, handle in written:
-            handle.close()
-            temporary.unlink(missing_ok=True)
+
+    def finish(self) -> int:
+        """Sync the batch and put each of its mails into new/; return how many were put."""
+        written, self.written = self.written, []
+        try:
+            if written:
+                os.sync()
+            put = 0
+            for key, temporary in written:
+                try:
+                    os.link(temporary, self.path / "new" / key)
+                    put += 1
+                except FileExistsError:
+                    pass
+            return put
+        finally:
+            for _key, temporary in written:
+                temporary.unlink(missing_ok=True)

@@ -7,7 +7,7 @@ send the very same mail twice, never two different ones. Into a Maildir it
 is delivered exactly once: its file name is fixed by its Message-ID, and a
 mail already there is not written again; so mails delivered there are
 marked sent in batches, one transaction (and one sync of the disks) for up
-to ``MAILDIR_BATCH`` of them or ``MAILDIR_BATCH_BYTES`` of mail.
+to ``MAILDIR_BATCH`` of them.
 By SMTP it is delivered at least once: a crash after the server took it and
 before it is marked sent sends it again on the next run, so each is marked
 sent as soon as the server took it.
@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 BACKOFF_MINUTES = 5
 MAILDIR_BATCH = 500  # mails delivered into a Maildir, then marked sent in one transaction
-MAILDIR_BATCH_BYTES = 2 << 20  # and no more mail than this held in memory for a batch
 PORTS = {"ssl": 465, "starttls": 587, "none": 25}
 BARE_LF = re.compile(rb"(?<!\r)\n")
 
@@ -65,23 +64,27 @@ class MaildirSender:
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
-        self.waiting = []
-        self.size = 0
+        self.batch = None
+        self.taken = 0
 
     def send(self, row, raw: bytes) -> None:
-        """Take one outbox row's mail for the batch that commit() delivers."""
-        self.waiting.append((maildir.key_for(row["id"], row["message_id"]), raw))
-        self.size += len(raw)
+        """Write one outbox row's mail for the batch that commit() delivers (but a mail a
+        run cut short delivered already)."""
+        if self.batch is None:
+            self.batch = maildir.Delivery(self.path)
+        self.batch.add(maildir.key_for(row["id"], row["message_id"]), raw)
+        self.taken += 1
 
     def full(self) -> bool:
         """Is the batch big enough to deliver? (Delivering again is harmless, so mails
         are marked sent in batches.)"""
-        return len(self.waiting) >= MAILDIR_BATCH or self.size >= MAILDIR_BATCH_BYTES
+        return self.taken >= MAILDIR_BATCH
 
     def commit(self) -> None:
-        """Deliver the batch, but the mails a run cut short delivered already."""
-        waiting, self.waiting, self.size = self.waiting, [], 0
-        maildir.deliver_all(self.path, waiting)
+        """Deliver the batch."""
+        if self.batch is not None:
+            self.batch.finish()
+        self.batch, self.taken = None, 0
 
     def close(self) -> None:
         """Nothing to close."""
@@ -243,7 +246,7 @@ def flush(referee, now: str) -> tuple[int, int]:
                 mark_failed(store, row, now, str(problem))
                 failed += 1
                 continue
-            delivered.append(row)
+            delivered.append({"id": row["id"], "attempts": row["attempts"]})  # not its mail
             if transport.full():
                 transport.commit()
                 batch, delivered = delivered, []

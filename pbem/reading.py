@@ -65,6 +65,8 @@ COURTESY_WORDS = GREETINGS + (
     "bonne journee", "bonne soiree", "bonne chance", "bon jeu", "salutations",
     "sinceres salutations", "bien a vous", "bien a toi", "a vous", "a toi",
 )
+# The longest first, so that "merci beaucoup" is found before "merci".
+COURTESY_LONGEST_FIRST = tuple(sorted(COURTESY_WORDS, key=len, reverse=True))
 # Words a line may add to a greeting: "Hi all,", "Salut a tous !", "Hello referee".
 COURTESY_TAIL = ("all", "everyone", "everybody", "folks", "guys", "there", "team", "referee",
                  "ref", "pbem", "again", "a lot", "very much", "so much", "a tous", "tous",
@@ -148,7 +150,7 @@ def courteous(line: str, names: set[str]) -> bool:
         return True
     if names and all(word in names or len(word) == 1 for word in said.split()):
         return True  # "M. Dupont", "Marie D."
-    for word in sorted(COURTESY_WORDS, key=len, reverse=True):
+    for word in COURTESY_LONGEST_FIRST:
         if said == word or said.startswith(word + " "):
             rest = said[len(word):].strip()
             if word in GREETINGS and len(rest.split()) <= 3:

@@ -399,9 +399,11 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     asked something of the seat. A mail that references none of ours, or only
     asks (HELP, STATUS), counts for the open turn.
     """
+    if not incoming.references:
+        return None
     reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
     asks = {command.name for command in reading.commands}
-    if not incoming.references or (asks and asks <= QUESTIONS and not reading.has_orders):
+    if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
     rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "

@@ -42,6 +42,8 @@ def internal_moves(state, seat: str, name: str) -> list[str]:
 def may_leave(state, seat: str, name: str) -> str | None:
     """Why this army may not make the move out of its owner's lands, or None."""
     army = state["armies"][seat][name]
+    if name in state["turn"]["moved"]:
+        return _("{army} has moved already this turn").format(army=name)
     if points(army) < MIN_FIGHT:
         return _("{army} has {points}; only an army of at least {least} points may move "
                  "into a zone you do not control").format(army=name,

@@ -30,7 +30,7 @@ from .adjudicator import engine
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import SETTINGS, Reading, read_text, sections, sender_names
+from .reading import SETTINGS, Reading, read_text, sections, sender_names, signature
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -514,7 +514,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             answer.ignored = []
         elif reading.has_orders:
             for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
-                take_orders(referee, table, seat["name"], target, part, now, answer)
+                take_orders(referee, table, seat["name"], target, part, now, answer,
+                            names)
         elif not reading.commands:
             answer.notes.append(_("I found no orders in your mail. Write them as the first "
                                   "lines of your reply, one per line; send HELP for the "
@@ -561,8 +562,12 @@ def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
 
 
 def take_orders(referee, table, sender: str, target: str, orders_text: str, now: str,
-                answer: Answer) -> None:
-    """Read order lines for a seat; record them when at least one of them can be used."""
+                answer: Answer, names: set[str] = frozenset()) -> None:
+    """Read order lines for a seat; record them when at least one of them can be used.
+
+    A signature under the orders (see reading.signature) is left out, as ignored
+    lines rather than errors: it never holds the turn up.
+    """
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
     if target in eng.get("conceded", []):
@@ -577,6 +582,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         return
     orders, errors = table.game.parse(table.state["game"], target, orders_text)
+    orders_text, errors = without_signature(orders_text, errors, names, answer)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -597,6 +603,21 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
                                      "this turn.") if not errors else
                                    _("Orders received, with errors (see below).")))
+
+
+def without_signature(text: str, errors, names: set[str], answer: Answer) -> tuple:
+    """(text, errors) with the signature's lines blanked and their errors dropped; the
+    lines go to the answer's ignored ones."""
+    if any(not e.text for e in errors):
+        return text, errors
+    signed = signature(text, {e.line for e in errors}, names)
+    if not signed:
+        return text, errors
+    lines = text.splitlines()
+    answer.ignored += [lines[number - 1].strip() for number in signed]
+    kept = "\n".join("" if number in signed else line
+                      for number, line in enumerate(lines, start=1))
+    return kept, [e for e in errors if e.line not in signed]
 
 
 def usable_lines(text: str, errors) -> int:

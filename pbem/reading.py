@@ -171,6 +171,28 @@ def sender_names(*names: str) -> set[str]:
     return out
 
 
+def signature(text: str, refused: set[int], names: set[str]) -> list[int]:
+    """The numbers of a signature's lines at the end of a seat's orders.
+
+    A signature starts at a sign-off or the sender's name and runs to the end
+    ("Jean Dupont", "Club de Lyon", a web address): every line of it is one the
+    game refused (`refused`), so a line the game reads as an order is never
+    taken for a signature.
+    """
+    lines = text.splitlines()
+    block = []
+    for number in range(len(lines), 0, -1):
+        if not lines[number - 1].strip():
+            continue
+        if number not in refused:
+            break
+        block.insert(0, number)
+    for at, number in enumerate(block):
+        if courteous(lines[number - 1], names):
+            return block[at:]
+    return []
+
+
 def read_text(text: str, names: set[str] = frozenset()) -> Reading:
     """Sort a seat's text into commands, courtesy lines at its edges, and order text."""
     lines = text.splitlines()

@@ -131,8 +131,9 @@ def test_a_latin1_reply_moves_the_legion(auguste_game):
     assert (unit_on(auguste_game, "GUR"), unit_on(auguste_game, "HAC")) == (None, "red")
     ack = acknowledgement(auguste_game, "<apple.1@players.example>")
     assert f"  {UNDERSTOOD}\n" in ack.get_body(preferencelist=("plain",)).get_content()
-    [sub] = auguste_game.store.all("SELECT text FROM submissions")
-    assert sub["text"] == "rouge : déplace GUR HAC\n\nCordialement,\nAnne"
+    [sub] = auguste_game.store.all("SELECT text, errors FROM submissions")
+    assert (sub["text"], sub["errors"]) == ("rouge : déplace GUR HAC\n\n\n", "[]"), \
+        "the signature (Cordialement, Anne) is set aside, not counted as errors"
 
 
 def test_an_html_only_reply_moves_the_legion(auguste_game):

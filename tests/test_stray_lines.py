@@ -4,8 +4,9 @@ Written from the player's side: a raw reply mail goes in, the acknowledgement
 and the game's state come out. Commands (READY, WAIT, STATUS, HELP) never
 empty the orders on file; greetings, thanks, sign-offs, a line announcing the
 orders, the player's own name and a phone number at the edges of a mail are
-set aside and said back as ignored; an unknown line in the middle stays an
-error.
+set aside and said back as ignored, and so is a signature under the orders
+(from a sign-off or the player's name on, lines the game refused); an unknown
+line in the middle stays an error.
 """
 
 import email
@@ -17,7 +18,7 @@ import pytest
 
 from pbem import inbound
 from pbem.mail import intake
-from pbem.reading import read_text, sender_names
+from pbem.reading import read_text, sender_names, signature
 from pbem.timeutil import later, parse_time
 
 from conftest import START, make_referee, seats
@@ -135,6 +136,41 @@ def test_greetings_and_sign_offs_are_ignored_and_said_back(attila, shape):
     assert "Orders received; they replace" in text
     assert "Ignored: " in text
     assert on_file(attila, "hun", "ann").splitlines()[-1] == "play huns dacia"
+
+
+SIGNATURES = [
+    "{orders}\n\nMarie Dupont\nClub de jeux de Lyon\nhttps://club.example",
+    "{orders}\nCordialement,\nMarie Dupont\nPrésidente du Club de Lyon\n12 rue des Lilas",
+    "{orders}\n\nCheers,\nMarie\nWritten on my phone, sorry for the typos",
+]
+
+
+@pytest.mark.parametrize("shape", SIGNATURES)
+def test_a_signature_under_the_orders_is_ignored_and_does_not_hold_the_turn(attila, shape):
+    body = shape.format(orders="play goths pannonia\nplay huns dacia")
+    text = mail_in(attila, reply(attila, "hun", "ann", body, 1))
+    assert "could not be accepted" not in text, text
+    assert "Orders received; they replace" in text
+    assert "Ignored: " + body.splitlines()[-1] in text
+    assert on_file(attila, "hun", "ann") == "play goths pannonia\nplay huns dacia"
+    phase = attila.table("hun").state["engine"]["phase"]
+    assert attila.current_submission("hun", "ann", phase)["errors"] == "[]"
+
+
+def test_a_wrong_order_above_a_signature_stays_an_error(attila):
+    text = mail_in(attila, reply(attila, "hun", "ann", "play goths pannonia\nplay hnus dacia"
+                                 "\n\nMarie Dupont\nClub de jeux de Lyon", 1))
+    assert "line 2:" in text
+    assert "Ignored: Club de jeux de Lyon" in text
+
+
+def test_a_signature_is_what_follows_a_sign_off_or_the_name_and_the_game_refused():
+    names = sender_names("ann", "Marie Dupont")
+    text = "play goths\nxyzzy\n\nMarie Dupont\nClub de Lyon\nhttps://club.example"
+    assert signature(text, {2, 4, 5, 6}, names) == [4, 5, 6]
+    assert signature(text, {2, 4, 6}, names) == [], "line 5 is an order: no signature"
+    assert signature("play goths\nClub de Lyon", {2}, names) == []
+    assert signature("play goths\nMerci\nplay huns", {2}, names) == []
 
 
 def test_an_unknown_line_between_orders_stays_an_error(attila):

@@ -77,10 +77,13 @@ def test_a_lords_report_shows_its_valley_stock_bag_prices_offers_and_orders(tmp_
         assert "Open offer 1: ann offers bob wood 2, for metal 1." not in text
         assert "Open offer 1: ann offers bob wood 2 for metal 1." in text
         assert "Reference prices: wood 1, stone 2, food 1, metal 3, forged weapons 5." in text
-        assert "offer bob give wood 2 take metal 1" in text and "accept 3 / refuse 3" in text
         assert "C2-C3: village of ann (2 farms)" in text and "I3: free farm" in text
         assert 'src="cid:board@pbem"' in page and mail["png"].startswith(b"\x89PNG")
     ann = last_mail(referee, "ann")["plain"]
+    # Each lord's HELP offers its own goods, and answers an offer made to it.
+    bob = last_mail(referee, "bob")["plain"]
+    assert "offer bob give wood 1 take stone 1" in ann and "accept 3 / refuse 3" in ann
+    assert "offer ann give stone 1 take wood 1" in bob and "accept 1 / refuse 1" in bob
     assert "Your stock: wood 4, coins 5." in ann
     assert "Your jacquerie bag: 3 neutral tokens, 1 jacquerie token." in ann
     assert "metal 2, stone 1" not in ann and "Your stock: stone 1, metal 2." not in ann

@@ -16,6 +16,7 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
+from .examples import examples
 from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
                        faction_name, points_text, scenario_name, unit_name, units_text)
 from .moves import captives, ransom_of
@@ -170,6 +171,7 @@ def own_view(state, seat) -> dict:
     yours["asked"] = asked
     yours["options"] = {s: options(state, s, kind) for s, kind in asked.items()}
     yours["battle"] = battle_view(state, seat)
+    yours["examples"] = examples(state, seat)
     income = ZONE_INCOME * len(yours["zones"])
     upkeep = UPKEEP * sum(a["points"] for a in yours["armies"])
     yours["upkeep"] = {"income": income, "upkeep": upkeep, "zone_income": ZONE_INCOME,

@@ -16,6 +16,7 @@ from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price
+from .examples import examples
 from .narrate import STAGE_NAMES, agreement_recorded, told
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
                        valley)
@@ -38,6 +39,7 @@ def view(state, seat=None) -> dict:
         out["you"] = lord_view(state, seat)
     if "you" in out:
         out["you"]["lines"] = your_lines(out, out["you"])
+        out["you"]["examples"] = examples(state, seat)
     return out
 
 

@@ -620,7 +620,7 @@ def disorder_notice(table: Table, seats: list[str], now: str) -> None:
                f"game {game_id}: seat {name} is in civil disorder", [
                    f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
                    "it plays its default orders.",
-                   "Give it to a new player with: "
+                   "Give it to a new player with:",
                    f"pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
                    "pbem list shows the seats in civil disorder."], now, game=game_id,
                kind="disorder")

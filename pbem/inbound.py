@@ -254,17 +254,30 @@ def refused(answered: bool, reason: str, game=None, seat=None):
     return "ignored", reason + " (already answered in the last day)", game, seat
 
 
-def refuse_known(referee, incoming: Incoming, reason: str, headline: str, notes, now: str,
+def refuse_known(referee, incoming: Incoming, reason: str, headline: tuple, notes, now: str,
                  game=None):
     """Refuse a mail: its sender is told, once a day, if a game knows the address;
-    a stranger is never answered (the referee's digest lists the mail)."""
+    a stranger is never answered (the referee's digest lists the mail).
+
+    `headline` and `notes` are sentences from letters.say, written in the
+    address's language.
+    """
     store = referee.store
     if not seat_address(store, incoming.sender):
         return "ignored", f"{reason} (a stranger: not answered)", game, None
     answered = once_a_day(store, incoming.sender, now)
     if answered:
-        letters.notice(referee, incoming.sender, headline, notes, now, incoming=incoming)
+        letters.notify(referee, incoming.sender, address_language(store, incoming.sender),
+                       headline, notes, now, incoming=incoming)
     return refused(answered, reason, game)
+
+
+def address_language(store: Store, address: str) -> str:
+    """The language to write to an address in: its seats' when they all speak one,
+    else English."""
+    langs = [row["lang"] for row in store.all(
+        "SELECT DISTINCT lang FROM seats WHERE email = ?", [address])]
+    return langs[0] if len(langs) == 1 else "en"
 
 
 def unclear_sender(referee, incoming: Incoming, now: str):
@@ -281,11 +294,13 @@ def unclear_sender(referee, incoming: Incoming, now: str):
         return "quarantined", reason, None, None
     if not once_a_day(store, to, now):
         return "quarantined", reason + f" ({to} already told in the last day)", None, None
-    letters.notice(referee, to, "your mail was not accepted", [
-        f"A mail sent from this address was not accepted: {incoming.sender_problem} "
-        f"(From: {shorten(visible(incoming.from_header), 120)}), so I cannot tell who wrote "
-        "it. It changed nothing.",
-        "If you sent it, send it again with your own address alone in From."],
+    letters.notify(referee, to, address_language(store, to),
+                   letters.say(N_("your mail was not accepted")), [
+        letters.say(N_("A mail sent from this address was not accepted: its From header "
+                       "does not name one address beyond doubt (From: {sender}), so I cannot "
+                       "tell who wrote it. It changed nothing."),
+                    sender=shorten(visible(incoming.from_header), 120)),
+        letters.say(N_("If you sent it, send it again with your own address alone in From."))],
         now, incoming=incoming)
     return "rejected", reason + f"; {to} told", None, None
 
@@ -295,14 +310,16 @@ def oversize(referee, head: Incoming, who: Who, size: int, now: str):
     once a day; a stranger never."""
     limit = referee.config["mail"]["max_bytes"]
     reason = f"too large: {size} bytes, over {limit}"
-    notes = [f"Your mail \"{shorten(visible(head.subject), 80)}\" is {size} bytes, over this "
-             f"referee's limit of {limit} bytes, so it was not read and changed nothing. Send "
-             "your orders as plain text, without attachments."]
+    notes = [letters.say(N_("Your mail \"{subject}\" is {size} bytes, over this referee's "
+                            "limit of {limit} bytes, so it was not read and changed nothing. "
+                            "Send your orders as plain text, without attachments."),
+                         subject=shorten(visible(head.subject), 80), size=size, limit=limit)]
     store = referee.store
     if who.seat is not None or (seat_address(store, head.sender)
                                 and once_a_day(store, head.sender, now)):
-        letters.notice(referee, head.sender, "your mail was too large", notes, now,
-                       incoming=head)
+        lang = who.seat["lang"] if who.seat else address_language(store, head.sender)
+        letters.notify(referee, head.sender, lang, letters.say(N_("your mail was too large")),
+                       notes, now, incoming=head)
         return "quarantined", reason, None, None
     return "quarantined", reason + ", not answered", None, None
 
@@ -363,18 +380,27 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     store = referee.store
     found = who.claim
     if who.game is None:
-        what = f"no game called {found.game!r}" if found.game else "no game tag"
-        return refuse_known(referee, incoming, what,
-                            "I could not tell which game your mail is for", [
-            f"Your mail \"{shorten(visible(incoming.subject), 80)}\" has {what} in its subject.",
-            "To send orders, reply to the last mail you received from your game, keeping the "
-            "tag [pbem GAME #code] in the subject. If you do not play a game here, you can "
-            "ignore this message."], now, game=found.game)
+        subject = shorten(visible(incoming.subject), 80)
+        said = letters.say(N_("Your mail \"{subject}\" names game {game} in its subject, and "
+                              "there is no game of that name here."),
+                           subject=subject, game=found.game) if found.game else \
+            letters.say(N_("Your mail \"{subject}\" has no game tag in its subject."),
+                        subject=subject)
+        return refuse_known(
+            referee, incoming, f"no game called {found.game!r}" if found.game else "no game tag",
+            letters.say(N_("I could not tell which game your mail is for")), [
+                said, letters.say(N_(
+                    "To send orders, reply to the last mail you received from your game, "
+                    "keeping the tag [pbem GAME #code] in the subject. If you do not play a "
+                    "game here, you can ignore this message."))], now, game=found.game)
     if not who.seats:
-        return refuse_known(referee, incoming, "sender is not a seat",
-                            f"you are not a player of game {found.game}", [
-            f"Game {found.game} has no seat for {incoming.sender}, so your mail changed nothing. "
-            "If you play under another address, write from that one."], now, game=found.game)
+        return refuse_known(
+            referee, incoming, "sender is not a seat",
+            letters.say(N_("you are not a player of game {game}"), game=found.game), [
+                letters.say(N_("Game {game} has no seat for {address}, so your mail changed "
+                               "nothing. If you play under another address, write from that "
+                               "one."), game=found.game, address=incoming.sender)],
+            now, game=found.game)
     if who.seat is None:
         return wrong_token(referee, incoming, found, who.seats[0], now)
     seat = who.seat

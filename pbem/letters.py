@@ -536,10 +536,11 @@ def more_time(table: Table, seat: dict, now: str) -> None:
 
 
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
-           game=None, kind="notice") -> None:
-    """A short mail outside any seat's thread (rejections, referee notices)."""
-    with i18n.speaking("en"):
-        context = {"headline": headline, "notes": list(notes),
+           game=None, kind="notice", lang: str = "en") -> None:
+    """A short mail outside any seat's thread (rejections, referee notices), in `lang`:
+    `headline` and `notes` come written in it."""
+    with i18n.speaking(lang):
+        context = {"headline": headline, "notes": list(notes), "lang": lang,
                    "address": referee.config["address"]}
         in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
         refs = (incoming.references + [in_reply_to]) if in_reply_to else []
@@ -547,6 +548,16 @@ def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
               text=render.render("", "notice.txt.j2", **context),
               html=render.render("", "notice.html.j2", **context), now=now,
               in_reply_to=in_reply_to, references=refs)
+
+
+def notify(referee, to: str, lang: str, headline: tuple, notes, now: str, incoming=None,
+           game=None, kind="notice") -> None:
+    """A notice to a player's address, in `lang`: `headline` and `notes` are sentences
+    from `say`."""
+    with i18n.speaking(lang):
+        notice(referee, to, i18n._(headline[0]).format(**headline[1]),
+               [i18n._(message).format(**values) for message, values in notes], now,
+               incoming=incoming, game=game, kind=kind, lang=lang)
 
 
 # ------------------------------------------------------------ news of the table
@@ -620,8 +631,8 @@ def disorder_notice(table: Table, seats: list[str], now: str) -> None:
                f"game {game_id}: seat {name} is in civil disorder", [
                    f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
                    "it plays its default orders.",
-                   "Give it to a new player with:",
-                   f"pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
+                   "Give it to a new player with:\n"
+                   f"  pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
                    "pbem list shows the seats in civil disorder."], now, game=game_id,
                kind="disorder")
 

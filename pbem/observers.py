@@ -53,6 +53,8 @@ def stop_observing(referee, game_id: str, email: str, now: str) -> None:
             known = ", ".join(o["email"] for o in store.observers(game_id)) or "none"
             raise PbemError(f"{email} does not follow game {game_id} (observers: {known})")
         store.execute("DELETE FROM observers WHERE game = ? AND email = ?", [game_id, email])
-        letters.notice(referee, email, f"game {game_id}: you no longer follow it", [
-            f"The referee stopped your reports of game {game_id}. You will get no more mail "
-            "about it."], now, game=game_id, kind="observer")
+        letters.notify(referee, email, row["lang"], letters.say(
+            N_("game {game}: you no longer follow it"), game=game_id), [
+            letters.say(N_("The referee stopped your reports of game {game}. You will get no "
+                           "more mail about it."), game=game_id)],
+            now, game=game_id, kind="observer")

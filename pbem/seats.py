@@ -67,11 +67,14 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
                      {"email": email, "bouncing": 0, "last_refusal": None})
         seat = store.seat(game_id, seat_name)
         table.send(seat, "address", N_("your seat's mail comes here now"), "address", now)
-        letters.notice(referee, old["email"], f"game {game_id}: your seat moved", [
-            f"The referee moved seat {seat_name} of game {game_id} to another mail address. "
-            "Mail from this address no longer counts for it.",
-            "If you did not ask for this, write to the referee at once: "
-            f"{referee.config['referee']}."], now, game=game_id)
+        letters.notify(referee, old["email"], old["lang"], letters.say(
+            N_("game {game}: your seat moved"), game=game_id), [
+            letters.say(N_("The referee moved seat {seat} of game {game} to another mail "
+                           "address. Mail from this address no longer counts for it."),
+                        seat=seat_name, game=game_id),
+            letters.say(N_("If you did not ask for this, write to the referee at once: "
+                           "{referee}."), referee=referee.config["referee"])],
+            now, game=game_id)
     return seat
 
 
@@ -106,11 +109,14 @@ def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
         readdress_waiting_mail(store, game_id, old, seat)
         table = referee.record(table, [public("seat_replaced", seat=seat_name)], now)
         letters.replacement(table, seat, now)
-        letters.notice(referee, old["email"], f"game {game_id}: your seat has a new player", [
-            f"The referee gave seat {seat_name} of game {game_id} to a new player. Mail from "
-            "this address no longer counts for it. Thank you for playing.",
-            "If you did not mean to leave, write to the referee at once: "
-            f"{referee.config['referee']}."], now, game=game_id)
+        letters.notify(referee, old["email"], old["lang"], letters.say(
+            N_("game {game}: your seat has a new player"), game=game_id), [
+            letters.say(N_("The referee gave seat {seat} of game {game} to a new player. Mail "
+                           "from this address no longer counts for it. Thank you for "
+                           "playing."), seat=seat_name, game=game_id),
+            letters.say(N_("If you did not mean to leave, write to the referee at once: "
+                           "{referee}."), referee=referee.config["referee"])],
+            now, game=game_id)
     return seat
 
 

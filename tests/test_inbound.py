@@ -5,6 +5,7 @@ whether it was answered. Mails that must not count (automatic, forged,
 replayed, flooding, too large) change nothing in the game.
 """
 
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import format_datetime
 
@@ -299,6 +300,50 @@ def test_an_unknown_game_is_answered_once_a_day(auguste_game):
         ("ignored", "no game called 'nosuch' (already answered in the last day)")
     assert next_day["status"] == "rejected"
     assert [len(answers_to(auguste_game, r)) for r in (first, second, next_day)] == [1, 0, 1]
+
+
+def body_of(raw: bytes, kind: str = "plain") -> str:
+    """The text (or html) part of a mail pbem sent."""
+    return message_from_bytes(raw, policy=policy.default).get_body((kind,)).get_content()
+
+
+def test_a_refusal_to_a_french_players_address_is_in_french(auguste_game):
+    auguste_game.store.update("seats", {"game": "rome", "name": "ann"}, {"lang": "fr"})
+    long_subject = "Re: mes ordres pour ce tour, avec toutes mes amitiés et mes excuses"
+    raw = order_mail(auguste_game, tag_token="").replace(b"Re: orders", long_subject.encode())
+    row = deliver(auguste_game, raw)
+    assert (row["status"], row["reason"]) == ("rejected", "no game tag")
+    [answer] = answers_to(auguste_game, row)
+    assert read(answer["raw"]).subject == \
+        "[pbem] Je n'ai pas pu savoir à quelle partie votre message s'adresse"
+    text = body_of(answer["raw"])
+    assert "n'a pas d'étiquette de partie dans son objet" in text
+    assert "l'arbitre de parties par mail" in text
+    assert long_subject in " ".join(text.split())
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert '<html lang="fr">' in body_of(answer["raw"], "html")
+
+
+def test_a_refusal_to_an_address_whose_seats_speak_two_languages_is_in_english(auguste_game):
+    auguste_game.store.update("seats", {"game": "rome", "name": "ann"}, {"lang": "fr"})
+    auguste_game.store.update("seats", {"game": "rome", "name": "bob"},
+                              {"email": "ann@players.example"})
+    row = deliver(auguste_game, order_mail(auguste_game, tag_token=""))
+    [answer] = answers_to(auguste_game, row)
+    assert read(answer["raw"]).subject == "[pbem] I could not tell which game your mail is for"
+    assert "has no game tag in its subject" in body_of(answer["raw"])
+
+
+def test_a_too_large_mail_from_a_french_seat_is_answered_in_french(auguste_game):
+    auguste_game.store.update("seats", {"game": "rome", "name": "ann"}, {"lang": "fr"})
+    auguste_game.config["mail"]["max_bytes"] = 5000
+    row = deliver(auguste_game, order_mail(auguste_game, body="x" * 6000))
+    assert row["status"] == "quarantined"
+    [answer] = answers_to(auguste_game, row)
+    assert read(answer["raw"]).subject == "[pbem] votre message était trop gros"
+    text = body_of(answer["raw"])
+    assert "au-delà de la limite de 5000 octets" in text
+    assert max(len(line) for line in text.splitlines()) <= 78
 
 
 def test_a_stranger_is_never_answered(auguste_game):

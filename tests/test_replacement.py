@@ -94,6 +94,15 @@ def test_mails_not_sent_yet_go_to_the_newcomer_with_the_new_code(huns):
     assert "zoe" not in text_of(told)
 
 
+def test_a_french_player_replaced_is_told_in_french(huns):
+    referee = huns
+    referee.store.update("seats", {"game": "huns", "name": "bob"}, {"lang": "fr"})
+    cli(referee, "seat", "huns", "bob", "--replace", "zoe@elsewhere.example")
+    [told] = outbox(referee, to_addr="bob@players.example", kind="notice")
+    assert told["subject"] == "[pbem] partie huns : votre place a un nouveau joueur"
+    assert "ne comptent plus pour elle. Merci d'avoir joué." in " ".join(text_of(told).split())
+
+
 def test_the_old_address_is_refused_and_the_new_one_counts(huns):
     referee = huns
     old_token = referee.store.seat("huns", "bob")["token"]

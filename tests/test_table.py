@@ -230,7 +230,8 @@ def test_silent_turns_in_a_row_put_a_seat_in_civil_disorder(auguste_game):
     assert engine(referee)["disorder"] == ["dan"]
     [notice] = mails(referee, "disorder")
     assert notice["To"] == "boss@referee.example"
-    assert "pbem seat rome dan --replace NEW_EMAIL" in text_of(notice)
+    assert '\n  pbem seat rome dan --replace NEW_EMAIL --name "NAME"\n' in text_of(notice)
+    assert max(len(line) for line in text_of(notice).splitlines()) <= 78
     assert "dan has sent no orders for several turns in a row and is in civil disorder" in \
         " ".join(text_of(mails(referee, "report", "ann")[-1]).split())
     assert "in civil disorder, to replace: dan" in cli(referee, "list")

@@ -112,3 +112,19 @@ def test_a_campaign_ends_when_a_player_holds_enough_zones(tmp_path):
     assert "held 5 zones" in result["reason"]
     assert max(result["scores"].values()) >= 5
     assert replay(referee.store, "g", verify=True).ok
+
+
+@pytest.mark.slow
+def test_bot_recruits_only_where_the_units_can_go(tmp_path):
+    """The bot names a zone of its own with room for each recruit, and buys with the gold
+    upkeep leaves: none of its recruits is refused, and it does recruit."""
+    recruited = 0
+    for number in range(3):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        referee = make_referee(folder)
+        play_campaign(referee, "g", 6, seed=f"recruits-{number}", options={"rounds": "6"})
+        events = list(referee.events("g", REFEREE))
+        assert not [e for e in events if e["type"] == "recruit_refused"]
+        recruited += sum(1 for e in events if e["type"] == "unit_recruited")
+    assert recruited > 20

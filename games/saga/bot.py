@@ -12,11 +12,13 @@ true winner, as a referee shown a photo of the table would.
 import hashlib
 
 from .army import points
-from .material import HOST_POINTS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES
+from .material import (HOST_POINTS, MAX_ZONE, POINT_COST, RESERVE_POINTS, SCENARIO_NAMES,
+                       UNIT_TYPES, UPKEEP, ZONE_INCOME)
 from .orders import parse
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scenario_chooser, scout_targets, withdraw_options)
 from .start import signup_options
+from .state import total_points, zone_points, zones_of
 
 FRENCH = {"move": "deplacer", "scout": "reconnaissance", "stay": "rester",
           "recruit": "recruter", "hearthguards": "gardes", "warriors": "guerriers",
@@ -74,10 +76,13 @@ def turn(state, seat, rng) -> list[str]:
     french = rng.below(5) == 0
     lines = []
     armies = state["armies"][seat]
+    arriving = {}
     for name in sorted(armies):
         where = internal_moves(state, seat, name)
         if where and rng.below(4) == 0:
-            lines.append(f"{word('move', french)} {name} {rng.choice(where)}")
+            to = rng.choice(where)
+            lines.append(f"{word('move', french)} {name} {to}")
+            arriving[to] = arriving.get(to, 0) + points(armies[name])
     small = sorted(n for n, a in armies.items() if points(a) < 4)
     for name in small:
         partner = [n for n, a in armies.items() if n != name and
@@ -88,11 +93,7 @@ def turn(state, seat, rng) -> list[str]:
     big = [n for n, a in sorted(armies.items()) if points(a) >= 7]
     if big and rng.below(4) == 0:
         lines.append(f"split {big[0]} 3")
-    gold = state["gold"][seat]
-    for kind in UNIT_TYPES:
-        if gold >= 5 and rng.below(2):
-            lines.append(f"{word('recruit', french)} {word(kind, french)}")
-            gold -= 5
+    lines += recruits(state, seat, arriving, rng, french)
     movers = [n for n in sorted(armies) if outward_targets(state, seat, n)]
     scouts = scout_targets(state, seat)
     choice = rng.below(10)
@@ -102,6 +103,24 @@ def turn(state, seat, rng) -> list[str]:
         name = rng.choice(movers)
         target = rng.choice(outward_targets(state, seat, name))
         lines.append(f"{word('move', french)} {name} {target}")
+    return lines
+
+
+def recruits(state, seat, arriving, rng, french) -> list[str]:
+    """Now and then a unit of each type, bought with the gold left after upkeep, into a zone
+    of the seat's with room once this mail's moves are made (none without such a zone)."""
+    zones = zones_of(state, seat)
+    gold = state["gold"][seat] + ZONE_INCOME * len(zones) - UPKEEP * total_points(state, seat)
+    home = state["homelands"][seat]
+    space = {z: MAX_ZONE - zone_points(state, z) - arriving.get(z, 0)
+             for z in sorted(zones, key=lambda z: z != home)}
+    lines = []
+    for kind in UNIT_TYPES:
+        place = next((z for z, left in space.items() if left > 0), None)
+        if place and gold >= POINT_COST and rng.below(2):
+            lines.append(f"{word('recruit', french)} {word(kind, french)} {place}")
+            gold -= POINT_COST
+            space[place] -= 1
     return lines
 
 

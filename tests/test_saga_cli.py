@@ -72,6 +72,7 @@ def test_games_lists_saga_and_its_options(run):
     (["--option", "rounds=3", "--option", "zones_to_win=5"],
      "give zones_to_win or rounds, not both"),
     (["--option", "rounds=-2"], "rounds must be a whole number, more than 0"),
+    (["--option", "zones_to_win=30"], "zones_to_win is 30, but map default has only"),
     (["--option", "fog=maybe"], "fog must be yes or no"),
     (["--option", "colour=red"], "SAGA campaign has no option colour"),
 ])

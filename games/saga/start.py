@@ -37,6 +37,10 @@ def setup(options, seats, rng, position=None) -> list:
                "seats": list(seats), "fog": fog_option(options),
                "battle_hours": number_option(options, "battle_hours", DEFAULT_BATTLE_HOURS,
                                              positive=True), **end_options(options)}
+    goal = payload["zones_to_win"]
+    if goal is not None and goal > len(board.order):
+        raise SetupError(f"zones_to_win is {goal}, but map {board.name} has only "
+                         f"{len(board.order)} zones")
     events = [public("setup", **payload)]
     if position:
         state = blank_state(payload)

@@ -441,7 +441,8 @@ class Reader:
         name = self.army(args[0])
         zone = self.zone(args[1:])
         if name not in options or zone not in options[name]:
-            said = "; ".join(f"{n}: {', '.join(z)}" for n, z in sorted(options.items()))
+            said = _("; ").join(_("{army}: {zones}").format(army=n, zones=", ".join(z))
+                               for n, z in sorted(options.items()))
             raise ValueError(_("this withdrawal is not possible; possible: {said}").format(
                 said=said))
         if "fight" in self.lines or self.orders.get("withdraw"):

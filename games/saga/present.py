@@ -198,44 +198,46 @@ def choice(words) -> str:
 
 def signup_lines(state, seat) -> list[str]:
     """Signup: each free faction with its free homelands, and the armies."""
-    lines = [f"faction {f}   homeland {choice(zones)}"
+    lines = [_("faction {faction}   homeland {zones}").format(faction=f, zones=choice(zones))
              for f, zones in signup_options(state).items()]
-    return lines + ["host 1 hearthguards 2 warriors 1 levies   " +
+    return lines + [_("host 1 hearthguards 2 warriors 1 levies") + "   " +
                     _("(4 or 5 points, with the Lord)"),
-                    "reserve 1 warriors   " + _("(1 or 2 points)")]
+                    _("reserve 1 warriors") + "   " + _("(1 or 2 points)")]
 
 
 def turn_lines(state, seat) -> list[str]:
     """The turn: moves inside, the move out, scouting, reorganising, recruits, the Lord."""
     armies = state["armies"][seat]
-    lines = [f"move {n} {choice(internal_moves(state, seat, n))}" for n in sorted(armies)
-             if internal_moves(state, seat, n)]
-    lines += [f"move {n} {choice(outward_targets(state, seat, n))}   " +
-              _("(your one move out)") for n in sorted(armies) if outward_targets(state, seat, n)]
+    lines = [_("move {army} {zone}").format(army=n, zone=choice(internal_moves(state, seat, n)))
+             for n in sorted(armies) if internal_moves(state, seat, n)]
+    lines += [_("move {army} {zone}").format(army=n, zone=choice(outward_targets(state, seat, n)))
+              + "   " + _("(your one move out)")
+              for n in sorted(armies) if outward_targets(state, seat, n)]
     if scout_targets(state, seat):
-        lines.append(f"scout {choice(scout_targets(state, seat))}   " +
+        lines.append(_("scout {zone}").format(zone=choice(scout_targets(state, seat))) + "   " +
                      _("(instead of moving out; then MOVE or STAY)"))
-    lines += ["army A+B   split A 2 [NAME]   disband A 1 levies",
-              "recruit hearthguards|warriors|levies [ZONE|ARMY]   " +
+    lines += [_("army A+B   split A 2 [NAME]   disband A 1 levies"),
+              _("recruit hearthguards|warriors|levies [ZONE|ARMY]") + "   " +
               _("(at upkeep, one of each type)")]
     if state["lords"][seat]["status"] == "captured":
-        lines.append("ransom   " + _("({gold} gold: your Lord comes back)").format(
+        lines.append(_("ransom") + "   " + _("({gold} gold: your Lord comes back)").format(
             gold=ransom_of(state, seat)))
-    return lines + [f"release {s}" for s in captives(state, seat)]
+    return lines + [_("release {seat}").format(seat=s) for s in captives(state, seat)]
 
 
 def move_lines(state, seat) -> list[str]:
     """After a scouting: MOVE into the scouted zone, or STAY."""
     zone = state["turn"]["scout"]["zone"]
-    return [f"move {n} {zone}" for n in sorted(state["armies"][seat])
-            if zone in outward_targets(state, seat, n)] + \
-        ["stay", "recruit hearthguards|warriors|levies [ZONE|ARMY]"]
+    return [_("move {army} {zone}").format(army=n, zone=zone)
+            for n in sorted(state["armies"][seat]) if zone in outward_targets(state, seat, n)] + \
+        [_("stay"), _("recruit hearthguards|warriors|levies [ZONE|ARMY]")]
 
 
 def retreat_lines(state, seat) -> list[str]:
     """Where each small army may retreat."""
     zone = state["turn"]["contact"]["zone"]
-    return [f"retreat {n} {choice(give_way(state, seat, zone, points(state['armies'][seat][n])))}"
+    return [_("retreat {army} {zones}").format(
+                army=n, zones=choice(give_way(state, seat, zone, points(state["armies"][seat][n]))))
             for n in state["turn"]["retreats"]]
 
 
@@ -244,10 +246,10 @@ def setup_lines(state, seat) -> list[str]:
     battle = state["turn"]["battle"]
     lines = []
     if seat == battle["defender"] and withdraw_options(state):
-        lines += [f"withdraw {n} {choice(zones)}"
-                  for n, zones in sorted(withdraw_options(state).items())] + ["fight"]
+        lines += [_("withdraw {army} {zones}").format(army=n, zones=choice(zones))
+                  for n, zones in sorted(withdraw_options(state).items())] + [_("fight")]
     if seat == battle.get(battle["chooser"]) and not battle["scenario"]:
-        lines.append("scenario 1-6   (" + ", ".join(
+        lines.append(_("scenario 1-6") + "   (" + ", ".join(
             f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1)) + ")")
     return lines
 
@@ -257,24 +259,26 @@ def aftermath_lines(state, seat) -> list[str]:
     asks = aftermath_asks(state).get(seat, [])
     lines = []
     if "losses" in asks:
-        lines.append("lose 1 warriors 1 levies   " + _("(the units you lose, your choice)"))
+        lines.append(_("lose 1 warriors 1 levies") + "   " +
+                     _("(the units you lose, your choice)"))
     if "fall_back" in asks:
-        lines.append(f"retreat {choice(fall_back_options(state))}")
+        lines.append(_("retreat {zones}").format(zones=choice(fall_back_options(state))))
     if "promote" in asks:
-        lines.append("promote warriors | levies | none")
+        lines.append(_("promote warriors | levies | none"))
     return lines
 
 
 def disband_lines(state, seat) -> list[str]:
     """Upkeep short: what to disband."""
-    return ["disband ARMY N [levies|warriors|hearthguards]   " +
+    return [_("disband ARMY N [levies|warriors|hearthguards]") + "   " +
             _("({points} to disband)").format(points=points_text(state["turn"]["short"]))]
 
 
 def result_lines(state, seat) -> list[str]:
     """A battle's report."""
-    points_ = " points N" if state["turn"]["battle"].get("points_rule") else ""
-    return [f"result won{points_}", f"result lost{points_}"]
+    if state["turn"]["battle"].get("points_rule"):
+        return [_("result won points N"), _("result lost points N")]
+    return [_("result won"), _("result lost")]
 
 
 ORDER_LINES = {"signup": signup_lines, "orders": turn_lines, "move": move_lines,
@@ -301,7 +305,8 @@ def battle_view(state, seat) -> dict | None:
            "rolls": None}
     if battle.get("forces"):
         out["forces"] = [{"seat": s, "role": role, **battle["forces"][s],
-                          "lines": indent(f"{label} {s}: {force_text(battle['forces'][s])}")}
+                          "lines": indent(_("{role} {seat}: {force}").format(
+                              role=label, seat=s, force=force_text(battle["forces"][s])))}
                          for role, label, s in (
                              ("attacker", _("ATTACKER"), battle["attacker"]),
                              ("defender", _("DEFENDER"), battle["defender"]))]
@@ -316,7 +321,7 @@ def battle_view(state, seat) -> dict | None:
 def board_text(view) -> str:
     """The map as monospace text, one zone a line, within 78 columns."""
     lines = [headline(view), ""]
-    lines.append(f"{_('Zone'):<17}{_('Held by'):<21}{_('Armies')}")
+    lines.append("{:<17}{:<21}{}".format(_("Zone"), _("Held by"), _("Armies")))
     for zone in view["zones"]:
         lines.append(zone_line(view, zone))
     lines.append("")
@@ -555,7 +560,7 @@ NARRATIONS = {
     "faction_chosen": lambda p: _("{seat} leads the {faction}, homeland {zone}").format(
         seat=p["seat"], faction=faction_name(p["faction"]), zone=p["homeland"]),
     "armies_raised": lambda p: _("{seat}'s armies: {armies}").format(
-        seat=p["seat"], armies="; ".join(
+        seat=p["seat"], armies=_("; ").join(
             f"{n} {units_text(a['units'], a['lord'])}" for n, a in sorted(p["armies"].items()))),
     "campaign_began": lambda p: _("the campaign begins"),
     "round_began": lambda p: _("round {round}: order of play {order}").format(
@@ -672,9 +677,10 @@ def battle_set_text(p) -> str:
     parts = [_("battle of {zone}: {name}").format(zone=p["zone"],
                                                   name=scenario_name(p["scenario"]))]
     for role, seat in ((_("attacker"), p["attacker"]), (_("defender"), p["defender"])):
-        parts.append(f"{role} {seat}: {force_text(p['forces'][seat])}")
+        parts.append(_("{role} {seat}: {force}").format(role=role, seat=seat,
+                                                        force=force_text(p["forces"][seat])))
     if p["bonus"]:
         parts.append(_("scouting bonus: the defender starts with at most 3 points, the rest "
                        "arrives on the third battle turn from the attacker's edge"))
-    return "; ".join(parts)
+    return _("; ").join(parts)
 

@@ -68,7 +68,7 @@ class Table:
         sent), and the HTML block showing the image."""
         drawing = self.game.svg_context(view)
         svg = render.board_svg(self.ruleset, self.game, view, drawing)
-        title = drawing.get("title") or self.game.TITLE
+        title = drawing.get("title") or i18n._(self.game.TITLE)
         picture = render.board_picture(BOARD_CID.strip("<>"), title, render.board_width(svg))
         return {"board": self.game.board_text(view), "image": Board(svg),
                 "svg": render.board_html(self.ruleset, self.game, view, picture, drawing)}
@@ -107,7 +107,7 @@ class Table:
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
-                     "title": self.game.TITLE},
+                     "title": i18n._(self.game.TITLE)},
             "seat": {"name": seat["name"], "tz": seat["tz"], "lang": seat["lang"]},
             "tag": subject_tag(self.game_row["id"], seat["token"]),
             "reply_address": reply_address(self.referee.config["address"], self.game_row["id"],
@@ -667,7 +667,7 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
             happened = public_happenings(table, observer["reported_seq"])
         result = engine["result"]
         context = {**table.public_board(), "happened": happened,
-                   "game": {"id": table.game_row["id"], "title": table.game.TITLE},
+                   "game": {"id": table.game_row["id"], "title": i18n._(table.game.TITLE)},
                    "headline": i18n._(headline), "notes": [i18n._(n) for n in notes],
                    "result_text": result_text(result) if engine["over"] else "",
                    "paused": bool(engine.get("paused")), "deadline": engine["deadline"],

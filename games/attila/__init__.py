@@ -4,6 +4,8 @@ Rules as pbem plays them: docs/rules/attila.md. 2 to 5 players. Options
 (``--option k=v``): OPTIONS below.
 """
 
+from pbem.i18n import N_
+
 from .bot import bot_orders
 from .orders import describe_orders, parse
 from .present import board_text, briefing, narrate, svg_context, view
@@ -11,7 +13,7 @@ from .rules import apply, default_orders, outcome, pending
 from .start import setup
 from .turn import resolve
 
-TITLE = "Attila"
+TITLE = N_("Attila")  # translated where a seat reads it
 SUMMARY = "peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)"
 DEMO_SEATS = ["ann", "bob", "cat"]
 OPTIONS = {

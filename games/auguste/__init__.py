@@ -5,13 +5,14 @@ OPTIONS below.
 """
 
 from pbem.adjudicator.options import yes_no_option
+from pbem.i18n import N_
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
 from .present import board_text, briefing, narrate, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
-TITLE = "Auguste"
+TITLE = N_("Auguste")  # translated where a seat reads it
 SUMMARY = "legions race the laurel crown to their camp on a hex board (2-6 players)"
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {

@@ -7,6 +7,8 @@ pbem plays them: docs/rules/saga.md. 2 to 10 players. Options
 (``--option k=v``): OPTIONS below.
 """
 
+from pbem.i18n import N_
+
 from .bot import bot_orders, bot_ruling
 from .orders import describe_orders, parse
 from .present import board_text, briefing, narrate, svg_context, view
@@ -16,7 +18,7 @@ from .start import setup
 from .state import apply
 from .turn import resolve
 
-TITLE = "SAGA campaign"
+TITLE = N_("SAGA campaign")  # translated where a seat reads it
 SUMMARY = "armies move in secret on a map; battles are fought on a table (2-10 players)"
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {

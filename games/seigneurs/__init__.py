@@ -6,6 +6,7 @@ Options (``--option k=v``): OPTIONS below.
 """
 
 from pbem.adjudicator.rounds import ROUND_OPTIONS
+from pbem.i18n import N_
 
 from .bot import bot_orders
 from .flow import RULING_WORDS, default_orders, outcome, pending, resolve
@@ -15,7 +16,7 @@ from .present import board_text, briefing, svg_context, view
 from .rules import apply
 from .start import setup
 
-TITLE = "Seigneurs"
+TITLE = N_("Seigneurs")  # translated where a seat reads it
 SUMMARY = "lords of a valley tax, trade, build and fight; a barbarian raids and judges " \
           "(2-5 lords and a barbarian)"
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]

@@ -4,7 +4,7 @@ A game is a module (``pbem.games.<name>``) exposing plain, pure functions.
 None of them does I/O, reads the clock or uses global randomness; the random
 stream arrives as an argument.
 
-    TITLE                               human name of the game
+    TITLE                               human name of the game (marked N_, translated for seats)
     OPTIONS = {name: help}              the game's own --option keys (the engine adds
                                         turn_hours, reminder_hours, slow)
     setup(options, seats, rng, position=None) -> list[Event]

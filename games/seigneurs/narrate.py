@@ -38,6 +38,10 @@ OFFER_STATUS = {"accepted": N_("offer {number} accepted"),
 REASONS = {"barbarian": N_("the barbarian's family heads every domain"),
            "dynasty": N_("one family heads every domain"),
            "judged": N_("the barbarian's judgement")}
+# The sides of the valley an event card may send the barbarian's invaders in from.
+SIDES = {"north": N_("north"), "north-east": N_("north-east"), "east": N_("east"),
+         "south-east": N_("south-east"), "south": N_("south"), "south-west": N_("south-west"),
+         "west": N_("west"), "north-west": N_("north-west")}
 
 
 def told(table: dict, key: str) -> str:
@@ -63,7 +67,7 @@ def stage_set(p):
 
 def produced(p):
     parts = [f"{place} {goods_text(g)}" for place, g in sorted(p["draws"].items())]
-    text = _("Production: {draws}.").format(draws="; ".join(parts) or "-")
+    text = _("Production: {draws}.").format(draws=_("; ").join(parts) or "-")
     if p.get("baked"):
         text += " " + _("Ovens and mills add food on {places}.").format(
             places=", ".join(sorted(p["baked"])))
@@ -140,7 +144,7 @@ def offer_made(p):
 
 def agreement_text(a) -> str:
     """An agreement with its parties' words."""
-    words = "; ".join(f"{s}: \u00ab{t or '-'}\u00bb" for s, t in a["terms"].items())
+    words = _("; ").join(f"{s}: \u00ab{t or '-'}\u00bb" for s, t in a["terms"].items())
     kind = _("peace") if a["kind"] == "peace" else _("agreement on {place}").format(
         place=a["place"])
     return _("Agreement {number} ({kind}, turn {turn}) between {seats}: {words}").format(
@@ -248,7 +252,8 @@ HANDLERS = {
     "invaders_entered": lambda p: ngettext(
         "Invaders: {number} warrior of the barbarian enters on {place} ({side}).",
         "Invaders: {number} warriors of the barbarian enter on {place} ({side}).",
-        len(p["ids"])).format(number=len(p["ids"]), place=p["place"], side=p["side"]),
+        len(p["ids"])).format(number=len(p["ids"]), place=p["place"],
+                              side=_(SIDES.get(p["side"], p["side"]))),
     "moved": lambda p: ngettext("{seat} moves {number} warrior from {source} to {target}.",
                                 "{seat} moves {number} warriors from {source} to {target}.",
                                 len(p["ids"])).format(seat=p["seat"], number=len(p["ids"]),

@@ -87,7 +87,7 @@ def your_lines(view, you) -> list[str]:
     merchants = view["merchants"]
     if merchants:
         lines.append(_("Merchants this turn ({number} of each good): {goods}.").format(
-            number=merchants["count"], goods="; ".join(
+            number=merchants["count"], goods=_("; ").join(
                 _("{good} sold at {buy}, bought at {sell}").format(
                     good=good_name(g), buy=p["buy"], sell=p["sell"])
                 for g, p in merchants["goods"].items())))
@@ -372,7 +372,7 @@ def place_line(view, p) -> str:
         parts.append(goods_text(p["goods"]))
     for t in p["warriors"]:
         parts.append(troop_text(t))
-    return "; ".join(parts)
+    return _("; ").join(parts)
 
 
 def troop_text(t) -> str:

@@ -171,19 +171,41 @@ def board_png(msg) -> bytes | None:
 
 # Words only English sentences use; a French mail must have none outside names and codes.
 ENGLISH = re.compile(r"\b(the|your|you|orders|with|this|that|is|are|was|will|not|and|of|"
-                     r"turn|game|mail|reply|send|line|legion|cell)\b")
+                     r"turn|game|mail|reply|send|line|legion|cell|by|held|Held|campaign|"
+                     r"north|south|west|east|north-east|north-west|south-east|south-west)\b")
 # What may stay as it is in any language: order words a player may write, tags, addresses.
 KEPT = re.compile(r"\[pbem [^\]]*\]|\S+@\S+|\b(move|laurel|pass|seer|wall|rider|volcano)"
                   r"(/\w+)?\b|'[^']*'|Auguste|Attila|bouge/move|laurier/laurel|passe/pass")
+# The heading of the orders a seat may send now, and the English words of those orders:
+# under a French heading every order is written in French words.
+OPTIONS_HEADING = re.compile(r"^Ce que vous pouvez envoyer maintenant")
+ENGLISH_ORDERS = re.compile(r"\b(move|scout|stay|army|split|recruit|disband|ransom|release|"
+                            r"retreat|withdraw|fight|lose|promote|result|won|lost|homeland|"
+                            r"hearthguards?|warriors?|levies|levy|none|offer|accept|refuse|"
+                            r"buy|sell|peace|give|take|NAME|ARMY)\b")
 
 
 def english_lines(msg) -> list[str]:
-    """The lines of a mail (text part, HTML part without tags, subject) that read as English."""
+    """The lines of a mail (text part, HTML part without tags, subject) that read as English,
+    and the option lines of a French mail written with English order words."""
     found = []
     for text in (text_of(msg), re.sub(r"<[^>]+>", " ", html_of(msg)), str(msg["Subject"])):
         for line in text.splitlines():
             if ENGLISH.search(KEPT.sub(" ", line)):
                 found.append(line.strip())
+    return found + english_options(text_of(msg))
+
+
+def english_options(text: str) -> list[str]:
+    """The lines under "Ce que vous pouvez envoyer maintenant" that give English order words."""
+    found, under = [], False
+    for line in text.splitlines():
+        if OPTIONS_HEADING.match(line):
+            under = True
+        elif not line.strip():
+            under = False
+        elif under and line.startswith(" ") and ENGLISH_ORDERS.search(line.split("   (")[0]):
+            found.append(line.strip())
     return found
 
 

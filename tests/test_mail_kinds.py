@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mailkinds import GAMES, KINDS, english_lines, long_lines, text_of, write_all
+from mailkinds import GAMES, KINDS, english_lines, html_of, long_lines, text_of, write_all
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +157,24 @@ def test_the_jacquerie_bag_counts_its_tokens(mails):
         said_to_the_reader(mails, "seigneurs", "en")
     assert "Votre sac à jacquerie\u00a0: 1 jeton neutre, 0 jeton jacquerie." in \
         said_to_the_reader(mails, "seigneurs", "fr")
+
+
+@pytest.mark.parametrize("lang, title, header", [
+    ("en", "SAGA campaign", "Zone             Held by              Armies"),
+    ("fr", "Campagne SAGA", "Zone             Tenue par            Armées")])
+def test_saga_mails_name_the_game_and_head_the_zone_table_in_the_readers_language(
+        mails, lang, title, header):
+    status = mails[("saga", lang)]["status"]
+    text = re.sub(r"[ \n]+", " ", text_of(status))
+    assert f"{title} wessex: " in text and text.split("--")[-1].strip().startswith(title)
+    assert f"{title} wessex" in html_of(status)
+    assert header in text_of(status).splitlines()
+    other = "SAGA campaign" if lang == "fr" else "Campagne SAGA"
+    assert other not in said_to_the_reader(mails, "saga", lang)
+
+
+def test_the_merchants_are_listed_with_the_readers_separator(mails):
+    assert "métal vendu 4, acheté 2\u00a0; pierre vendu 3" in \
+        said_to_the_reader(mails, "seigneurs", "fr")
+    assert "metal sold at 4, bought at 2; stone sold at 3" in \
+        said_to_the_reader(mails, "seigneurs", "en")

@@ -268,7 +268,7 @@ def game_line(row: dict) -> str:
     """One game of pbem list, in words: its result, or its open phase and who it waits for."""
     from .letters import result_text
     if row["status"] == "over":
-        return f"over: {result_text(row['result'])}"
+        return f"over: {result_text(row['result'], game=pbem.games.load(row['ruleset']))}"
     missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
     line = f"phase {row['phase']}, " + (f"paused ({row['paused']})" if row["paused"] else
                                          f"deadline {row['deadline']}")
@@ -799,7 +799,7 @@ def show(referee, game_id, seat, as_referee, as_json, html_file):
                                                 for o in watching) or "none"))
     eng = table.state["engine"]
     if eng["over"]:
-        click.echo(f"\nGame over: {result_text(eng['result'])}.")
+        click.echo(f"\nGame over: {result_text(eng['result'], game=table.game)}.")
     else:
         when = f"paused ({eng['paused']['reason']})" if eng.get("paused") else \
             f"deadline {eng['deadline']}"

@@ -24,8 +24,9 @@ from .adjudicator.rng import PhaseRng
 from .app import Referee, SeatSpec
 from .config import load
 from .errors import PbemError
-from .i18n import ngettext, said
+from .i18n import ngettext
 from .mail import fetch, maildir
+from .letters import result_text
 from .mail.parse import message_from_bytes
 from .replay import replay
 from .store import Store
@@ -186,8 +187,7 @@ def summary(referee, game, folder, config, counts) -> list[str]:
         f"{counts['silent']} silent turns (default orders), "
         + ngettext("{n} referee ruling", "{n} referee rulings", counts["rulings"]).format(
             n=counts["rulings"]) + f", {sent} mails sent.",
-        "Result: " + (", ".join(result.get("winners") or []) + " won" if result.get("winners")
-                      else "no winner") + (f" ({said(result['reason'])})" if result.get("reason") else "")
+        "Result: " + result_text(result, game=game)
         if eng["over"] else "Result: stopped at the turn cap before the game ended.",
         f"Replay: {'verified, byte for byte' if verdict.ok else 'MISMATCH'} "
         f"({verdict.events} events).",

@@ -360,7 +360,8 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
                 result = table.state["engine"]["result"]
                 table.send(seat, "over", lambda context, r=result: i18n._(
                     "the game is over: {result}").format(result=result_text(r, False)),
-                           "over", now, happened=happened, result_text=result_text(result),
+                           "over", now, happened=happened,
+                           result_text=result_text(result, game=table.game),
                            seed=table.game_row["seed"],
                            seed_sha256=seed_digest(table.game_row["seed"]))
             else:
@@ -393,10 +394,11 @@ def ask_referee(table: Table, now: str) -> None:
                " lists what is open."], now, game=game_id, kind="ruling")
 
 
-def result_text(result: dict, with_reason: bool = True) -> str:
-    """The result of a game in words, in the current language."""
+def result_text(result: dict, with_reason: bool = True, game=None) -> str:
+    """The result of a game in words, in the current language (its reason in the words
+    of `game`'s RESULT_REASONS when it is one of their keys)."""
     winners = result.get("winners") or []
-    reason = i18n.said(result.get("reason", "")) if with_reason else ""
+    reason = reason_text(result.get("reason", ""), game) if with_reason else ""
     if result.get("draw"):
         between = i18n._("a draw between {seats}").format(seats=", ".join(result["draw"]))
         return i18n._("{result} ({reason})").format(result=between, reason=reason) \
@@ -407,6 +409,14 @@ def result_text(result: dict, with_reason: bool = True) -> str:
     won = i18n.ngettext("{seats} won", "{seats} won", len(winners)).format(
         seats=", ".join(winners))
     return i18n._("{result} ({reason})").format(result=won, reason=reason) if reason else won
+
+
+def reason_text(reason, game=None) -> str:
+    """Why a game ended, in the current language."""
+    words = getattr(game, "RESULT_REASONS", {})
+    if isinstance(reason, str) and reason in words:
+        return i18n._(words[reason])
+    return i18n.said(reason)
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
@@ -669,7 +679,7 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
         context = {**table.public_board(), "happened": happened,
                    "game": {"id": table.game_row["id"], "title": i18n._(table.game.TITLE)},
                    "headline": i18n._(headline), "notes": [i18n._(n) for n in notes],
-                   "result_text": result_text(result) if engine["over"] else "",
+                   "result_text": result_text(result, game=table.game) if engine["over"] else "",
                    "paused": bool(engine.get("paused")), "deadline": engine["deadline"],
                    "waiting": rules_engine.waiting_for(table.game, table.state, None),
                    "tz": observer["tz"],

@@ -135,3 +135,15 @@ def test_outgoing_mail_goes_into_the_maildir_in_batches_each_synced_once(
     folder = auguste_game.config.path("mail", "outbox")
     assert len(list((folder / "new").iterdir())) == 4
     assert not list((folder / "tmp").iterdir())
+
+
+def test_a_results_plain_reason_is_said_in_the_games_own_words():
+    from pbem.i18n import speaking
+    from pbem.letters import result_text
+    seigneurs = pbem.games.load("seigneurs")
+    judged = {"winners": ["ann"], "reason": "judged"}
+    assert result_text(judged, game=seigneurs) == "ann won (the barbarian's judgement)"
+    with speaking("fr"):
+        assert result_text(judged, game=seigneurs) == "ann a gagné (le jugement du barbare)"
+    assert result_text({"winners": [], "reason": "judged"}) == "no winner (judged)", \
+        "without the game, a plain reason is shown as it is"

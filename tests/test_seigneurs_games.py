@@ -129,7 +129,7 @@ def test_the_demo_plays_a_whole_game_that_the_barbarian_judges(tmp_path):
     from pbem.demo import play
     summary = play("seigneurs", "demo", tmp_path / "demo", turns=3)
     assert "Replay: verified, byte for byte" in "\n".join(summary)
-    assert any(line.startswith("Result: ") and line.endswith("won (judged)")
+    assert any(line.startswith("Result: ") and line.endswith("won (the barbarian's judgement)")
                for line in summary), summary
 
 

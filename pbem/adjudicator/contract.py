@@ -30,6 +30,8 @@ stream arrives as an argument.
                                         event is then the referee's alone
     RULING_WORDS = {key: N_(word)}      (optional) the words a reader sees for the keys and
                                         values of the game's rulings (see rulings.py)
+    RESULT_REASONS = {key: N_(words)}   (optional) what a result's reason says, when
+                                        outcome gives it as a plain key ("judged")
     bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
                                         ruling, for demos and tests
     teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's

@@ -159,14 +159,14 @@ def test_the_jacquerie_bag_counts_its_tokens(mails):
         said_to_the_reader(mails, "seigneurs", "fr")
 
 
-@pytest.mark.parametrize("lang, title, header", [
-    ("en", "SAGA campaign", "Zone             Held by              Armies"),
-    ("fr", "Campagne SAGA", "Zone             Tenue par            Armées")])
+@pytest.mark.parametrize("lang, title, colon, header", [
+    ("en", "SAGA campaign", ": ", "Zone             Held by              Armies"),
+    ("fr", "Campagne SAGA", "\u00a0: ", "Zone             Tenue par            Armées")])
 def test_saga_mails_name_the_game_and_head_the_zone_table_in_the_readers_language(
-        mails, lang, title, header):
+        mails, lang, title, colon, header):
     status = mails[("saga", lang)]["status"]
     text = re.sub(r"[ \n]+", " ", text_of(status))
-    assert f"{title} wessex: " in text and text.split("--")[-1].strip().startswith(title)
+    assert f"{title} wessex{colon}" in text and text.split("--")[-1].strip().startswith(title)
     assert f"{title} wessex" in html_of(status)
     assert header in text_of(status).splitlines()
     other = "SAGA campaign" if lang == "fr" else "Campagne SAGA"

@@ -128,16 +128,7 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-def test_greetings_and_sign_offs_are_ignored_and_said_back(attila, shape):
-    body = shape.format(orders="play goths pannonia\nplay huns dacia")
-    text = mail_in(attila, reply(attila, "hun", "ann", body, 1))
-    assert "could not be accepted" not in text, text
-    assert "Orders received; they replace" in text
-    assert "Ignored: " in text
-    assert on_file(attila, "hun", "ann").splitlines()[-1] == "play huns dacia"
-
-
+# A signature under the orders: from a sign-off or the name on, lines the game refused.
 SIGNATURES = [
     "{orders}\n\nMarie Dupont\nClub de jeux de Lyon\nhttps://club.example",
     "{orders}\nCordialement,\nMarie Dupont\nPrésidente du Club de Lyon\n12 rue des Lilas",
@@ -145,13 +136,13 @@ SIGNATURES = [
 ]
 
 
-@pytest.mark.parametrize("shape", SIGNATURES)
-def test_a_signature_under_the_orders_is_ignored_and_does_not_hold_the_turn(attila, shape):
+@pytest.mark.parametrize("shape", SHAPES + SIGNATURES)
+def test_greetings_sign_offs_and_signatures_are_ignored_and_do_not_hold_the_turn(attila, shape):
     body = shape.format(orders="play goths pannonia\nplay huns dacia")
     text = mail_in(attila, reply(attila, "hun", "ann", body, 1))
     assert "could not be accepted" not in text, text
     assert "Orders received; they replace" in text
-    assert "Ignored: " + body.splitlines()[-1] in text
+    assert "Ignored: " in text
     assert on_file(attila, "hun", "ann") == "play goths pannonia\nplay huns dacia"
     phase = attila.table("hun").state["engine"]["phase"]
     assert attila.current_submission("hun", "ann", phase)["errors"] == "[]"

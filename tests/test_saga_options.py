@@ -14,6 +14,7 @@ import pytest
 from conftest import START, make_referee, seats
 from mailkinds import SAGA_START
 from games.saga import orders as saga_orders
+from games.seigneurs import orders as seigneurs_orders
 from games.saga.material import unit_of
 from games.saga.present import options
 from pbem.i18n import speaking
@@ -93,3 +94,22 @@ def test_a_french_seat_reads_the_syntax_lines_in_french_words(turn):
     assert "armée A+B   diviser A 2 [NOM]   licencier A 1 levée" in text
     assert "recruter gardes|guerriers|levées [ZONE|ARMÉE]" in text
     assert not re.search(r"\b(move|scout|recruit|disband|split|NAME|ARMY)\b", text)
+
+
+def test_a_refused_word_lists_the_orders_of_now_in_the_readers_words(turn):
+    with speaking("fr"):
+        [error] = saga_orders.parse(turn, "ann", "retraite Kent")[1]
+    assert error.message == (
+        "RETRAITE n'est pas un ordre pour maintenant\u00a0; "
+        "vous pouvez envoyer maintenant\u00a0: "
+        "DÉPLACER, RECONNAISSANCE, ARMÉE, DIVISER, RECRUTER, LICENCIER, RANÇON, LIBÉRER, RESTER")
+    with speaking("en"):
+        [error] = saga_orders.parse(turn, "ann", "retraite Kent")[1]
+    assert error.message.endswith("now you may send: MOVE, SCOUT, MERGE, SPLIT, RECRUIT, "
+                                  "DISBAND, RANSOM, RELEASE, STAY")
+
+
+@pytest.mark.parametrize("module", [saga_orders, seigneurs_orders])
+def test_each_order_written_in_french_is_read_as_that_order(module):
+    for verb, word in module.FRENCH_VERBS.items():
+        assert module.VERBS[module.words(word)[0]] == verb, word

@@ -101,7 +101,7 @@ def test_a_french_lord_reads_its_report_and_its_errors_in_french(tmp_path):
     assert said == ["vous proposez à ann métal 1 contre bois 2"]
     assert str(errors[0]) == ("line 2: achte n'est pas un ordre\u00a0; vouliez-vous dire "
                               "achete\u00a0?\u00a0; maintenant vous pouvez écrire\u00a0: "
-                              "offer, accept, refuse, buy, sell, peace, pass")
+                              "offre, accepter, refuser, acheter, vendre, paix, passer")
     inbound.submit(referee, "v", "bob", "offre ann donne metal 1 prend bois 2", START)
     referee.tick(later(START, 25), send=False)
     text = last_mail(referee, "bob")["plain"]

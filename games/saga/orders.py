@@ -25,7 +25,7 @@ import re
 
 from pbem.adjudicator.contract import OrderError, plain_copy
 from pbem.adjudicator.results import parse_result
-from pbem.i18n import _, ngettext
+from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
@@ -62,6 +62,13 @@ VERBS = {
     "host": "host", "ost": "host",
     "reserve": "reserve",
 }
+# Each order as a French reader writes it (what a refusal lists as accepted now).
+FRENCH_VERBS = {"move": "déplacer", "scout": "reconnaissance", "stay": "rester",
+                "merge": "armée", "split": "diviser", "recruit": "recruter",
+                "disband": "licencier", "ransom": "rançon", "release": "libérer",
+                "retreat": "retraite", "withdraw": "retirer", "fight": "combattre",
+                "scenario": "scénario", "lose": "perdre", "promote": "promouvoir",
+                "faction": "faction", "homeland": "patrie", "host": "ost", "reserve": "réserve"}
 FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "sur", "avec",
           "de", "du", "depuis", "the", "le", "la", "les", "l", "au", "and", "et", "as",
           "comme", "units", "unit", "unites", "unite"}
@@ -107,6 +114,12 @@ def parse(state, seat, text):
     return reader.finish()
 
 
+def written(verbs) -> str:
+    """Orders as the reader writes them, in capitals: "MOVE, SCOUT" or "DÉPLACER, ..."."""
+    french = current() == "fr"
+    return ", ".join((FRENCH_VERBS[v] if french else v).upper() for v in verbs)
+
+
 class Reader:
     """Reads one mail's lines into the orders of the phase, checking them on a sketch."""
 
@@ -143,11 +156,11 @@ class Reader:
         allowed = ACCEPTS[self.stage]
         if verb is not None:
             return _("{verb} is not an order for now; now you may send: {allowed}").format(
-                verb=word.upper(), allowed=", ".join(v.upper() for v in allowed))
+                verb=word.upper(), allowed=written(allowed))
         close = get_close_matches(word, [w for w, v in VERBS.items() if v in allowed], n=1)
         hint = _("; did you mean {word}?").format(word=close[0].upper()) if close else ""
         return _("I do not understand {word!r}; now you may send: {allowed}").format(
-            word=word, allowed=", ".join(v.upper() for v in allowed)) + hint
+            word=word, allowed=written(allowed)) + hint
 
     # ------------------------------------------------------------ names
 

@@ -14,7 +14,7 @@ from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
 from pbem.adjudicator.spelling import did_you_mean
-from pbem.i18n import _, ngettext
+from pbem.i18n import _, current, ngettext
 
 from . import development, economy, war
 from .flow import RULING_WORDS, asked, revolt_choices
@@ -73,9 +73,25 @@ STAGE_VERBS = {
     "aftermath": ("pillage", "raze", "peace", "pass"),
     "growth": ("found", "pass"),
 }
+# Each order as a French reader writes it (what a refusal lists as accepted now).
+FRENCH_VERBS = {"village": "village", "farm": "ferme", "produce": "produire", "tax": "taxer",
+                "oath": "serment", "pass": "passer", "oppose": "opposer",
+                "support": "soutenir", "agree": "accord", "fight": "combattre",
+                "hit": "frapper", "stop": "arrêter", "kill": "tuer", "spare": "épargner",
+                "card": "carte", "offer": "offre", "accept": "accepter", "refuse": "refuser",
+                "buy": "acheter", "sell": "vendre", "peace": "paix", "build": "construire",
+                "forge": "forger", "raise": "lever", "arm": "armer", "donate": "donner",
+                "move": "déplacer", "leave": "partir", "war": "guerre", "recruit": "recruter",
+                "pillage": "piller", "raze": "raser", "found": "fonder"}
 ALL = ("all", "tout", "tous", "everything")
 ARMED = {"armed": True, "arme": True, "plain": False, "unarmed": False, "nu": False}
 FILLER = {"to", "on", "at", "in", "a", "sur", "vers", "en", "de", "du", "the", "le", "la"}
+
+
+def written(verbs) -> str:
+    """Orders as the reader writes them: "offer, accept" or "offre, accepter"."""
+    french = current() == "fr"
+    return ", ".join(FRENCH_VERBS[v] if french else v for v in verbs)
 
 
 class LineError(ValueError):
@@ -195,12 +211,12 @@ def parse(state, seat, text):
                 "{word} is not an order{hint}; now you may write: {verbs}").format(
                     word=tokens[0], hint=close(tokens[0], [v for v in VERBS
                                                            if VERBS[v] in allowed]),
-                    verbs=", ".join(allowed))))
+                    verbs=written(allowed))))
             continue
         if verb not in allowed:
             errors.append(OrderError(number, line.strip(), _(
                 "{verb} is not ordered in this phase; now you may write: {verbs}").format(
-                    verb=tokens[0], verbs=", ".join(allowed))))
+                    verb=tokens[0], verbs=written(allowed))))
             continue
         try:
             READERS[verb](reader, orders, tokens[1:], line)

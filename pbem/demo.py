@@ -25,8 +25,8 @@ from .app import Referee, SeatSpec
 from .config import load
 from .errors import PbemError
 from .i18n import ngettext
-from .mail import fetch, maildir
 from .letters import result_text
+from .mail import fetch, maildir
 from .mail.parse import message_from_bytes
 from .replay import replay
 from .store import Store

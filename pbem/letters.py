@@ -181,6 +181,7 @@ class Table:
                        **extra}
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
+            context["heading"] = heading(context["game"], said)
             subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(
                 turn=self.turn(), headline=said)
             first = kind in ("welcome", "replacement")  # the first mail of a thread
@@ -199,6 +200,12 @@ class Table:
                   reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
                   msg_id=seat["thread_id"] if first else msg_id, images=images,
                   attachments=attachments)
+
+
+def heading(game: dict, headline: str) -> str:
+    """The line above a game mail's text: the game's title and id, then the headline."""
+    return i18n._("{title} {game}: {headline}").format(title=game["title"], game=game["id"],
+                                                       headline=headline)
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
@@ -565,8 +572,7 @@ def notify(referee, to: str, lang: str, headline: tuple, notes, now: str, incomi
     """A notice to a player's address, in `lang`: `headline` and `notes` are sentences
     from `say`."""
     with i18n.speaking(lang):
-        notice(referee, to, i18n._(headline[0]).format(**headline[1]),
-               [i18n._(message).format(**values) for message, values in notes], now,
+        notice(referee, to, words(headline), [words(note) for note in notes], now,
                incoming=incoming, game=game, kind=kind, lang=lang)
 
 
@@ -589,11 +595,13 @@ def say(message: str, **values) -> tuple:
     return message, values
 
 
-def words(said: tuple, seat: dict) -> str:
-    """A sentence from `say`, in the current language, its times in the seat's zone."""
+def words(said: tuple, seat: dict | None = None) -> str:
+    """A sentence from `say`, in the current language, its times in the seat's zone
+    (UTC without a seat)."""
     message, values = said
+    tz = seat["tz"] if seat else None
     return i18n._(message).format(**{
-        key: i18n.format_date(value.at, seat["tz"]) if isinstance(value, Moment) else value
+        key: i18n.format_date(value.at, tz) if isinstance(value, Moment) else value
         for key, value in values.items()})
 
 
@@ -684,6 +692,7 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
                    "waiting": rules_engine.waiting_for(table.game, table.state, None),
                    "tz": observer["tz"],
                    "referee": table.referee.config["referee"]}
+        context["heading"] = heading(context["game"], context["headline"])
         subject = f"[pbem {table.game_row['id']}] {context['headline']}"
         queue(table.referee, game=table.game_row["id"], seat=None, kind="observer",
               to=observer["email"], subject=subject,

@@ -557,7 +557,7 @@ def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
     """A short mail outside any seat's thread (rejections, referee notices), in `lang`:
     `headline` and `notes` come written in it."""
     with i18n.speaking(lang):
-        context = {"headline": headline, "notes": list(notes), "lang": lang,
+        context = {"headline": headline, "notes": list(notes),
                    "address": referee.config["address"]}
         in_reply_to = incoming.message_id if incoming is not None and incoming.message_id else None
         refs = (incoming.references + [in_reply_to]) if in_reply_to else []

@@ -174,3 +174,44 @@ def test_every_mail_fits_a_phone_and_a_desktop_and_shows_its_board(browser, tmp_
         server.shutdown()
         server.server_close()
     assert not faults, "\n".join(faults)
+
+
+def refusals(folder: Path) -> dict:
+    """The refusals a French and an English player get for a mail without a game tag, whose
+    subject is one long word."""
+    import email
+    from email import policy
+    from conftest import START, make_referee, seats
+    from pbem import inbound
+    from pbem.mail import intake
+    referee = make_referee(folder)
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START, {}, seed="n")
+    referee.store.update("seats", {"game": "rome", "name": "ann"}, {"lang": "fr"})
+    mails = {}
+    for lang, seat in (("fr", "ann"), ("en", "bob")):
+        raw = (f"From: {seat} <{seat}@players.example>\nTo: pbem@referee.example\n"
+               f"Subject: Re: {'mes_ordres_' * 12}\nMessage-ID: <{seat}.long@players.example>\n"
+               f"\nred: move A B\n").encode()
+        intake.ingest(referee.store, raw, "test", START)
+        inbound.process_inbox(referee, START)
+        [row] = referee.store.all("SELECT * FROM outbox WHERE kind = 'notice' AND to_addr = ?",
+                                  [f"{seat}@players.example"])
+        mails[f"{lang}-notice"] = email.message_from_bytes(referee.store.outbox_mail(row),
+                                                           policy=policy.default)
+    return mails
+
+
+def test_a_refusal_with_a_long_subject_fits_a_phone(browser, tmp_path):
+    (tmp_path / "db").mkdir()
+    mails = refusals(tmp_path / "db")
+    faults = []
+    server = served(tmp_path)
+    try:
+        for width, page in pages(tmp_path, mails).items():
+            browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
+            for shown in browser.execute_script(MEASURE):
+                faults += layout_faults(shown, width)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not faults, "\n".join(faults)

@@ -27,7 +27,7 @@ from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .config import ConfigError
-from .digest import digest
+from .digest import digest, next_time as digest_time
 from .errors import PbemError
 from .i18n import LANGUAGES, counted, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
@@ -543,29 +543,63 @@ class Referee:
         """Read the inbox, resolve what is due, send reminders, then send the outbox.
 
         Only one tick runs at a time on a database: a second one (cron firing
-        while a slow tick still runs) stops at once with PbemError. The
-        referee's digest of refused mail goes out with it, once a day at most.
+        while a slow tick still runs, or while `pbem run` runs) stops at once
+        with PbemError. The referee's digest of refused mail goes out with it,
+        once a day at most.
         """
-        now = iso(parse_time(now))
-        report = TickReport()
         with tick_lock(self.store.path):
-            if self.store.one("SELECT 1 FROM inbox WHERE status = 'new' LIMIT 1"):
-                from . import inbound
-                report.mails_read = inbound.process_inbox(self, now)
+            return self.round(iso(parse_time(now)), send)
+
+    def round(self, now: str, send: bool = True, stop=None) -> TickReport:
+        """One tick's work, under the caller's tick lock: the inbox, the digest, the games
+        that are due, their reminders, then the outbox.
+
+        `stop` (a function) is asked between mails and between games: once it says
+        True, the mail in hand is finished, nothing more is handled, and what was
+        queued is still sent.
+        """
+        stop = stop or (lambda: False)
+        report = TickReport()
+        if self.store.one("SELECT 1 FROM inbox WHERE status = 'new' LIMIT 1"):
+            from . import inbound
+            report.mails_read = inbound.process_inbox(self, now, stop)
+        if not stop():
             digest(self, now)
-            for game_id in self.due_games(now):
-                count = self.step(game_id, now)
-                if count:
-                    report.phases[game_id] = count
-                report.reminders += self.remind(game_id, now)
-            if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
-                                       "AND next_attempt <= ? LIMIT 1", [now]):
-                from .mail import outbox
-                try:
-                    report.sent, report.failed = outbox.flush(self, now)
-                except (PbemError, ConfigError) as problem:
-                    report.error = str(problem)
+        for game_id in self.due_games(now):
+            if stop():
+                break
+            count = self.step(game_id, now)
+            if count:
+                report.phases[game_id] = count
+            report.reminders += self.remind(game_id, now)
+        if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
+                                   "AND next_attempt <= ? LIMIT 1", [now]):
+            from .mail import outbox
+            try:
+                report.sent, report.failed = outbox.flush(self, now)
+            except (PbemError, ConfigError) as problem:
+                report.error = str(problem)
         return report
+
+    def next_due(self, now: str) -> str | None:
+        """When a tick next has something to do: `now` when mail or a ready turn waits,
+        else the earliest deadline, reminder, mail to retry or digest; None when nothing
+        ever falls due by itself.
+
+        Each time is read from an index, without loading any game.
+        """
+        store = self.store
+        if store.one("SELECT 1 FROM inbox WHERE status = 'new' LIMIT 1") or \
+                store.one("SELECT 1 FROM games WHERE dirty = 1 AND status = 'running' LIMIT 1"):
+            return now
+        times = [store.one("SELECT min(deadline) AS at FROM games WHERE status = 'running'"),
+                 store.one("SELECT min(remind_at) AS at FROM games WHERE status = 'running' "
+                           "AND reminded_phase < phase"),
+                 store.one("SELECT min(next_attempt) AS at FROM outbox "
+                           "WHERE status = 'pending'")]
+        due = [row["at"] for row in times if row["at"]]
+        due += [at for at in [digest_time(store)] if at]
+        return min(due) if due else None
 
     # ------------------------------------------------------------ reading
 
@@ -616,21 +650,28 @@ def ruling_id(phase: int, asked: str) -> str:
 
 
 @contextmanager
-def database_lock(db_path: str, job: str):
+def database_lock(db_path: str, job: str, holder: str | None = None):
     """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
 
     The lock file sits beside the real database file, symbolic links resolved
     (as SQLite resolves them), so every path to one database shares one lock.
-    A second holder stops at once with PbemError.
+    It names its holder (`holder`, else the job: `pbem run` holds both locks),
+    and a second holder stops at once with PbemError saying who has it.
     """
     real = os.path.realpath(db_path)
     with open(f"{real}.{job}-lock", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
+            handle.seek(0)
+            named = handle.read(16).strip()
+            other = named if named.isalpha() and named.islower() else job
+            raise PbemError(f"another pbem {other} is running on this database ({real})") \
                 from None
         try:
+            handle.truncate(0)
+            handle.write(holder or job)
+            handle.flush()
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
@@ -642,14 +683,14 @@ def reminder_due(row: dict, now: str) -> bool:
         and row["reminded_phase"] < row["phase"]
 
 
-def tick_lock(db_path: str):
-    """The lock a tick holds on a database for its whole length."""
-    return database_lock(db_path, "tick")
+def tick_lock(db_path: str, holder: str | None = None):
+    """The lock a tick (or `holder`, such as run) holds on a database for its whole length."""
+    return database_lock(db_path, "tick", holder)
 
 
-def poll_lock(db_path: str):
+def poll_lock(db_path: str, holder: str | None = None):
     """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll")
+    return database_lock(db_path, "poll", holder)
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:

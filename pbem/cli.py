@@ -25,7 +25,7 @@ from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
-from .config import ConfigError, load
+from .config import SOURCES, ConfigError, load
 from .errors import PbemError
 from .i18n import counted, said
 from .identity import without_tokens
@@ -481,6 +481,35 @@ def smtpd(referee, listen):
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
     click.echo("pbem smtpd stopped")
+
+
+@main.command("run")
+@click.option("--source", type=click.Choice(SOURCES),
+              help="Where mail comes from (default: the run.source setting; else imap when "
+                   "[imap] host is set, else the local Maildir).")
+@click.option("--listen", help="HOST:PORT for --source smtpd (default: the smtpd.listen "
+                               "setting).")
+@common
+def run_command(referee, source, listen):
+    """Referee without cron: answer each mail as it arrives, resolve turns on time.
+
+    One process that waits for mail (IMAP IDLE, pbem's own SMTP server, or the
+    local Maildir), handles each mail at once as a tick would, resolves a turn
+    as soon as its orders are in or its deadline passes, and sends reminders
+    on time. Only one runs per database, and no tick or poll beside it. Stop it
+    with SIGTERM or Ctrl-C: the mail in hand is finished first.
+
+    Example: pbem run
+    """
+    import logging
+    from .mail.arrivals import source_for
+    from .service import Service, real_time
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("imapclient").setLevel(logging.WARNING)  # each reconnection, else
+    chosen = source_for(referee.config, source or referee.config["run"]["source"], real_time,
+                        listen)
+    Service(referee, chosen).run()
+    click.echo("pbem run stopped")
 
 
 def typed_text(data: bytes) -> str:

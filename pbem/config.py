@@ -57,6 +57,10 @@ DEFAULTS = {
         "idle_seconds": 600,
         "poll_seconds": 60,
     },
+    "run": {
+        "source": "",
+        "maildir_seconds": 1.0,
+    },
     "smtpd": {
         "listen": "127.0.0.1:2525",
         "max_bytes": 1_000_000,
@@ -66,6 +70,9 @@ DEFAULTS = {
         "require_tls": False,
     },
 }
+
+# Where `pbem run` takes mail from ([run] source): empty means imap when [imap] host is set.
+SOURCES = ("imap", "smtpd", "maildir")
 
 
 class ConfigError(ValueError):

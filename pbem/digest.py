@@ -10,11 +10,12 @@ from collections import Counter
 from datetime import timedelta
 
 from .i18n import counted
-from .timeutil import parse_time
+from .timeutil import iso, parse_time
 
 DIGEST_EVERY = timedelta(days=1)
 DIGESTED = ("quarantined", "rejected", "ignored", "bounce")
 DIGEST_EXAMPLES = 5
+EPOCH = "1970-01-01T00:00:00Z"
 WHERE = f"FROM inbox WHERE id > ? AND status IN ({', '.join('?' for _ in DIGESTED)})"
 
 
@@ -32,6 +33,15 @@ def due(store, now: str) -> bool:
     after = since(store, now)
     return after is not None and store.one(f"SELECT 1 {WHERE} LIMIT 1",
                                            [after, *DIGESTED]) is not None
+
+
+def next_time(store) -> str | None:
+    """When the next digest falls due: a day after the last one, once something was refused
+    since (at once when none was ever sent); None while nothing new was refused."""
+    last = store.one("SELECT * FROM referee_digests ORDER BY id DESC LIMIT 1")
+    if store.one(f"SELECT 1 {WHERE} LIMIT 1", [last["upto"] if last else 0, *DIGESTED]) is None:
+        return None
+    return iso(parse_time(last["sent_at"]) + DIGEST_EVERY) if last else EPOCH
 
 
 def digest(referee, now: str) -> bool:

@@ -56,7 +56,7 @@ BATCH_MAILS = 100
 BATCH_SECONDS = 1.0
 
 
-def process_inbox(referee, now: str) -> int:
+def process_inbox(referee, now: str, stop=None) -> int:
     """Handle every new inbox row, oldest first; return how many were handled.
 
     Mails are handled in batches, one transaction each; inside it, each mail
@@ -65,21 +65,24 @@ def process_inbox(referee, now: str) -> int:
     next tick handles each of them once, whole. A mail whose handling raises,
     or takes longer than ``mail.handle_seconds``, is quarantined with the
     reason (the referee's digest lists it) and nothing it did is kept; the
-    next mail is handled all the same.
+    next mail is handled all the same. Once `stop` (a function) says True, the
+    mail in hand is the last one handled.
     """
     store = referee.store
+    stop = stop or (lambda: False)
     count, last = 0, 0
-    while True:
+    while not stop():
         with store.transaction():
-            handled, last = handle_batch(referee, now, last)
+            handled, last = handle_batch(referee, now, last, stop)
         if not handled:
-            return count
+            break
         count += handled
+    return count
 
 
-def handle_batch(referee, now: str, after: int) -> tuple[int, int]:
+def handle_batch(referee, now: str, after: int, stop=lambda: False) -> tuple[int, int]:
     """Handle new inbox rows after id `after` inside the caller's transaction, until the
-    batch is full; return (how many, the last id handled)."""
+    batch is full or `stop` says True; return (how many, the last id handled)."""
     store = referee.store
     budget = referee.config["mail"]["handle_seconds"]
     ids = [row["id"] for row in store.all(
@@ -88,7 +91,7 @@ def handle_batch(referee, now: str, after: int) -> tuple[int, int]:
     started = time.monotonic()
     count = 0
     for row_id in ids:
-        if count and time.monotonic() - started > BATCH_SECONDS:
+        if count and (time.monotonic() - started > BATCH_SECONDS or stop()):
             break
         row = store.one("SELECT * FROM inbox WHERE id = ?", [row_id])
         store.execute("SAVEPOINT mail")

@@ -286,9 +286,18 @@ class Sink:
         self.port = free_port()
         auth = {"authenticator": self.authenticate, "auth_required": True,
                 "auth_require_tls": False} if users else {}
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port,
-                                     server_hostname="sink.test", tls_context=tls,
-                                     require_starttls=tls is not None, **auth)
+        self.options = {"tls_context": tls, "require_starttls": tls is not None, **auth}
+        self.controller = self.listener()
+
+    def listener(self) -> Controller:
+        """A new server on the sink's port, keeping what the sink was sent."""
+        return Controller(self.handler, hostname="127.0.0.1", port=self.port,
+                          server_hostname="sink.test", **self.options)
+
+    def restart(self) -> None:
+        """Start listening again after `controller.stop()`, on the same port."""
+        self.controller = self.listener()
+        self.controller.start()
 
     def authenticate(self, server, session, envelope, mechanism, auth_data):
         """Accept the users given, with their passwords."""

@@ -19,16 +19,17 @@ account or server is a resync too, never a reason to skip a message.
 
 ``watch`` mode waits with IDLE (re-issued every ``idle_seconds``), or sleeps
 ``poll_seconds`` on servers without IDLE, and reconnects with an exponential
-backoff when the connection drops.
+backoff when the connection drops; `pbem run` watches in a thread of its own
+and ends the watch with ``interrupt``.
 """
 
 import contextlib
 import imaplib
 import logging
+import socket
 import sqlite3
 import ssl
-import time
-from typing import NoReturn
+import threading
 
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
@@ -72,6 +73,8 @@ class Poller:
         self.part = referee.config["imap"]
         self.clock = clock
         self.stored = 0
+        self.stop = threading.Event()
+        self.client = None  # the connection a watch waits on
         if self.part["security"] not in PORTS:
             raise ConfigError(f"[imap] security = {self.part['security']!r}: "
                               "use \"ssl\", \"starttls\" or \"none\"")
@@ -94,27 +97,47 @@ class Poller:
                             "goes on from there.") from None
         return self.stored
 
-    def watch(self) -> NoReturn:
-        """Sweep, wait for new mail, sweep again, for ever; reconnect after failures."""
+    def watch(self, stop: threading.Event | None = None, arrived=None) -> int:
+        """Sweep, wait for new mail, sweep again, until `stop` is set (without one, for
+        ever); reconnect after failures. `arrived` is called after each sweep that stored
+        mail. Returns how many mails were stored."""
+        self.stop = stop or threading.Event()
         delay = BACKOFF_FIRST
-        while True:
+        while not self.stop.is_set():
             try:
                 with self.connect() as client:
-                    while True:
+                    self.client = client
+                    while not self.stop.is_set():
                         before = self.stored
                         self.sweep(client)
                         if self.stored > before:
                             log.info("IMAP %s: %s stored", self.key,
                                      counted(self.stored - before, "new mail"))
+                            if arrived:
+                                arrived()
                         delay = BACKOFF_FIRST
                         self.wait(client)
             except FATAL as problem:
                 raise self.fatal(problem) from None
             except PASSING as problem:
+                if self.stop.is_set():
+                    break
                 log.warning("IMAP %s:%s: %s; reconnecting in %s s", self.part["host"],
                             self.port, describe(problem), delay)
-                time.sleep(delay)
+                self.stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
+            finally:
+                self.client = None
+        return self.stored
+
+    def interrupt(self) -> None:
+        """End a watch from another thread: set its stop, and cut the connection it waits on
+        (a mail being stored is stored first: the connection is not the database)."""
+        self.stop.set()
+        client = self.client
+        if client is not None:
+            with contextlib.suppress(OSError):
+                client.socket().shutdown(socket.SHUT_RDWR)
 
     def fatal(self, problem: Exception) -> PbemError:
         """The error for a failure that only new settings can cure."""
@@ -213,7 +236,7 @@ class Poller:
     def wait(self, client: IMAPClient) -> None:
         """Until new mail may be there: IDLE for at most idle_seconds, else a plain sleep."""
         if not client.has_capability("IDLE"):
-            time.sleep(self.part["poll_seconds"])
+            self.stop.wait(self.part["poll_seconds"])
             return
         client.idle()
         try:

@@ -49,14 +49,16 @@ class Handler:
     """aiosmtpd hooks that accept pbem's recipients and store each message before 250.
 
     SQLite work runs in one worker thread with its own connection, so a slow
-    or locked database never stalls the event loop.
+    or locked database never stalls the event loop. `arrived` is called after
+    each message is stored (`pbem run` handles it at once).
     """
 
-    def __init__(self, config, clock=system_now):
+    def __init__(self, config, clock=system_now, arrived=None):
         self.db_path = config.path("db")
         self.address = config["address"]
         self.store_timeout = config["smtpd"]["store_timeout"]
         self.clock = clock
+        self.arrived = arrived or (lambda: None)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-smtpd-store")
         self.store = None
 
@@ -91,6 +93,7 @@ class Handler:
             log.exception("could not store a message from <%s>", visible(envelope.mail_from))
             return "450 4.3.0 cannot store the message now, try again later"
         log.info("stored inbox %s from <%s>", row, visible(envelope.mail_from))
+        self.arrived()
         return f"250 2.0.0 stored as inbox {row}"
 
     def keep(self, raw: bytes) -> int:
@@ -116,10 +119,11 @@ def listen_address(text: str) -> tuple[str, int]:
 
 
 @contextmanager
-def running(config, listen: str, clock=system_now):
-    """pbem's SMTP server on `listen` (HOST:PORT), started, with the database open."""
+def running(config, listen: str, clock=system_now, arrived=None):
+    """pbem's SMTP server on `listen` (HOST:PORT), started, with the database open;
+    `arrived` is called after each message is stored."""
     host, port = listen_address(listen)
-    handler = Handler(config, clock)
+    handler = Handler(config, clock, arrived)
     domain = config["address"].rpartition("@")[2] or "localhost"
     server = Controller(handler, hostname=host, port=port, server_hostname=domain,
                         data_size_limit=config["smtpd"]["max_bytes"], ident="pbem smtpd",

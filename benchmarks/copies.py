@@ -65,6 +65,12 @@ def compile_like_an_install() -> None:
 
 def timed(command: list[str], cwd: Path) -> tuple[float, float]:
     """Run a process to its end; return (wall seconds, its peak RSS in MB)."""
+    return measured(command, cwd)[:2]
+
+
+def measured(command: list[str], cwd: Path) -> tuple[float, float, float]:
+    """Run a process to its end; return (wall seconds, its peak RSS in MB, its processor
+    seconds, user and system)."""
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
@@ -76,7 +82,7 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{out}{err}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def pbem(*args: str) -> list[str]:

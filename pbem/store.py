@@ -257,16 +257,23 @@ def body_digest(raw: bytes) -> str:
     return hashlib.sha256(raw.replace(b"\r\n", b"\n").partition(b"\n\n")[2]).hexdigest()
 
 
+def connect(path) -> sqlite3.Connection:
+    """A connection with pbem's settings: transactions only when asked for (BEGIN
+    IMMEDIATE), write-ahead logging, foreign keys checked, 30 s of patience for a lock."""
+    conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
 class Store:
     """A pbem database file."""
 
     def __init__(self, path):
         try:
-            conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
+            conn = connect(path)
         except sqlite3.Error as problem:
             raise PbemError(f"cannot open the database {path}: {problem}") from None
-        conn.execute("PRAGMA foreign_keys=ON")
         self.conn = conn
         self.path = str(path)
         self.migrate()

@@ -18,9 +18,10 @@ Three scenarios, each with four-seat Auguste games:
 - turns: four order mails to each of N/4 games, so every turn resolves and
   every seat gets its report; the games are copies of one and every seat
   passes, so every board is the same and its PNG is drawn once in the run;
-- boards: as turns, but each seat gives real orders of its own (the demo's
-  bots, seeded by game), so each game ends its turn on a board of its own,
-  each drawn as a PNG.
+- boards: as turns, but each game starts from a position of its own (the
+  first game's, eight legionaries moved elsewhere) and each seat gives real
+  orders (the demo's bots, seeded by game), so each turn ends on a board of
+  its own, each drawn as a PNG.
 
 Each runs --runs times; each time pbem and both floors run on fresh copies of
 one prepared folder, in an order that turns from one time to the next
@@ -89,19 +90,57 @@ def build_folder(folder: Path, scenario: str, mails: int) -> None:
     """The games, and the mails waiting in the Maildir inbox: mail i goes to game i
     (spread) or to seat i % 4 of game i // 4 (turns, boards)."""
     from pbem.adjudicator.rng import PhaseRng
-    referee = build(folder, games_for(scenario, mails))
+    games = games_for(scenario, mails)
+    referee = build(folder, 1 if scenario == "boards" else games)
+    if scenario == "boards":
+        scattered(referee, games)
     seats = referee.store.seats("g0")
-    table = referee.table("g0")
     new = folder / "mail" / "inbox" / "new"
     for sub in ("tmp", "new", "cur"):
         (new.parent / sub).mkdir(parents=True, exist_ok=True)
     for i in range(mails):
         game = f"g{i}" if scenario == "spread" else f"g{i // len(SEATS)}"
         seat = seats[i % len(SEATS)]
-        orders = table.game.bot_orders(table.state["game"], seat["name"],
-                                       PhaseRng("bench", game, 1)) \
-            if scenario == "boards" else "pass"
+        orders = "pass"
+        if scenario == "boards":  # each game's own seats, codes and position
+            seat = referee.store.seats(game)[i % len(SEATS)]
+            table = referee.table(game)
+            orders = table.game.bot_orders(table.state["game"], seat["name"],
+                                           PhaseRng("bench", game, 1))
         (new / f"{i:06d}.bench").write_bytes(order_mail(game, seat, i, orders))
+
+
+def scattered(referee, games: int) -> None:
+    """Games g1..g{games-1} beside g0, each from g0's position with eight legionaries
+    moved to other cells (drawn from the game's number), every welcome mail sent: each
+    game's board is its own."""
+    from pbem.app import SeatSpec
+    import random
+    state = referee.table("g0").state["game"]
+    seats = [SeatSpec(s["name"], s["email"]) for s in referee.store.seats("g0")]
+    taken = {state["laurel"], *state["shields"]}
+    for n in range(1, games):
+        rng = random.Random(n)
+        units = dict(state["units"])
+        free = sorted(set(cells(state["board"])) - taken - set(units))
+        for cell in rng.sample(sorted(units), 8):
+            units[free.pop(rng.randrange(len(free)))] = units.pop(cell)
+        legions = {colour: {"team": legion["team"], "corner": legion["corner"],
+                            "seat": legion["seat"],
+                            "units": sorted(c for c, u in units.items() if u["legion"] == colour)}
+                   for colour, legion in state["legions"].items()}
+        referee.new_game("auguste", f"g{n}", seats, "2030-01-01T00:00:00Z", seed=f"bench{n}",
+                         position={"board": state["board"], "laurel": state["laurel"],
+                                   "shields": state["shields"], "trumps": state["trumps"],
+                                   "legions": legions})
+    with referee.store.transaction():
+        referee.store.execute("UPDATE outbox SET status = 'sent'")
+
+
+def cells(board: str) -> list[str]:
+    """The names of an Auguste board's cells."""
+    from pbem.games.auguste import board as boards
+    return list(boards.load(board).cells)
 
 
 def counts(folder: Path) -> dict:
@@ -133,6 +172,7 @@ def run(scenario: str, mails: int, runs: int, root: Path) -> None:
     template = root / scenario
     prepare(__file__, str(template), "--scenario", scenario, "--mails", str(mails))
     seats = 0 if scenario == "spread" else len(SEATS)
+    boards_before = counts(template)["boards"]
     figures = {"pbem": [], "fair": [], "old": []}
     cpu = {"pbem": [], "fair": []}
     peak, seen, fair_sent = 0.0, None, 0
@@ -175,7 +215,8 @@ def run(scenario: str, mails: int, runs: int, root: Path) -> None:
     games = games_for(scenario, mails)
     print(f"{scenario}: {SCENARIOS[scenario].format(mails=mails, games=games)}; "
           f"{seen['turns']} turns resolved, {seen['sent']} mails sent, "
-          f"{seen['boards']} boards drawn; median (lowest-highest) of {runs}:")
+          f"{seen['boards'] - boards_before} new boards drawn; median (lowest-highest) of "
+          f"{runs}:")
     print(f"  pbem poll && pbem tick {spread(figures['pbem'], '{:.2f}')} s, "
           f"fair floor {spread(figures['fair'], '{:.2f}')} s, "
           f"old floor {spread(figures['old'], '{:.2f}')} s")

@@ -4,6 +4,8 @@ from pathlib import Path
 import subprocess
 import sys
 
+import pytest
+
 BENCH = Path(__file__).parent.parent / "benchmarks"
 
 
@@ -22,9 +24,21 @@ def test_idle_tick_benchmark_runs():
 
 def test_ingest_benchmark_runs():
     out = run("ingest.py", "--mails", "8", "--runs", "1")
-    assert "spread: 8 mails to 8 games, 0 turns resolved, 8 mails sent" in out
-    assert "turns: 8 mails to 2 games, 2 turns resolved, 16 mails sent" in out
-    assert out.count("ratio") == 2 and out.count("peak RSS") == 2
+    assert "spread: 8 order mails to 8 games, no turn due; 0 turns resolved, 8 mails sent" in out
+    assert "turns: 8 mails, 2 turns, every game on the same position; 2 turns resolved, " \
+        "16 mails sent, 1 new boards drawn" in out
+    assert "boards: 8 mails, 2 turns, each game its own board; 2 turns resolved, " \
+        "16 mails sent, 2 new boards drawn" in out
+    assert out.count("fair floor") == 6 and out.count("in CPU time") == 3
+    assert out.count("peak RSS") == 3
+
+
+@pytest.mark.slow
+def test_latency_benchmark_runs():
+    out = run("latency.py", "--mails", "2")
+    assert "IMAP (Dovecot IDLE) to SMTP: median" in out
+    assert "floor: Dovecot's own IDLE delay: median" in out
+    assert "pbem's SMTP server to SMTP: median" in out
 
 
 def test_quote_strip_benchmark_runs():

@@ -221,7 +221,8 @@ class Referee:
             "AND status = 'current' ORDER BY id DESC LIMIT 1", [game_id, seat, phase])
 
     def step(self, game_id: str, now: str) -> int:
-        """Resolve every phase of a game that is due at `now`; return how many."""
+        """Resolve every phase of a game that is due at `now`, each in a transaction of its
+        own; return how many."""
         resolved = 0
         while resolved < MAX_PHASES_PER_TICK:
             with self.store.transaction():
@@ -229,13 +230,22 @@ class Referee:
                 eng = table.state["engine"]
                 if eng["over"] or not eng["requests"]:
                     break
-                due = eng["deadline"] is not None and eng["deadline"] <= now
-                if eng.get("paused") or not (due or self.ready(table)):
+                if not self.due(table, now):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
-                self.resolve_phase(table, now)
+                table = self.resolve_phase(table, now)
                 resolved += 1
+            if not self.due(table, now):  # the phase just opened waits, as most do
+                break
         return resolved
+
+    def due(self, table: Table, now: str) -> bool:
+        """Is the open phase to be resolved at `now`: past its deadline, or ready, and the
+        game neither over nor paused?"""
+        eng = table.state["engine"]
+        if eng["over"] or not eng["requests"] or eng.get("paused"):
+            return False
+        return (eng["deadline"] is not None and eng["deadline"] <= now) or self.ready(table)
 
     def resolve_phase(self, table: Table, now: str) -> Table:
         """Close the open phase with the orders in, report it, open what comes next."""

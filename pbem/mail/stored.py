@@ -13,8 +13,9 @@ for every mail that carries it:
 - ``model``: a whole mail (shared parts left out) that the later mails of
   its game and kind are compressed against (``outbox.model``): a turn
   report differs from the last one by a few hundred bytes. ``mail_models``
-  names the model of each game and kind; a mail that its model no longer
-  fits well becomes the new one.
+  names the model of each game and kind, and the latest of each kind (a new
+  game's first mails are compressed against it); a mail that its model no
+  longer fits well becomes the new one.
 
 ``message_bytes`` puts a mail back together, the same bytes every time:
 every reader of outgoing mail (the senders, the tests, the tools) goes
@@ -33,6 +34,7 @@ from .compose import Board, Draft, Holes, Shared
 LEVEL = 9  # zlib: mails are written once and read once or twice
 WINDOW = 32768  # zlib uses the last 32 KB of a dictionary
 REFIT = 6  # a mail compressed to more than 1/REFIT of its size becomes its kind's model
+SHARED = "*"  # no game has this name: the mail_models row of each kind's latest model
 CACHED_PARTS = 64
 _parts: dict = {}  # digest -> content as stored: a turn's board is drawn once for its mails
 
@@ -69,18 +71,39 @@ def shared_part(db, shared) -> str:
 
 def columns(db, draft: Draft, game: str | None, kind: str) -> dict:
     """The outbox columns of a composed mail (its shared parts, and its model, stored on the
-    way)."""
-    model = db.execute("SELECT digest FROM mail_models WHERE game = ? AND kind = ?",
-                       [game or "", kind]).fetchone()
-    packed = model and squeeze(draft.data, content(db, model[0]))
+    way).
+
+    A game's first mail of a kind is compressed against the latest model of that kind,
+    whatever its game (``mail_models`` row ``SHARED``): one game's acknowledgement differs
+    from another's by a few names, so a new game stores no model of its own until its
+    mails stop fitting the shared one.
+    """
+    owner = game or ""
+    own = model_of(db, owner, kind)
+    model = own or model_of(db, SHARED, kind)
+    packed = model and squeeze(draft.data, content(db, model))
     if not packed or len(packed) * REFIT > len(draft.data):
-        model = [keep_part(db, "model", draft.data)]
-        db.execute("INSERT OR REPLACE INTO mail_models (game, kind, digest) VALUES (?, ?, ?)",
-                   [game or "", kind, model[0]])
+        model = keep_part(db, "model", draft.data)
         packed = squeeze(draft.data, draft.data)
-    return {"mail": packed, "model": model[0],
+        set_model(db, SHARED, kind, model)
+    if model != own:
+        set_model(db, owner, kind, model)
+    return {"mail": packed, "model": model,
             "parts": json.dumps([[offset, shared_part(db, shared)]
                                  for offset, shared in draft.parts])}
+
+
+def model_of(db, owner: str, kind: str) -> str | None:
+    """The digest of the model mail of a game (or SHARED) and kind, or None."""
+    row = db.execute("SELECT digest FROM mail_models WHERE game = ? AND kind = ?",
+                     [owner, kind]).fetchone()
+    return row[0] if row else None
+
+
+def set_model(db, owner: str, kind: str, model: str) -> None:
+    """Make `model` the model mail of a game (or SHARED) and kind."""
+    db.execute("INSERT OR REPLACE INTO mail_models (game, kind, digest) VALUES (?, ?, ?)",
+               [owner, kind, model])
 
 
 def squeeze(data: bytes, model: bytes | None) -> bytes:

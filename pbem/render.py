@@ -171,9 +171,9 @@ def chosen_template(env, ruleset: str, name: str):
 
 @lru_cache(maxsize=512)
 def needs(ruleset: str, name: str) -> frozenset:
-    """The names a game's template reads from its context, with every template it
-    includes or extends: what a mail must compute before rendering it."""
-    from jinja2 import meta
+    """The names a game's template reads (from its context, or its own variables), with
+    every template it includes or extends: what a mail must compute before rendering it."""
+    from jinja2 import meta, nodes
     env = environment()
     names, seen, todo = set(), set(), [template_for(ruleset, name).name]
     while todo:
@@ -182,7 +182,9 @@ def needs(ruleset: str, name: str) -> frozenset:
             continue
         seen.add(current)
         tree = env.parse(env.loader.get_source(env, current)[0])
-        names |= meta.find_undeclared_variables(tree)
+        # every name read, its own variables too: a third of the cost of
+        # meta.find_undeclared_variables, which compiles the template to tell them apart
+        names |= {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
         todo += [chosen_template(env, ruleset, other).name
                  for other in meta.find_referenced_templates(tree) if other]
     return frozenset(names)

@@ -227,9 +227,6 @@ class Referee:
         while resolved < MAX_PHASES_PER_TICK:
             with self.store.transaction():
                 table = self.table(game_id)
-                eng = table.state["engine"]
-                if eng["over"] or not eng["requests"]:
-                    break
                 if not self.due(table, now):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
@@ -602,12 +599,14 @@ class Referee:
         if store.one("SELECT 1 FROM inbox WHERE status = 'new' LIMIT 1") or \
                 store.one("SELECT 1 FROM games WHERE dirty = 1 AND status = 'running' LIMIT 1"):
             return now
-        times = [store.one("SELECT min(deadline) AS at FROM games WHERE status = 'running'"),
-                 store.one("SELECT min(remind_at) AS at FROM games WHERE status = 'running' "
-                           "AND reminded_phase < phase"),
+        times = [store.one("SELECT deadline AS at FROM games WHERE status = 'running' "
+                           "AND deadline IS NOT NULL ORDER BY deadline LIMIT 1"),
+                 store.one("SELECT remind_at AS at FROM games WHERE status = 'running' "
+                           "AND remind_at IS NOT NULL AND reminded_phase < phase "
+                           "ORDER BY remind_at LIMIT 1"),
                  store.one("SELECT min(next_attempt) AS at FROM outbox "
                            "WHERE status = 'pending'")]
-        due = [row["at"] for row in times if row["at"]]
+        due = [row["at"] for row in times if row and row["at"]]
         due += [at for at in [digest_time(store)] if at]
         return min(due) if due else None
 

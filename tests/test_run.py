@@ -214,6 +214,32 @@ def test_it_takes_mail_from_its_own_smtp_server(tmp_path, sink):
     assert answer["To"] == "cat@players.example" and "how to play by mail" in answer["Subject"]
 
 
+def test_what_the_referee_does_meanwhile_is_acted_on_at_once(tmp_path):
+    referee = mail_referee(tmp_path)
+    running = Running(tmp_path)
+    try:
+        wait_until(lambda: "pbem run: mail from" in running.said(), running=running)
+        new_game(referee)  # as `pbem new` would, from another process
+        outbox = tmp_path / "mail" / "outbox" / "new"
+        wait_until(lambda: outbox.is_dir() and len(list(outbox.iterdir())) == 4,
+                   timeout=10, running=running)
+    finally:
+        running.stop()
+    welcomes = parsed(p.read_bytes() for p in outbox.iterdir())
+    assert sorted(m["To"] for m in welcomes) == [f"{n}@players.example" for n in SEATS]
+
+
+def test_a_login_the_server_refuses_stops_it_with_the_reason(tmp_path, dovecot):
+    mail_referee(tmp_path, imap=dovecot.settings(password="wrong"))
+    done = subprocess.run([sys.executable, "-m", "pbem", "run", "--config",
+                           str(tmp_path / "pbem.toml")], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1
+    said = done.stderr.strip().splitlines()[-1]
+    assert said.startswith("Error: IMAP 127.0.0.1") and "check the [imap] settings" in said
+    assert "Traceback" not in done.stderr
+
+
 def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkeypatch):
     referee = mail_referee(tmp_path)
     new_game(referee)

@@ -17,11 +17,14 @@ import os
 from pathlib import Path
 import tomllib
 
+from .i18n import LANGUAGES
+
 DEFAULTS = {
     "db": "pbem.db",
     "address": "pbem@localhost",
     "name": "pbem referee",
     "referee": "referee@localhost",
+    "lang": "en",         # the club's language: strangers' answers without a word of one
     "mail": {
         "inbox": "mail/inbox",
         "outbox": "mail/outbox",
@@ -158,6 +161,9 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         raise ConfigError(f"no settings file at {file}")
     merge(data, from_environment(env), "environment")
     merge(data, overrides or {}, "command line")
+    if data["lang"] not in LANGUAGES:
+        raise ConfigError(f"lang: {data['lang']!r} is not a language pbem writes "
+                          f"({' or '.join(LANGUAGES)})")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
 

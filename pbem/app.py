@@ -65,9 +65,11 @@ class TickReport:
     started: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     reminders: int = 0
+    published: list = field(default_factory=list)
     sent: int = 0
     failed: int = 0
     error: str | None = None
+    archive_error: str | None = None
 
     def lines(self) -> list[str]:
         """The report as short lines for the terminal."""
@@ -75,11 +77,14 @@ class TickReport:
         out += [f"game {g}: started with the players who joined" for g in self.started]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
-
+        if self.published:
+            out.append(f"archive rewritten for {', '.join(self.published)}")
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
         if self.error:
             out.append(f"mail not sent: {self.error}")
+        if self.archive_error:
+            out.append(f"archive not written: {self.archive_error}")
         return out
 
 
@@ -549,7 +554,8 @@ class Referee:
 
     def tick(self, now: str, send: bool = True) -> TickReport:
         """Read the inbox, start the open games that are full (or due), resolve what is due,
-        send reminders, then send the outbox.
+        send reminders, send the outbox, then rewrite the archive (publish_dir) of the
+        games that changed.
 
         Only one tick runs at a time on a database: a second one (cron firing
         while a slow tick still runs) stops at once with PbemError. The
@@ -577,6 +583,12 @@ class Referee:
                     report.sent, report.failed = outbox.flush(self, now)
                 except (PbemError, ConfigError) as problem:
                     report.error = str(problem)
+            if self.config["publish_dir"]:
+                from .publish import publish_changed
+                try:
+                    report.published = publish_changed(self)
+                except (OSError, PbemError) as problem:
+                    report.archive_error = str(problem)
         return report
 
     # ------------------------------------------------------------ reading

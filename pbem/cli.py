@@ -200,6 +200,8 @@ db = "pbem.db"
 address = "pbem@localhost"        # the referee robot's address: From and Reply-To
 name = "pbem referee"
 referee = "referee@localhost"     # where notices for the human referee go
+# lang = "fr"                     # the club's language (default en)
+# publish_dir = "/var/www/club"   # the public archive each tick keeps up to date
 
 [mail]
 inbox = "mail/inbox"              # Maildir read by `pbem poll` when [imap] has no host
@@ -465,7 +467,7 @@ def tick(referee, no_send, now):
     report = referee.tick(when(now), send=not no_send)
     for line in report.lines():
         click.echo(line)
-    if report.error:
+    if report.error or report.archive_error:
         sys.exit(1)
 
 
@@ -1149,3 +1151,31 @@ def signup(referee, game_id, adding, standby, lang, removing, starting, as_json,
         f"{row['name']:16} {row['email']:30} {'standby' if row['standby'] else 'seat':8} "
         f"{row['joined_at']}"])
 
+
+@main.command()
+@click.argument("game_ids", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False),
+              help="The archive's folder (default: the publish_dir setting).")
+@click.option("--reveal", is_flag=True,
+              help="Publish finished games whole: every board and event but private press.")
+@common
+def publish(referee, game_ids, out, reveal):
+    """Write the public web archive: the club's games, and each game turn by turn.
+
+    Only what every player may see is written: the public boards (PNG and
+    SVG), public events and press, deadlines, and at the end the result and
+    the revealed seed. Pages in French and English, plain relative links, no
+    script: serve the folder with any web server, or copy it to any host.
+
+    Example: pbem publish --out /var/www/club
+
+    Example: pbem publish rome --reveal --out /var/www/club
+    """
+    from .publish import publish as write
+    folder = Path(out) if out else (referee.config.path("publish_dir")
+                                    if referee.config["publish_dir"] else None)
+    if folder is None:
+        raise click.UsageError("give --out DIR, or set publish_dir in pbem.toml")
+    written = write(referee, folder, list(game_ids) or None, reveal)
+    click.echo(f"archive written to {folder}: {counted(len(written), 'game')}"
+               + (f" ({', '.join(written)})" if written else "") + " and the club's index")

@@ -24,7 +24,8 @@ DEFAULTS = {
     "address": "pbem@localhost",
     "name": "pbem referee",
     "referee": "referee@localhost",
-    "lang": "en",         # the club's language: strangers' answers without a word of one
+    "lang": "en",         # the club's language: its archive's pages, strangers' answers
+    "publish_dir": "",    # where each tick rewrites the public archive of the games it changed
     "mail": {
         "inbox": "mail/inbox",
         "outbox": "mail/outbox",

@@ -98,21 +98,29 @@ def press_command(mail, command) -> None:
         note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
                       "on the lines below PRESS."), seats=", ".join(to))
         return
-    send_press(mail, to, text)
+    send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
+                                            for word in re.split(r"[,;]", target)))
 
 
-def send_press(mail, to: list, text: str) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them."""
+def send_press(mail, to: list, text: str, everyone: bool = False) -> None:
+    """Record a press event from the mail's seat to `to` and mail it to them.
+
+    Press to ALL (`everyone`) is public: it says so in its event (``all``), and
+    the club's public archive shows it.
+    """
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
-                    phase=table.state["engine"]["phase"], **{"from": sender})
+                    phase=table.state["engine"]["phase"], **{"from": sender},
+                    **({"all": True} if everyone else {}))
     mail.table = mail.referee.record(table, [event], mail.now)
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
     if anonymous:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
+    if everyone:
+        note(mail, N_("Press to ALL is public: the club's web archive of the game shows it."))
 
 
 def answers_press(mail) -> bool:

@@ -283,6 +283,12 @@ def _m08j_open_games(db) -> None:
     )
 
 
+def _m08j_archive(db) -> None:
+    # What the public archive (publish_dir) last showed of each game: its last event, or an
+    # open game's version.
+    db.execute("CREATE TABLE published (name TEXT PRIMARY KEY, mark TEXT NOT NULL)")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open), and runs inside that transaction.
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
@@ -292,7 +298,7 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts),
-              ("08j_open_games", _m08j_open_games)]
+              ("08j_open_games", _m08j_open_games), ("08j_archive", _m08j_archive)]
 
 
 def raw_digest(raw: bytes) -> str:

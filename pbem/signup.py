@@ -149,8 +149,9 @@ def open_game(referee, ruleset: str, game_id: str, now: str, options: dict | Non
             "min_players": fewest, "max_players": most, "starts": starts, "seed": seed,
             "created_at": now})
         for spec in seats:
-            enrol(store, game_id, spec.email.lower(), spec.name, spec.player, spec.lang
-                  or options.get("lang") or "en", now, tz=spec.tz)
+            lang = normal_language(spec.lang or options.get("lang") or "en")
+            enrol(store, game_id, spec.email.lower(), spec.name, spec.player, lang, now,
+                  tz=spec.tz)
     return store.open_game(game_id)
 
 
@@ -679,7 +680,7 @@ def confirmed_join(referee, row: dict, detail: dict, answer: Answer, now: str) -
         return
     count = len(joined(store, game_id))
     say(answer, letters.say(N_("you joined game {game}"), game=game_id), letters.say(
-        N_("You joined game {game} as {name}: {taken} of its {most} seats are taken."),
+        N_("You joined game {game} as {name}. Seats taken: {taken} of {most}."),
         game=game_id, name=name, taken=count, most=opened["max_players"]),
         letters.say(N_("The game is full: it starts within minutes, and your first mail from "
                        "it tells you what to do.")) if count >= opened["max_players"]

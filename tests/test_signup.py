@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 import itertools
 import re
+import smtplib
 
 from click.testing import CliRunner
 import pytest
@@ -20,11 +21,14 @@ from pbem import inbound
 from pbem.adjudicator.rng import PhaseRng
 from pbem.app import SeatSpec
 from pbem.cli import main
-from pbem.mail import intake
+from pbem.mail import intake, smtpd
 from pbem.signup import open_game
 from pbem.timeutil import later, parse_time
 
 from conftest import START, make_referee
+from mails import plain
+from servers import free_port, mail_referee, sink  # noqa: F401
+from test_mail_browser import MEASURE, browser, layout_faults, pages, served  # noqa: F401
 
 CLUB = "pbem@referee.example"
 NUMBERS = itertools.count(1)
@@ -122,7 +126,7 @@ def test_strangers_list_join_and_confirm_and_the_full_game_starts_at_the_tick(cl
     assert row["reason"] == "signup: join rome confirmed", row["reason"]
     joined = mails_to(club, "zoe@players.example")[-1]
     assert joined["subject"] == "[pbem] you joined game rome"
-    assert "You joined game rome as zoe: 1 of its 2 seats are taken." in flat(joined)
+    assert "You joined game rome as zoe. Seats taken: 1 of 2." in flat(joined)
 
     # Yann writes in French, with his name after the game's
     write(club, "yann@joueurs.example", "Bonjour,\n\nREJOINDRE rome Yann Le Gall\n\nMerci !")
@@ -343,3 +347,69 @@ def test_a_hand_seated_judge_opens_seigneurs_and_a_wrong_number_is_refused(tmp_p
     with pytest.raises(Exception, match="takes 3-6 players, not 2-3"):
         open_game(referee, "seigneurs", "vale2", START, {"judge": "zed"}, players=(2, 3),
                   seats=[SeatSpec("zed", "zed@players.example")])
+
+
+def smtp_send(server, raw: bytes, sender: str) -> None:
+    """A mail client hands a mail to pbem's SMTP server."""
+    with smtplib.SMTP(server.hostname, server.port, timeout=10) as smtp:
+        assert smtp.sendmail(sender, [CLUB], raw.replace(b"\n", b"\r\n")) == {}
+
+
+def delivered_to(sink, address: str) -> list[email.message.EmailMessage]:
+    """The mails the outgoing SMTP server accepted for an address, oldest first."""
+    return [email.message_from_bytes(d.raw, policy=policy.default) for d in sink.deliveries
+            if d.rcpt_tos == [address]]
+
+
+@pytest.mark.slow
+def test_strangers_join_through_real_smtp_servers_and_get_their_welcome(tmp_path, sink):
+    referee = mail_referee(tmp_path, smtp=sink.settings())
+    open_game(referee, "auguste", "rome", START, players=(2, 2))
+    now = START
+    with smtpd.running(referee.config, f"127.0.0.1:{free_port()}", clock=lambda: now) as server:
+        for number, (who, words) in enumerate([("Zoé <zoe@players.example>", "JOIN rome"),
+                                               ("Yan <yan@joueurs.example>", "REJOINDRE rome")]):
+            address = who.split("<")[1].rstrip(">")
+            smtp_send(server, plain(who, CLUB, "Hello", f"Hello!\n{words}\n",
+                                    message_id=f"<join.{number}@players.example>"), address)
+            referee.tick(now)
+            [asked] = delivered_to(sink, address)
+            smtp_send(server, plain(who, CLUB, f"Re: {asked['Subject']}", "OK, merci !",
+                                    message_id=f"<yes.{number}@players.example>",
+                                    headers={"In-Reply-To": asked["Message-ID"]}), address)
+            referee.tick(now)
+            assert "rome" in delivered_to(sink, address)[-1]["Subject"]
+        now = later(START, 1)
+        referee.tick(now)
+    welcome = delivered_to(sink, "yan@joueurs.example")[-1]
+    assert "la partie commence" in welcome["Subject"] and "[pbem rome #" in welcome["Subject"]
+    assert "the game begins" in delivered_to(sink, "zoe@players.example")[-1]["Subject"]
+    assert [s[0] for s in seated(referee, "rome")] == ["zoe", "yan"]
+
+
+@pytest.mark.slow
+def test_the_answers_to_strangers_fit_a_phone_and_78_columns(club, tmp_path, browser):  # noqa: F811
+    open_game(club, "saga", "the-long-winter-campaign-2027", START, players=(2, 10),
+              starts="2026-12-24T18:00Z")
+    write(club, "Zoé Martin <zoe@players.example>", "LISTE")
+    write(club, "Zoé Martin <zoe@players.example>", "REJOINDRE rome Zoé-Marie de la Tour")
+    write(club, "Yan <yan@players.example>", "LIST")
+    write(club, "Yan <yan@players.example>", "JOIN the-long-winter-campaign-2027 --standby")
+    mails = {f"{row['to_addr'].split('@')[0]}-{number}": email.message_from_bytes(
+        row["raw"], policy=policy.default) for number, row in enumerate(
+        mails_to(club, "zoe@players.example") + mails_to(club, "yan@players.example"))}
+    assert len(mails) == 4
+    for name, msg in mails.items():
+        text = msg.get_body(preferencelist=("plain",)).get_content()
+        assert max(len(line) for line in text.splitlines()) <= 78, name
+    server = served(tmp_path)
+    faults = []
+    try:
+        for width, page in pages(tmp_path, mails).items():
+            browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
+            for shown in browser.execute_script(MEASURE):
+                faults += layout_faults(shown, width)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not faults, "\n".join(faults)

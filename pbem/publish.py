@@ -89,7 +89,7 @@ class Story:
     result: dict | None
     seed: str | None
     paused: str | None
-    deadline: str | None
+    deadline: str | None     # none while who is asked what is private (fog of war)
     waiting: list
     whole: bool              # published whole (--reveal)
 
@@ -142,10 +142,11 @@ def story(referee, game_id: str, reveal: bool = False) -> Story:
     eng = state["engine"]
     end = next((r for r in reversed(rows) if r["type"] in ("game_over", "game_stopped",
                                                            "game_drawn")), None)
+    hidden = engine.private_requests(game, state) and not whole
     return Story(game_id, row["ruleset"], game, list(eng["seats"]), turns,
                  game.view(state["game"], viewer), over, eng["result"],
                  end["payload"].get("seed") if end else None,
-                 (eng.get("paused") or {}).get("reason"), eng["deadline"],
+                 (eng.get("paused") or {}).get("reason"), None if hidden else eng["deadline"],
                  engine.waiting_for(game, state, viewer), whole)
 
 

@@ -50,6 +50,8 @@ ANSWER_EVERY = timedelta(days=1)
 MAX_ASKS = 5               # commands acted on in one mail
 MAX_LISTED = 20            # games named in one answer
 MAX_NAME = 60              # characters of a player's name kept
+MAX_GAME = 40              # ... of a game's name (a real one has at most 32)
+MAX_CODE = 20              # ... of a code (a real one has 10)
 PROBE_SEATS = 12           # the most players a game is asked whether it takes
 # The words of each command (compared without case or accents), and their language.
 WORDS = {
@@ -90,10 +92,13 @@ class Ask:
     player: str = ""            # the name it gives (join)
     standby: bool = False
 
-    @property
-    def topic(self) -> str:
-        """What "answered once a day" counts: the command and its game."""
-        return f"{self.name} {self.game}".strip()
+    def topic(self, store) -> str:
+        """What "answered once a day" counts: the command, and the game when there is such
+        a game (every name that is none counts as one, so a forger's made-up names buy
+        no more mail)."""
+        if self.game and (store.game(self.game) or store.open_game(self.game)):
+            return f"{self.name} {self.game}"
+        return self.name
 
 
 @dataclass
@@ -391,10 +396,10 @@ def ask_of(line: str, club_lang: str) -> Ask | None:
     if name == "list":
         return ask if all(plain(w) in LIST_WORDS for w in rest) else None
     if name == "confirm":
-        ask.code = plain(rest[0]) if rest else ""
+        ask.code = plain(rest[0])[:MAX_CODE] if rest else ""
         return ask
     if rest:
-        ask.game = plain(rest[0]).replace(" ", "-")
+        ask.game = plain(rest[0]).replace(" ", "-")[:MAX_GAME]
         ask.player = " ".join(rest[1:])[:MAX_NAME].strip()
     return ask
 
@@ -417,13 +422,14 @@ def machine(address: str, club: str) -> bool:
 def first_answer(store, address: str, ask: Ask, now: str) -> bool:
     """May this command be answered now (not in the last day for this address and game)?
     Records it when so."""
+    topic = ask.topic(store)
     row = store.one("SELECT answered_at FROM stranger_answers WHERE address = ? AND topic = ?",
-                    [address, ask.topic])
+                    [address, topic])
     if row and parse_time(now) - parse_time(row["answered_at"]) < ANSWER_EVERY:
         return False
     store.execute("INSERT INTO stranger_answers (address, topic, answered_at) VALUES (?, ?, ?) "
                   "ON CONFLICT(address, topic) DO UPDATE SET answered_at = ?",
-                  [address, ask.topic, now, now])
+                  [address, topic, now, now])
     return True
 
 

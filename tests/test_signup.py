@@ -229,6 +229,12 @@ def test_strangers_without_these_commands_and_machines_get_no_answer(club):
     write(club, "yan@players.example", "JOIN roma")
     assert "There is no open game called roma. Did you mean rome?" in \
         flat(mails_to(club, "yan@players.example")[-1])
+    # made-up names, however many, buy a forger no more mail to its victim
+    write(club, "yan@players.example", "\n".join(f"JOIN {'x' * 300}{n}" for n in range(5)))
+    write(club, "yan@players.example", "LEAVE made-up\nCONFIRM nothing\nCONFIRM other")
+    write(club, "yan@players.example", "LEAVE other-made-up\nCONFIRM again")
+    assert len(mails_to(club, "yan@players.example")) == 2
+    assert max(len(row["subject"]) for row in club.store.all("SELECT subject FROM outbox")) < 80
     assert club.store.one("SELECT count(*) AS n FROM referee_digests")["n"] == 0
     assert {r["status"] for r in club.store.all("SELECT status FROM inbox")} <= \
         {"done", "ignored"}, "a mail that only needed an answer was quarantined"

@@ -508,11 +508,8 @@ def join_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
         return
     name = seat_name(ask.player or first_word(incoming.sender_name),
                      taken_names(store, ask.game, incoming.sender))
-    code = ask_confirmation(store, incoming.sender, ask.game, "join", ask.lang, now,
-                            name=name, player=ask.player or incoming.sender_name or None,
-                            standby=standby)
-    answer.done[-1] += " (code sent)"
-    answer.game = answer.game or ask.game
+    code = send_code(store, incoming.sender, ask, answer, now, name=name,
+                     player=ask.player or incoming.sender_name or None, standby=standby)
     say(answer, letters.say(N_("{confirm} {code} to join game {game}"),
                             confirm=word("confirm", ask.lang), code=code, game=ask.game),
         letters.say(N_("To join game {game} ({title}) as {name}, reply to this mail, or write "
@@ -580,6 +577,13 @@ def taken_names(store, game_id: str, email: str) -> set:
     return names
 
 
+def send_code(store, email: str, ask: Ask, answer: Answer, now: str, **detail) -> str:
+    """Record what a JOIN or LEAVE asks, waiting for its CONFIRM; the code the answer gives."""
+    answer.done[-1] += " (code sent)"
+    answer.game = answer.game or ask.game
+    return ask_confirmation(store, email, ask.game, ask.name, ask.lang, now, **detail)
+
+
 def ask_confirmation(store, email: str, game_id: str, action: str, lang: str, now: str,
                      **detail) -> str:
     """Record a request that waits for CONFIRM from `email` (replacing the same request
@@ -614,9 +618,7 @@ def leave_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
             letters.say(N_("This address waits for no seat in a game called {game}, so there "
                            "is nothing to leave."), game=ask.game))
         return
-    code = ask_confirmation(store, incoming.sender, ask.game, "leave", ask.lang, now)
-    answer.done[-1] += " (code sent)"
-    answer.game = answer.game or ask.game
+    code = send_code(store, incoming.sender, ask, answer, now)
     say(answer, letters.say(N_("{confirm} {code} to leave game {game}"),
                             confirm=word("confirm", ask.lang), code=code, game=ask.game),
         letters.say(N_("To leave game {game}, reply to this mail, or write {confirm} {code}, "

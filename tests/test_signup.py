@@ -28,7 +28,7 @@ from pbem.timeutil import later, parse_time
 from conftest import START, make_referee
 from mails import plain
 from servers import free_port, mail_referee, sink  # noqa: F401
-from test_mail_browser import MEASURE, browser, layout_faults, pages, served  # noqa: F401
+from test_mail_browser import browser, mail_faults  # noqa: F401
 
 CLUB = "pbem@referee.example"
 NUMBERS = itertools.count(1)
@@ -408,14 +408,5 @@ def test_the_answers_to_strangers_fit_a_phone_and_78_columns(club, tmp_path, bro
     for name, msg in mails.items():
         text = msg.get_body(preferencelist=("plain",)).get_content()
         assert max(len(line) for line in text.splitlines()) <= 78, name
-    server = served(tmp_path)
-    faults = []
-    try:
-        for width, page in pages(tmp_path, mails).items():
-            browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
-            for shown in browser.execute_script(MEASURE):
-                faults += layout_faults(shown, width)
-    finally:
-        server.shutdown()
-        server.server_close()
+    faults = mail_faults(browser, tmp_path, mails)
     assert not faults, "\n".join(faults)

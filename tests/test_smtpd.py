@@ -137,7 +137,7 @@ def test_a_reply_received_by_smtp_is_answered_by_the_next_tick(referee, server):
 def test_the_smtpd_command_serves_until_sigterm(tmp_path, referee):
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pbem.cli import main; main()", "smtpd",
+        [sys.executable, "-c", "from pbem.cli import main; main()", "smtpd", "-v",
          "--listen", f"127.0.0.1:{port}", "--config", str(tmp_path / "pbem.toml")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

@@ -102,7 +102,11 @@ def log_level() -> int:
 
 def start_logging(with_time: bool = False) -> None:
     """Send pbem's log to standard error at the level -v/-q chose (with the time for a
-    long-running command)."""
-    logging.basicConfig(level=log_level(), force=True,
-                        format="%(asctime)s %(levelname)s %(message)s" if with_time
-                        else "pbem: %(message)s")
+    long-running command). Only pbem's own loggers: a library's chatter stays out."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s" if with_time
+                                           else "pbem: %(message)s"))
+    logger = logging.getLogger("pbem")
+    logger.handlers[:] = [handler]
+    logger.setLevel(log_level())
+    logger.propagate = False

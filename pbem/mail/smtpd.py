@@ -142,8 +142,12 @@ def serve(config, listen: str) -> None:
     """Receive mail on `listen` until SIGTERM or Ctrl-C (call from the main thread)."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
-    # aiosmtpd logs every command of every session: one line per mail (ours) is enough
-    logging.getLogger("mail.log").setLevel(max(logging.WARNING, log.getEffectiveLevel()))
+    # aiosmtpd logs every command of every session: one line per mail (ours) is enough,
+    # but its warnings and errors join ours
+    aiosmtpd = logging.getLogger("mail.log")
+    aiosmtpd.setLevel(max(logging.WARNING, log.getEffectiveLevel()))
+    aiosmtpd.handlers[:] = logging.getLogger("pbem").handlers
+    aiosmtpd.propagate = False
     try:
         with running(config, listen):
             log.info("pbem smtpd listening on %s for %s", listen, config["address"])

@@ -196,7 +196,7 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         source = str(file)
     elif chosen:
         raise ConfigError(f"no settings file at {file}")
-    merge(data, from_environment(env, password_variables(data)), "environment")
+    merge(data, from_environment(env, password_variables(data, env)), "environment")
     merge(data, overrides or {}, "command line")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
@@ -233,10 +233,13 @@ def typed(default, value, where: str):
         raise ConfigError(f"{where}: {value!r} is not {kind}") from None
 
 
-def password_variables(data: dict) -> set[str]:
-    """The variables the settings name as password_env (PBEM_MAIL_PASSWORD, say)."""
-    return {part["password_env"] for part in data.values()
-            if isinstance(part, dict) and part.get("password_env")}
+def password_variables(data: dict, env) -> set[str]:
+    """The variables the file or the environment name as password_env
+    (PBEM_MAIL_PASSWORD, say)."""
+    named = {part["password_env"] for part in data.values()
+             if isinstance(part, dict) and part.get("password_env")}
+    return named | {value for name, value in env.items()
+                    if name.startswith("PBEM_") and name.endswith("_PASSWORD_ENV")}
 
 
 def from_environment(env, passwords: set[str] = frozenset()) -> dict:

@@ -432,7 +432,7 @@ def tick(referee, no_send, as_json, now):
     for line in report.lines():
         done(line)
     for line in report.trouble():
-        click.echo(f"pbem: {line}", err=True)
+        console.error(line)
     if report.exit_code:
         sys.exit(report.exit_code)
 

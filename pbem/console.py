@@ -88,10 +88,9 @@ def done(line: str) -> None:
         click.echo(line)
 
 
-def warn(line: str) -> None:
-    """A warning on standard error, unless -q."""
-    if level() >= 0:
-        click.echo(f"pbem: {line}", err=True)
+def error(line: str) -> None:
+    """An error on standard error, even with -q."""
+    click.echo(f"pbem: {line}", err=True)
 
 
 def log_level() -> int:

@@ -74,7 +74,7 @@ def test_the_lowest_declared_versions_play_a_game(tmp_path):
                               text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
-    assert "Replay: verified, byte for byte" in run("demo", "--dir", "demo")
+    assert "Replay: verified, byte for byte" in run("demo", "--dir", "demo", "--turns", "8")
     club = tmp_path / "club"
     run("init", "--dir", str(club))
     run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example", "--seat",

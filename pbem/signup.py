@@ -353,6 +353,7 @@ def handle_mail(referee, incoming, now: str):
     if machine(incoming.sender, referee.config["address"]):
         return "ignored", f"signup commands from {incoming.sender}, an automatic address: " \
                           "not answered", None, None
+    forget_stale(referee.store, now)
     answer = Answer(asks[0].lang)
     for ask in asks:
         ACTIONS[ask.name](referee, incoming, ask, answer, now)
@@ -362,6 +363,15 @@ def handle_mail(referee, incoming, now: str):
     letters.notify(referee, incoming.sender, answer.lang, answer.headline, answer.notes, now,
                    incoming=incoming, game=answer.game, kind="signup")
     return "done", f"signup: {said}", answer.game, None
+
+
+def forget_stale(store, now: str) -> None:
+    """Forget the requests whose code has expired, and answers older than a day: what a
+    stranger's mail leaves behind lasts no longer than it counts."""
+    store.execute("DELETE FROM confirmations WHERE asked_at < ?",
+                  [iso(parse_time(now) - timedelta(days=CONFIRM_DAYS))])
+    store.execute("DELETE FROM stranger_answers WHERE answered_at < ?",
+                  [iso(parse_time(now) - ANSWER_EVERY)])
 
 
 def asks_of(subject: str, text: str, sender_name: str, club_lang: str) -> list[Ask]:

@@ -190,6 +190,11 @@ def test_a_forged_join_is_never_confirmed_stores_only_its_request_and_is_answere
     late = write(club, victim, f"CONFIRM {code}", now=later(START, 24 * 8))
     assert late["reason"] == "signup: confirm: no such request"
     assert not club.store.all("SELECT * FROM signups")
+    # a week on, nothing of the forger's mail is left but the inbox's record of it
+    write(club, "someone@players.example", "LIST", now=later(START, 24 * 16))
+    assert not club.store.all("SELECT * FROM confirmations")
+    assert [r["address"] for r in club.store.all("SELECT * FROM stranger_answers")] == \
+        ["someone@players.example"]
 
 
 def test_a_player_leaves_before_the_start_in_french_and_nothing_else_changes(club):

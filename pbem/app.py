@@ -583,7 +583,8 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts, each as
+        that seat reads it (engine.as_seen: anonymous press names no sender).
 
         `undone` marks the events a rollback undid.
         """
@@ -592,8 +593,9 @@ class Referee:
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
+                seen = engine.as_seen(event, seat)
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "payload": seen.payload, "visible_to": seen.visible_to,
                        "undone": engine.is_undone(spans, row)}
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:

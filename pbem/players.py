@@ -101,15 +101,22 @@ def press_command(mail, command) -> None:
     send_press(mail, to, text)
 
 
-def send_press(mail, to: list, text: str) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them."""
+def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
+    """Record a press event from the mail's seat to `to` and mail it to them.
+
+    `answers` is the seq of the press this one answers: an answer to
+    anonymous press records it, and never names whom it goes to.
+    """
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
+    answered = {"answers": answers} if anonymous and answers else {}
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
-                    phase=table.state["engine"]["phase"], **{"from": sender})
+                    phase=table.state["engine"]["phase"], **{"from": sender}, **answered)
     mail.table = mail.referee.record(table, [event], mail.now)
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
-    if anonymous:
+    if answered:
+        note(mail, N_("Your answer went to the sender of that press, without your name."))
+    elif anonymous:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
@@ -136,7 +143,7 @@ def answers_press(mail) -> bool:
         elif not text:
             note(mail, N_("Your reply to the press was empty, so nothing was sent."))
         else:
-            send_press(mail, [row["payload"]["from"]], text)
+            send_press(mail, [row["payload"]["from"]], text, answers=row["seq"])
         return True
     return False
 
@@ -297,13 +304,14 @@ def history_command(mail, command) -> None:
              done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
         return
     gone = engine.undone(rows)
-    shown = [row for row in rows if phase["start"] < row["seq"] <= phase["end"]
-             and row["seq"] not in gone and row_event(row).visible(seat["name"])]
+    shown = [engine.as_seen(row_event(row), seat["name"]) for row in rows
+             if phase["start"] < row["seq"] <= phase["end"] and row["seq"] not in gone
+             and row_event(row).visible(seat["name"])]
     then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
     with speaking(seat["lang"]):
-        happened = [line for line in (engine.narrate(row_event(r), table.game) for r in shown)
+        happened = [line for line in (engine.narrate(event, table.game) for event in shown)
                     if line]
         past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
             phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,

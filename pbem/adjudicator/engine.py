@@ -383,12 +383,33 @@ def narrate_lateness(p: dict) -> str | None:
 
 
 def narrate_press(p: dict) -> str:
-    """A press message, as its sender and recipients read it in their history."""
+    """A press message, as its sender and recipients read it in their history (see as_seen)."""
     to = ", ".join(p["to"])
+    if p["anonymous"] and not to:
+        return _("Your anonymous answer to an anonymous press: {text}").format(text=p["text"])
     if p["anonymous"]:
         return _("Anonymous press to {to}: {text}").format(to=to, text=p["text"])
     return _("Press from {sender} to {to}: {text}").format(sender=p["from"], to=to,
                                                              text=p["text"])
+
+
+def as_seen(event: Event, viewer) -> Event:
+    """An event as `viewer` (a seat, None for the public, REFEREE) may read it.
+
+    Anonymous press names its sender to nobody but the referee: a recipient
+    reads it as sent to itself alone, and the sender of an answer to
+    anonymous press (``answers``: that press's seq) does not learn whom it
+    went to. Every other event is read as it was recorded.
+    """
+    p = event.payload
+    if event.type != "press" or not p["anonymous"] or viewer == REFEREE:
+        return event
+    seen = {key: value for key, value in p.items() if key not in ("from", "to")}
+    if viewer == p["from"]:
+        seen.update({"from": viewer, "to": [] if p.get("answers") else p["to"]})
+    else:
+        seen["to"] = [viewer]
+    return Event(event.type, seen, [viewer])
 
 
 def after_resolution(game, state: dict, now: str, seed: str) -> Event:

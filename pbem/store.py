@@ -232,6 +232,12 @@ def _m04m_outbox_parts(db) -> None:
     db.execute("ALTER TABLE outbox DROP COLUMN raw")
 
 
+def _m05r_outbox_seq(db) -> None:
+    # The game's last event when each mail was written: a reply to a mail of a phase a
+    # rollback undid is known for one, whatever number the phase reopened has.
+    db.execute("ALTER TABLE outbox ADD COLUMN seq INTEGER")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open), and runs inside that transaction.
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
@@ -240,7 +246,7 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
-              ("04m_outbox_parts", _m04m_outbox_parts)]
+              ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq)]
 
 
 def raw_digest(raw: bytes) -> str:

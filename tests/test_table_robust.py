@@ -1,0 +1,147 @@
+"""The table's commands under hostile input, from the outside.
+
+PRESS, ABSENCE, HISTORY, DRAW and CONCEDE, and the referee's commands beside
+them, tried as an attacker or a careless player would: raw mail dropped in
+the inbox Maildir, then `pbem poll && pbem tick`, and the command line. Each
+test looks at the answer and at what did not change.
+"""
+
+import json
+import re
+
+import pytest
+
+from pbem.timeutil import later
+from test_robust_mail import DEADLINE, SEATS, Club, club, mail, reply  # noqa: F401 (club: fixture)
+
+SECRET = "Meet me at dawn by the river."
+
+
+def text(message) -> str:
+    """A sent mail's text part, its paragraphs on one line."""
+    return " ".join(message.get_body(preferencelist=("plain",)).get_content().split())
+
+
+def answer(club: Club, seat: str, number: int) -> str:
+    """The text of pbem's one answer to a seat's mail."""
+    [said] = club.answers(f"<{seat}.{number}@players.example>")
+    return text(said)
+
+
+def named(name: str, words: str) -> bool:
+    """Does a seat's name appear in these words, as a word?"""
+    return re.search(rf"\b{name}\b", words) is not None
+
+
+def headers(message) -> str:
+    """Every header of a sent mail, names and values."""
+    return "\n".join(f"{k}: {v}" for k, v in message.items())
+
+
+# ------------------------------------------------------------------ 1. anonymous press
+
+
+@pytest.fixture
+def masked(tmp_path, monkeypatch) -> Club:
+    """A four-seat Auguste game with anonymous press, welcome mails sent."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    return Club(tmp_path, "press=anonymous")
+
+
+def test_anonymous_press_names_its_sender_nowhere_a_seat_can_look(masked):
+    club = masked
+    club.drop(mail(club, "ann", number=1, body=f"Hello bob and cat,\nPRESS bob, cat\n{SECRET}"))
+    club.cron()
+    assert "Press sent to bob, cat, without your name." in answer(club, "ann", 1)
+    [to_bob] = [m for m in club.to("bob@players.example") if "press" in m["Subject"]]
+    club.drop(reply(club, "bob", to_bob, 2, body="Who are you? Agreed anyway."))
+    club.cron()
+    said = answer(club, "bob", 2)
+    assert "Your answer went to the sender of that press, without your name." in said
+    assert not named("ann", said) and not named("cat", said)
+    [back] = [m for m in club.to("ann@players.example") if "press" in m["Subject"]]
+    assert "Who are you?" in text(back) and not named("bob", text(back) + headers(back))
+    for seat in ("bob", "cat"):
+        for sent in club.to(f"{seat}@players.example"):
+            assert not named("ann", headers(sent)), headers(sent)
+
+    club.cron(DEADLINE)  # turn 1 is resolved: its history holds the press
+    club.drop(mail(club, "bob", number=3, body="HISTORY 1"),
+              mail(club, "cat", number=4, body="HISTORY 1"),
+              mail(club, "ann", number=5, body="HISTORY 1"))
+    club.cron(DEADLINE)
+    for seat, number, line in (
+            ("bob", 3, f"Anonymous press to bob: {SECRET}"),
+            ("cat", 4, f"Anonymous press to cat: {SECRET}"),
+            ("ann", 5, f"Anonymous press to bob, cat: {SECRET}")):
+        assert line in answer(club, seat, number)
+    assert "Your anonymous answer to an anonymous press: Who are you? Agreed anyway." \
+        in answer(club, "bob", 3)
+    assert "Anonymous press to ann: Who are you?" in answer(club, "ann", 5)
+
+    for seat in ("ann", "bob", "cat"):
+        seen = [e for e in json.loads(club.pbem("log", "rome", "--seat", seat, "--json"))
+                if e["type"] == "press"]
+        assert seen and all(e["visible_to"] == [seat] for e in seen)
+        assert all(e["payload"].get("from", seat) == seat for e in seen)
+        received = {e["seq"] for e in seen if "from" not in e["payload"]}
+        lines = [line for line in club.pbem("log", "rome", "--seat", seat).splitlines()
+                 if " press " in line and int(line.split()[0]) in received]
+        assert len(lines) == len(received) > 0
+        for shown in lines:
+            assert not any(named(other, shown) for other in SEATS if other != seat), shown
+        assert SECRET not in club.pbem("show", "rome", "--seat", seat)
+    [answered] = [e for e in json.loads(club.pbem("log", "rome", "--seat", "bob", "--json"))
+                  if e["type"] == "press" and e["payload"].get("from") == "bob"]
+    assert answered["payload"]["to"] == []
+    everything = [e for e in json.loads(club.pbem("log", "rome", "--referee", "--json"))
+                  if e["type"] == "press"]
+    assert [(e["payload"]["from"], e["payload"]["to"]) for e in everything] == \
+        [("ann", ["bob", "cat"]), ("bob", ["ann"])]
+    assert "verified: the log is exactly what the rules give" in \
+        club.pbem("replay", "rome", "--verify")
+
+
+# ------------------------------------------------------------------ 3. orders for an undone phase
+
+
+def bot(club: Club, seat: str) -> str:
+    """Orders the seat may give in the open turn."""
+    return club.orders(seat).strip()
+
+
+def test_a_reply_to_a_mail_of_an_undone_phase_is_answered_as_a_closed_turn(club):
+    welcome = next(m for m in club.to("ann@players.example") if "begins" in m["Subject"])
+    club.cron(DEADLINE)  # turn 1 resolved with default orders; turn 2 opens
+    report = [m for m in club.to("ann@players.example") if m["In-Reply-To"] is None][-1]
+    turn_two = bot(club, "ann")
+    club.pbem("rollback", "rome", "--to-phase", "1", "--reason", "a lost mail", "--now", DEADLINE)
+    club.pbem("tick", "--now", DEADLINE)
+    assert club.store.game("rome")["phase"] == 1
+    reopened = [m for m in club.to("ann@players.example") if m["In-Reply-To"] is None][-1]
+    assert reopened["Message-ID"] != report["Message-ID"]
+    turn_one = bot(club, "ann")
+    before = club.submissions("ann")
+
+    club.drop(reply(club, "ann", report, 1, turn_two),     # answers the undone turn 2
+              reply(club, "ann", welcome, 2, turn_one),    # answers turn 1 before it was undone
+              reply(club, "ann", report, 3, "WAIT\nDRAW"))  # commands for the undone turn
+    club.cron(later(DEADLINE, 1 / 60))
+    rows = club.inbox()[-3:]
+    assert [(r["status"], r["reason"]) for r in rows] == [
+        ("rejected", "answers turn 2, which a rollback undid"),
+        ("rejected", "answers turn 1, which a rollback undid"),
+        ("rejected", "answers turn 2, which a rollback undid")]
+    assert club.submissions("ann") == before
+    state = club.store.snapshot("rome")["state"]["engine"]
+    assert "draw" not in state and club.store.seat("rome", "ann")["wait_phase"] == 0
+    said = answer(club, "ann", 1)
+    assert "The referee took the game back to turn 1: your mail answers a mail of a turn " \
+        "that was undone, so the orders and commands in it were not used." in said
+    assert "Turn 1 needs your orders now" in said
+
+    club.drop(reply(club, "ann", reopened, 4, turn_one))  # the reopened turn's mail counts
+    club.cron(later(DEADLINE, 1 / 60))
+    assert (club.inbox()[-1]["status"], club.inbox()[-1]["reason"]) == ("done", "orders recorded")
+    assert [(s["phase"], s["status"]) for s in club.submissions("ann")][-1] == (1, "current")

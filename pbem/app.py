@@ -589,6 +589,8 @@ class Referee:
         `undone` marks the events a rollback undid.
         """
         self.game_row(game_id)
+        if seat not in (None, REFEREE):
+            self.store.existing_seat(game_id, seat)
         spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)

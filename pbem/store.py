@@ -15,6 +15,7 @@ transaction.
 """
 
 from contextlib import contextmanager
+from difflib import get_close_matches
 from functools import cached_property
 import hashlib
 import json
@@ -24,6 +25,7 @@ from .adjudicator.contract import Event, canonical
 from .errors import PbemError
 
 GENESIS = "0" * 64
+SQLITE_MAX = 2 ** 63 - 1  # the largest integer SQLite keeps (an id, a seq)
 
 
 def _m001_initial(db) -> None:
@@ -370,7 +372,11 @@ class Store:
         """One seat row; PbemError when the game has no such seat."""
         seat = self.seat(game_id, name)
         if seat is None:
-            raise PbemError(f"game {game_id} has no seat called {name!r}")
+            names = [row["name"] for row in self.seats(game_id)]
+            close = get_close_matches(str(name), names, n=1)
+            raise PbemError(f"game {game_id} has no seat called {name!r}"
+                            + (f"; did you mean {close[0]}?" if close else
+                               f" (its seats: {', '.join(names)})"))
         return seat
 
     def observers(self, game_id: str) -> list[dict]:

@@ -38,15 +38,15 @@ ORDERS = {"ann": "red: move GUR HAC", "bob": "orange: move GEC HUV", "cat": "gre
 class Club:
     """A referee's folder, run from the command line as cron runs it."""
 
-    def __init__(self, folder: Path, *options: str):
+    def __init__(self, folder: Path, *options: str, start: str = START):
         self.folder = folder
         self.runner = CliRunner()
         self.dropped = 0
         self.pbem("init")
         self.pbem("new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1",
                   *[arg for name in SEATS for arg in ("--seat", f"{name}={name}@players.example")],
-                  *[arg for option in options for arg in ("--option", option)], "--now", START)
-        self.pbem("tick", "--now", START)  # the welcome mails
+                  *[arg for option in options for arg in ("--option", option)], "--now", start)
+        self.pbem("tick", "--now", start)  # the welcome mails
 
     def pbem(self, *args, code=0) -> str:
         """Run one pbem command in the folder; its output."""

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from pbem.timeutil import later
-from test_robust_mail import DEADLINE, SEATS, Club, club, mail, reply  # noqa: F401 (club: fixture)
+from test_robust_mail import DEADLINE, NOW, SEATS, Club, club, mail, reply  # noqa: F401 (club: fixture)
 
 SECRET = "Meet me at dawn by the river."
 
@@ -145,3 +145,77 @@ def test_a_reply_to_a_mail_of_an_undone_phase_is_answered_as_a_closed_turn(club)
     club.cron(later(DEADLINE, 1 / 60))
     assert (club.inbox()[-1]["status"], club.inbox()[-1]["reason"]) == ("done", "orders recorded")
     assert [(s["phase"], s["status"]) for s in club.submissions("ann")][-1] == (1, "current")
+
+
+# ------------------------------------------------------------------ 2. odd dates and numbers
+
+LEAP = "2028-02-29T13:00:00Z"  # a game that starts on a 29 February
+AFTER_LEAP = "2028-03-01T10:00:00Z"
+
+
+@pytest.mark.parametrize("body,said", [
+    ("ABSENCE 9999-12-31", "Line 1: 9999-12-31 is more than a year from today, so your absence "
+                           "was not recorded. Declare an absence at most a year ahead."),
+    ("ABSENCE 31/12/9999", "Line 1: 31/12/9999 is more than a year from today"),
+    ("Hello!\nABSENCE 9999-12-01 9999-12-10", "Line 2: 9999-12-01 is more than a year from today"),
+    ("ABSENCE 29/02", "Line 1: 29/02 is more than a year from today"),
+    ("ABSENCE 0001-01-01", "Line 1: 0001-01-01 is more than a year ago, so your absence was "
+                           "not recorded."),
+    ("ABSENCE 2028-03-05 9999-12-31", "Line 1: an absence of 2911649 days is longer than a "
+                                      "year, so it was not recorded"),
+    ("ABSENCE 2028-03-05 " + "9" * 40 + "/12", "I could not read the dates of your absence"),
+    ("HISTORY 2", "There is no report of phase 2 yet: the phases resolved so far are -."),
+    ("HISTORY " + "7" * 5000, "There is no report of phase 77777777777… yet"),
+    ("HISTORY ²", "Line 1: I read no phase number in \"²\", so here is the list of phases."),
+    ("HISTORY ³", "Line 1: I read no phase number in \"³\", so here is the list of phases."),
+    ("HISTORY -1 or 1e3", "I read no phase number in \"-1 or 1e3\""),
+])
+def test_an_odd_date_or_number_gets_an_answer_and_changes_nothing(tmp_path, monkeypatch, body,
+                                                                  said):
+    monkeypatch.chdir(tmp_path)
+    club = Club(tmp_path, start=LEAP)
+    before = club.store.snapshot("rome")
+    club.drop(mail(club, "ann", number=1, body=body))
+    club.cron(AFTER_LEAP)
+    [row] = club.inbox()
+    assert row["status"] == "done", row["reason"]
+    [reply_mail] = club.answers("<ann.1@players.example>")
+    assert said in text(reply_mail)
+    assert club.store.snapshot("rome") == before
+    assert club.store.one("SELECT COUNT(*) AS n FROM events")["n"] == before["seq"]
+
+
+@pytest.mark.parametrize("first,last,said", [
+    ("9999-12-31", "9999-12-31", "9999-12-31 is more than a year from now"),
+    ("2027-01-01", "9999-12-31", "an absence of 2912078 days is longer than a year"),
+    ("0001-01-01", "0001-01-02", "0001-01-02 is more than a year ago"),
+    ("31/02/2027", "2027-03-01", "give the first and last days away"),
+])
+def test_the_referee_granting_an_absence_at_odd_dates_gets_one_line(club, first, last, said):
+    before = club.store.snapshot("rome")
+    out = club.pbem("absence", "rome", "ann", "--from", first, "--to", last, "--now", NOW, code=1)
+    assert out.count("\n") == 1 and said in out
+    assert club.store.snapshot("rome") == before
+
+
+BIG = "9" * 30
+
+
+@pytest.mark.parametrize("args,code,said", [
+    (["outbox", "--retry", BIG], 1, f"the outbox has no mail {BIG}"),
+    (["inbox", "--release", BIG], 1, f"the inbox has no mail {BIG}"),
+    (["tick", "--now", "9999-12-31T23:59:59Z"], 2, "is not between 1970-01-01T00:00:00Z and "
+                                                   "9000-01-01T00:00:00Z"),
+    (["poll", "--now", "0001-01-01T00:00:00Z"], 2, "is not between"),
+    (["rollback", "rome", "--to-phase", BIG, "--reason", "x", "--now", NOW], 1,
+     f"game rome has no phase {BIG}"),
+    (["replay", "rome", "--to", BIG], 2, "the log of rome ends at event"),
+    (["log", "rome", "--seat", "an"], 1, "game rome has no seat called 'an'; did you mean"),
+    (["show", "rome", "--seat", BIG], 1, "(its seats: ann, bob, cat, dan)"),
+])
+def test_a_number_or_moment_out_of_range_on_the_command_line_gets_one_line(club, args, code,
+                                                                           said):
+    before = club.store.snapshot("rome"), club.store.all("SELECT id, status FROM outbox")
+    out = club.pbem(*args, code=code)
+    assert said in out and "Traceback" not in out
+    assert (club.store.snapshot("rome"), club.store.all("SELECT id, status FROM outbox")) == before

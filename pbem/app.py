@@ -11,12 +11,9 @@ not with this module: a tick with nothing due never loads them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import fcntl
 import json
 import math
-import os
 import secrets
 from typing import TYPE_CHECKING
 
@@ -31,6 +28,7 @@ from .digest import digest
 from .errors import PbemError
 from .i18n import LANGUAGES, counted, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
+from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -619,27 +617,6 @@ def ruling_id(phase: int, asked: str) -> str:
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
-@contextmanager
-def database_lock(db_path: str, job: str):
-    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
-
-    The lock file sits beside the real database file, symbolic links resolved
-    (as SQLite resolves them), so every path to one database shares one lock.
-    A second holder stops at once with PbemError.
-    """
-    real = os.path.realpath(db_path)
-    with open(f"{real}.{job}-lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
-                from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def reminder_due(row: dict, now: str) -> bool:
     """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
     return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
@@ -647,13 +624,14 @@ def reminder_due(row: dict, now: str) -> bool:
 
 
 def tick_lock(db_path: str):
-    """The lock a tick holds on a database for its whole length."""
-    return database_lock(db_path, "tick")
+    """The lock a tick holds on a database file for its whole length (see pbem/locks.py)."""
+    return job_lock(db_path, "tick")
 
 
 def poll_lock(db_path: str):
-    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll")
+    """The lock a poll holds on a database file for its whole length (a watching one, for
+    ever)."""
+    return job_lock(db_path, "poll")
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:

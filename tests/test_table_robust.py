@@ -6,13 +6,19 @@ the inbox Maildir, then `pbem poll && pbem tick`, and the command line. Each
 test looks at the answer and at what did not change.
 """
 
+import fcntl
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
+from pbem.app import poll_lock, tick_lock
 from pbem.timeutil import later
-from test_robust_mail import DEADLINE, NOW, SEATS, Club, club, mail, reply  # noqa: F401 (club: fixture)
+from test_robust_mail import (DEADLINE, NOW, SEATS, Club, club, delivered,  # noqa: F401
+                              mail, queued, reply)
 
 SECRET = "Meet me at dawn by the river."
 
@@ -219,3 +225,55 @@ def test_a_number_or_moment_out_of_range_on_the_command_line_gets_one_line(club,
     out = club.pbem(*args, code=code)
     assert said in out and "Traceback" not in out
     assert (club.store.snapshot("rome"), club.store.all("SELECT id, status FROM outbox")) == before
+
+
+# ------------------------------------------------------------------ 4. one tick per file
+
+
+def run(club: Club, *args: str) -> tuple[int, str]:
+    """pbem in a process of its own (SQLite refuses one process two names of one file):
+    its exit code and what it wrote."""
+    done = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=club.folder,
+                          capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_a_hard_link_to_the_database_shares_its_tick_and_poll_locks(club):
+    (club.folder / "elsewhere").mkdir()
+    link = club.folder / "elsewhere" / "hard.db"
+    os.link(club.folder / "pbem.db", link)
+    with tick_lock(str(link)):
+        code, out = run(club, "tick", "--now", NOW)
+        assert code == 1 and out.count("\n") == 1 and \
+            "another pbem tick is running on this database" in out
+        assert run(club, "poll", "--now", NOW)[0] == 0  # a poll is another job
+        with poll_lock(str(club.folder / "pbem.db")):
+            code, out = run(club, "poll", "--db", str(link), "--now", NOW)
+            assert code == 1 and "another pbem poll is running" in out
+    code, out = run(club, "tick", "--db", str(link), "--now", NOW)
+    assert code == 0 and "mails sent" in out
+
+
+def test_two_ticks_through_two_hard_links_at_once_deliver_every_mail_once(club):
+    for number in range(60):
+        club.drop(mail(club, SEATS[number % 4], number=number, body="STATUS"))
+    club.pbem("poll", "--now", NOW)
+    os.link(club.folder / "pbem.db", club.folder / "hard.db")
+    ticks = [subprocess.Popen([sys.executable, "-m", "pbem", "tick", "--now", NOW, "--db", db],
+                              cwd=club.folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for db in ("pbem.db", "hard.db")]
+    outcomes = [(t.wait(timeout=120), t.stderr.read().decode()) for t in ticks]
+    for code, err in outcomes:
+        assert code == 0 or "another pbem tick is running" in err, err
+    club.pbem("tick", "--now", NOW)
+    assert sorted(delivered(club.folder)) == sorted(queued(club.folder))
+
+
+def test_without_byte_locks_a_lock_file_beside_the_real_file_still_serves(club, monkeypatch):
+    monkeypatch.delattr(fcntl, "F_OFD_SETLK")
+    link = club.folder / "link.db"
+    link.symlink_to(club.folder / "pbem.db")
+    with tick_lock(str(link)):
+        assert "another pbem tick is running" in club.pbem("tick", "--now", NOW, code=1)
+    assert (club.folder / "pbem.db.tick-lock").exists()
+    assert "mails sent" in club.pbem("tick", "--now", NOW)

@@ -277,3 +277,39 @@ def test_without_byte_locks_a_lock_file_beside_the_real_file_still_serves(club, 
         assert "another pbem tick is running" in club.pbem("tick", "--now", NOW, code=1)
     assert (club.folder / "pbem.db.tick-lock").exists()
     assert "mails sent" in club.pbem("tick", "--now", NOW)
+
+
+# ------------------------------------------------------------------ 5. killed sends
+
+
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+real, count = os.fsync, [0]
+def fsync(handle):
+    count[0] += 1
+    if count[0] == int(sys.argv[1]):
+        os.kill(os.getpid(), signal.SIGKILL)  # a mail written to tmp/, not yet synced
+    return real(handle)
+os.fsync = fsync
+from pbem.cli import main
+main(["tick", "--now", sys.argv[2]], standalone_mode=False)
+"""
+
+
+def test_a_send_killed_while_writing_leaves_nothing_behind_after_the_next_run(club):
+    for number in range(30):
+        club.drop(mail(club, SEATS[number % 4], number=number, body="HELP\r\nSTATUS"))
+    club.pbem("poll", "--now", NOW)
+    club.pbem("tick", "--now", NOW, "--no-send")
+    tmp = club.folder / "mail" / "outbox" / "tmp"
+    left = []
+    for after in (5, 1, 17, 3, 40, 2):
+        done = subprocess.run([sys.executable, "-c", KILLED_WHILE_WRITING, str(after), NOW],
+                              cwd=club.folder, capture_output=True, timeout=120)
+        assert done.returncode == -9, done.stderr.decode()
+        left.append(len(os.listdir(tmp)))
+    assert left == [5, 1, 17, 3, 40, 2]  # each run removed what the last one left
+    club.pbem("tick", "--now", NOW)
+    assert os.listdir(tmp) == []
+    assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
+    assert sorted(delivered(club.folder)) == sorted(queued(club.folder))

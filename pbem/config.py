@@ -28,6 +28,8 @@ DEFAULTS = {
         "max_bytes": 1_000_000,
         "rate_per_hour": 30,
         "handle_seconds": 30.0,
+        "press_bytes": 20_000,
+        "press_bytes_per_hour": 200_000,
     },
     "smtp": {
         "host": "",

@@ -8,6 +8,7 @@ mail it causes, and adds to the answer, in the seat's language, what it did.
 
 from datetime import date, datetime, time, timedelta, timezone
 from difflib import get_close_matches
+import json
 import re
 from zoneinfo import ZoneInfo
 
@@ -16,7 +17,7 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, format_date, speaking
+from .i18n import N_, _, format_date, format_number, speaking
 from .mail.parse import shorten
 from .reading import plain
 from .store import row_event
@@ -110,6 +111,8 @@ def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
     `answers` is the seq of the press this one answers: an answer to
     anonymous press records it, and never names whom it goes to.
     """
+    if over_press_limits(mail, to, text):
+        return
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
     answered = {"answers": answers} if anonymous and answers else {}
@@ -123,6 +126,40 @@ def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
+
+
+def over_press_limits(mail, to: list, text: str) -> bool:
+    """Is this press longer than ``[mail] press_bytes``, or would it take the seat's press
+    of the last hour past ``[mail] press_bytes_per_hour`` (bytes times recipients)? Then
+    the answer says so, and True."""
+    limits = mail.referee.config["mail"]
+    size = len(text.encode())
+    since = iso(parse_time(mail.now) - timedelta(hours=1))
+    with speaking(mail.seat["lang"]):
+        if size > limits["press_bytes"]:
+            mail.answer.notes.append(_(
+                "Your press is {size} bytes long, over the limit of {limit} bytes, so it was "
+                "not sent: shorten it.").format(size=format_number(size),
+                                                 limit=format_number(limits["press_bytes"])))
+            return True
+        sent = press_sent(mail.referee.store, mail.table.game_row["id"], mail.seat["name"],
+                          since)
+        if sent + size * len(to) > limits["press_bytes_per_hour"]:
+            mail.answer.notes.append(_(
+                "Your press of the last hour comes to {sent} bytes and this one would take it "
+                "past the limit of {limit} bytes an hour (each recipient counts), so it was "
+                "not sent: send it later.").format(
+                    sent=format_number(sent), limit=format_number(limits["press_bytes_per_hour"])))
+            return True
+    return False
+
+
+def press_sent(store, game_id: str, seat: str, since: str) -> int:
+    """The bytes of press a seat sent since a moment, times their recipients."""
+    return sum(len(p["text"].encode()) * len(p["to"]) for p in (
+        json.loads(row["payload"]) for row in store.all(
+            "SELECT payload FROM events WHERE game = ? AND type = 'press' AND at > ?",
+            [game_id, since])) if p["from"] == seat)
 
 
 def answers_press(mail) -> bool:

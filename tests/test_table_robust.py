@@ -313,3 +313,39 @@ def test_a_send_killed_while_writing_leaves_nothing_behind_after_the_next_run(cl
     assert os.listdir(tmp) == []
     assert club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
     assert sorted(delivered(club.folder)) == sorted(queued(club.folder))
+
+
+# ------------------------------------------------------------------ 6. press size
+
+
+def press_mails(club: Club) -> list:
+    """The press mails pbem sent to the seats."""
+    return [m for m in club.sent() if m["Subject"].endswith(("press from ann", "anonymous press"))]
+
+
+def test_press_over_the_size_cap_is_not_sent_and_its_writer_told_why(club):
+    long = "\n".join(f"Line {n} of a very long letter to everybody, padded." for n in range(500))
+    assert 20_000 < len(long.encode()) < 40_000
+    club.drop(mail(club, "ann", number=1, body=f"Hi all\nPRESS ALL\n{long}"))
+    club.cron()
+    said = answer(club, "ann", 1)
+    assert f"Your press is {len(long.encode()):,} bytes long, over the limit of 20,000 bytes, " \
+        "so it was not sent: shorten it." in said
+    assert press_mails(club) == []
+    assert club.store.all("SELECT seq FROM events WHERE type = 'press'") == []
+
+
+def test_one_seats_press_an_hour_is_bounded_in_bytes(club):
+    letter = "x" * 16_000 + "\nAnn"  # 16,004 bytes, to three seats: 48,012 an hour
+    for number in range(1, 6):
+        club.drop(mail(club, "ann", number=number, body=f"PRESS ALL\n{letter}"))
+    club.cron()
+    assert len(press_mails(club)) == 4 * 3
+    assert "Your press of the last hour comes to 192,048 bytes and this one would take it " \
+        "past the limit of 200,000 bytes an hour (each recipient counts), so it was not sent: " \
+        "send it later." in answer(club, "ann", 5)
+    club.drop(mail(club, "bob", number=6, body="PRESS ann\nShorter, and from another seat."),
+              mail(club, "ann", number=7, body=f"PRESS ALL\n{letter}"))
+    club.cron(later(NOW, 1.01))  # an hour on, ann may write again
+    assert "Press sent to ann." in answer(club, "bob", 6)
+    assert "Press sent to bob, cat, dan." in answer(club, "ann", 7)

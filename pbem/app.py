@@ -27,7 +27,7 @@ from .config import ConfigError
 from .digest import digest
 from .errors import PbemError
 from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import new_token, valid_address, valid_game_id
+from .identity import address_problem, new_token, valid_game_id
 from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
@@ -646,8 +646,10 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if not valid_address(seat.email):
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        problem = address_problem(seat.email.lower())
+        if problem is not None:
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
+                            f"{problem}")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
         if seat.lang and not normal_language(seat.lang):

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 import tomllib
 
+from .identity import address_problem
+
 DEFAULTS = {
     "db": "pbem.db",
     "address": "pbem@localhost",
@@ -160,6 +162,10 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         raise ConfigError(f"no settings file at {file}")
     merge(data, from_environment(env), "environment")
     merge(data, overrides or {}, "command line")
+    for key in ("address", "referee"):
+        problem = address_problem(data[key])
+        if problem is not None:
+            raise ConfigError(f"{key} = {data[key]!r} is not a mail address: {problem}")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
 

@@ -349,3 +349,46 @@ def test_one_seats_press_an_hour_is_bounded_in_bytes(club):
     club.cron(later(NOW, 1.01))  # an hour on, ann may write again
     assert "Press sent to ann." in answer(club, "bob", 6)
     assert "Press sent to bob, cat, dan." in answer(club, "ann", 7)
+
+
+# ------------------------------------------------------------------ 7. one address
+
+
+TWO = "x@a.example,eve@evil.example"
+
+
+@pytest.mark.parametrize("args", [
+    ["observe", "rome", TWO],
+    ["observe", "rome", "x@a.example;eve@evil.example"],
+    ["observe", "rome", '"x,eve"@evil.example'],
+    ["observe", "rome", "<x@a.example>"],
+    ["seat", "rome", "ann", "--email", TWO],
+    ["seat", "rome", "ann", "--replace", TWO],
+    ["seat", "rome", "ann", "--email", "ann@players.example\neve@evil.example"],
+    ["new", "auguste", "--id", "naples", "--seat", f"ann={TWO}", "--seat", "bob=b@b.example"],
+])
+def test_an_address_that_is_not_exactly_one_is_refused_everywhere(club, args):
+    before = [club.store.all(f"SELECT * FROM {t}") for t in ("seats", "observers", "outbox")]
+    out = club.pbem(*args, "--now", NOW, code=1)
+    assert out.count("\n") == 1 and "is not a mail address: " in out
+    assert "cannot be in a mail address" in out or "more than one @" in out
+    assert [club.store.all(f"SELECT * FROM {t}") for t in ("seats", "observers", "outbox")] \
+        == before
+    assert club.store.game("naples") is None
+
+
+def test_the_referee_robot_and_the_referee_have_one_address_each(club):
+    settings = club.folder / "pbem.toml"
+    settings.write_text(re.sub(r'(?m)^referee = .*$', f'referee = "{TWO}"',
+                               settings.read_text()))
+    out = club.pbem("tick", "--now", NOW, code=1)
+    assert f"referee = '{TWO}' is not a mail address: ',' cannot be in a mail address" in out
+
+
+def test_a_from_header_with_a_quoted_comma_is_never_a_seat(club):
+    club.drop(mail(club, "ann", sender='Ann <"ann@players.example,x"@players.example>'))
+    club.cron()
+    [row] = club.inbox()
+    assert (row["status"], row["seat"]) == ("quarantined", None)
+    assert row["reason"].startswith("unclear sender")
+    assert club.submissions("ann") == []

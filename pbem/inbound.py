@@ -408,13 +408,27 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
-        letters.game_over_answer(table, seat, incoming, now)
-        return "done", "game over", found.game, seat["name"]
+        return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
         return turn_over(table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
+
+
+def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
+    """A mail to a game that is over: HISTORY still gets the history; anything else is
+    answered that the game is over."""
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asked = next((c for c in reading.commands if c.name == "history"), None)
+    if asked is None:
+        letters.game_over_answer(table, seat, incoming, now)
+        return "done", "game over", table.game_row["id"], seat["name"]
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    players.history_command(mail, asked)
+    if mail.answer.notes:
+        letters.seat_note(table, seat, incoming, N_("this game is over"), mail.answer.notes, now)
+    return "done", "game over; commands history", table.game_row["id"], seat["name"]
 
 
 def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple | None:

@@ -427,7 +427,9 @@ def draw_command(mail, command) -> None:
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
     if table.state["engine"]["over"]:
-        note(mail, N_("Every seat still playing voted for a draw: the game is over."))
+        note(mail, N_("You are the only seat still playing, so you win: the game is over.")
+             if events[-1].type == "game_conceded" else
+             N_("Every seat still playing voted for a draw: the game is over."))
         letters.reports(table, mail.referee.store.seats(table.game_row["id"]), mail.now)
         return
     votes = table.state["engine"]["draw"]["votes"]
@@ -453,16 +455,21 @@ def concede_command(mail, command) -> None:
         note(mail, N_("You conceded already."))
         return
     events = [public("seat_conceded", seat=name)]
-    drawn = engine.draw_agreed(table.game, engine.fold(table.game, events, table.state),
-                               table.game_row["seed"])
-    mail.table = table = mail.referee.record(table, events + ([drawn] if drawn else []),
+    after, seed = engine.fold(table.game, events, table.state), table.game_row["seed"]
+    ending = engine.sole_survivor(table.game, after, seed) or \
+        engine.draw_agreed(table.game, after, seed)
+    mail.table = table = mail.referee.record(table, events + ([ending] if ending else []),
                                              mail.now)
     store = mail.referee.store
     store.update("games", {"id": table.game_row["id"]}, {"dirty": 1})
-    note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
-                  "still get the reports. Only the referee can give the seat to someone "
-                  "else."))
-    if drawn:
+    if ending is not None and ending.type == "game_conceded":
+        note(mail, N_("You conceded: {seat} is the only seat still playing and wins, so the "
+                      "game is over."), seat=ending.payload["winner"])
+    else:
+        note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
+                      "still get the reports. Only the referee can give the seat to someone "
+                      "else."))
+    if ending:
         letters.reports(table, store.seats(table.game_row["id"]), mail.now)
         return
     for seat in store.seats(table.game_row["id"]):

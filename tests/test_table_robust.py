@@ -392,3 +392,65 @@ def test_a_from_header_with_a_quoted_comma_is_never_a_seat(club):
     assert (row["status"], row["seat"]) == ("quarantined", None)
     assert row["reason"].startswith("unclear sender")
     assert club.submissions("ann") == []
+
+
+# ------------------------------------------------------------------ 8. the last seat, history
+
+
+def test_when_every_other_seat_concedes_the_last_one_wins_and_history_still_comes(club):
+    club.cron(DEADLINE)  # turn 1 resolved
+    club.drop(mail(club, "bob", number=1, body="CONCEDE"),
+              mail(club, "cat", number=2, body="Sorry all.\nCONCEDE"))
+    club.cron(DEADLINE)
+    assert not club.store.snapshot("rome")["state"]["engine"]["over"]
+    club.drop(mail(club, "dan", number=3, body="ABANDON"))
+    club.cron(DEADLINE)
+    eng = club.store.snapshot("rome")["state"]["engine"]
+    assert eng["over"] and eng["result"]["winners"] == ["ann"]
+    assert "You conceded: ann is the only seat still playing and wins, so the game is over." \
+        in answer(club, "dan", 3)
+    for seat in SEATS:
+        [over] = [m for m in club.to(f"{seat}@players.example") if "over" in m["Subject"]]
+        assert "ann won (every other seat conceded or is out)" in text(over)
+    assert "ann is the only seat still playing, every other has conceded or is out: ann wins " \
+        "the game." in club.pbem("log", "rome")
+    assert "over: ann won" in club.pbem("list")
+    assert "verified" in club.pbem("replay", "rome", "--verify")
+
+    club.drop(mail(club, "ann", number=4, body="Thanks all!\nHISTORY 1"),
+              mail(club, "bob", number=5, body="HISTORY"),
+              mail(club, "cat", number=6, body=bot_free_orders()),
+              mail(club, "dan", number=7, body="HISTORY 9"))
+    club.cron(later(DEADLINE, 1))
+    assert [(r["status"], r["reason"]) for r in club.inbox()[-4:]] == [
+        ("done", "game over; commands history"), ("done", "game over; commands history"),
+        ("done", "game over"), ("done", "game over; commands history")]
+    [report] = club.answers("<ann.4@players.example>")
+    assert report["Subject"].endswith("your report of phase 1")
+    [phases] = club.answers("<bob.5@players.example>")
+    assert "Phase 1, opened" in text(phases)
+    assert "This game is over; your mail changed nothing." in answer(club, "cat", 6)
+    assert "There is no report of phase 9 yet: the phases resolved so far are 1." in \
+        answer(club, "dan", 7)
+
+
+def bot_free_orders() -> str:
+    """Orders a player might still send to a game that ended."""
+    return "green: move JUB CEZ"
+
+
+def test_a_draw_voted_by_the_only_seat_still_playing_is_its_win(club):
+    from pbem.adjudicator.contract import public
+    from pbem.app import Referee
+    from pbem.config import load
+    referee = Referee(club.store, load(str(club.folder / "pbem.toml")))
+    with referee.store.transaction():  # concessions recorded before a lone seat's win was a rule
+        referee.record(referee.table("rome"), [public("seat_conceded", seat=s)
+                                               for s in ("bob", "cat", "dan")], NOW)
+    club.drop(mail(club, "ann", number=1, body="DRAW"))
+    club.cron()
+    assert "You are the only seat still playing, so you win: the game is over." in \
+        answer(club, "ann", 1)
+    result = club.store.snapshot("rome")["state"]["engine"]["result"]
+    assert result["winners"] == ["ann"] and "draw" not in result
+    assert "verified" in club.pbem("replay", "rome", "--verify")

@@ -410,11 +410,16 @@ main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """
 
 
-def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
-    for number in range(30):
+def answers_queued(club: Club, mails: int = 30) -> None:
+    """Mails from every seat, each asking HELP and STATUS, answered but not sent yet."""
+    for number in range(mails):
         club.drop(mail(club, SEATS[number % 4], number=number, body="HELP\r\nSTATUS"))
     club.pbem("poll", "--now", NOW)
     club.pbem("tick", "--now", NOW, "--no-send")
+
+
+def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
+    answers_queued(club)
     pending = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")["n"]
     assert pending >= 60
     sent = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent'")["n"]

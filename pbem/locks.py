@@ -21,7 +21,7 @@ import fcntl
 import os
 import struct
 
-from .errors import PbemError
+from .errors import TryLater
 
 JOB_BYTES = {"tick": 2 ** 62, "poll": 2 ** 62 + 1}
 # struct flock: l_type, l_whence, l_start, l_len, l_pid, as the C compiler lays it out.
@@ -35,7 +35,8 @@ _idle: dict[tuple[int, int], list[int]] = {}  # (st_dev, st_ino): descriptors no
 def job_lock(db_path: str, job: str):
     """Hold `job`'s lock on the database file at `db_path` while the block runs.
 
-    A second holder, through any path, stops at once with PbemError.
+    A second holder, through any path, stops at once with TryLater (exit 75: cron's next
+    run will do).
     """
     real = os.path.realpath(db_path)
     if not hasattr(fcntl, "F_OFD_SETLK"):
@@ -48,7 +49,7 @@ def job_lock(db_path: str, job: str):
     except OSError as problem:
         _idle.setdefault(identity, []).append(handle)
         if problem.errno in BUSY:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
+            raise TryLater(f"another pbem {job} is running on this database ({real})") \
                 from None
         raise
     try:
@@ -82,7 +83,7 @@ def beside(real: str, job: str):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
+            raise TryLater(f"another pbem {job} is running on this database ({real})") \
                 from None
         try:
             yield

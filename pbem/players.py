@@ -370,9 +370,9 @@ def history_command(mail, command) -> None:
     table, seat = mail.table, mail.seat
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
     phases = engine.live_phases(rows)
-    number = next((found.group(1) for found in map(PHASE_NUMBER.match, command.args)
-                   if found), None)
-    if number is None:
+    written = next((found.group(1) for found in map(PHASE_NUMBER.match, command.args)
+                    if found), None)
+    if written is None:
         unread = [letters.say(N_("Line {line}: I read no phase number in \"{words}\", so here "
                                  "is the list of phases."), line=command.line,
                               words=shorten(" ".join(command.args), 40))] if command.args else []
@@ -387,11 +387,11 @@ def history_command(mail, command) -> None:
                                     "phase, as your seat saw it."))], mail.now, lines=lines,
                      reply_to_mail=mail.incoming)
         return
-    asked = int(number) if len(number) <= 9 else None  # no game has a billion phases
+    asked = int(written) if len(written) <= 9 else None  # no game has a billion phases
     phase = phases.get(asked)
     if phase is None or phase["end"] is None:
         note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
-                      "{done}."), phase=shorten(number, 12) if asked is None else asked,
+                      "{done}."), phase=shorten(written, 12) if asked is None else asked,
              done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
         return
     gone = engine.undone(rows)

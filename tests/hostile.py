@@ -168,7 +168,8 @@ NUMBERS = ["", "1", "2", "03", "#1", "1.", "phase 1", "²", "³", "½", "٣", "�
 WHOM = ["bob", "bob, cat", "bob,cat:", "ALL", "tous", "Caesar", "pompey", "bbo", "ann", "",
         "eve@evil.example", "bob\u202e", "; ;"]
 GREETING = ["", "Hello all,", "Bonjour à tous,", "Hi bob!", "Salut,"]
-SIGN_OFF = ["", "Cheers,\nAnn", "Cordialement,\nJean Dupont\n06 12 34 56 78", "-- \nsent from my phone"]
+SIGN_OFF = ["", "Cheers,\nAnn", "Cordialement,\nJean Dupont\n06 12 34 56 78",
+            "-- \nsent from my phone"]
 
 
 def table_text(rng: random.Random, seat: int, size: int) -> str:

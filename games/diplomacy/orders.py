@@ -342,6 +342,11 @@ def support_target(board: Board, position: dict, province: str, kind: str,
         reached = move_target(board, position, target["type"], checked["of"], order["to"],
                               without=province, any_coast=True)
     except Refused as why:
+        if board.is_sea(province) and board.convoy_route(of, to, fleet_seas(position, board)):
+            raise Refused(_("the army in {start} could reach {end} only through {place}, and a "
+                            "fleet cannot both convoy and support").format(
+                                start=place_words(board, of), end=place_words(board, to),
+                                place=place_words(board, province))) from None
         raise Refused(_("the move it supports is impossible: {why}").format(why=why)) from None
     return {**checked, "to": reached}
 

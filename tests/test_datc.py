@@ -17,10 +17,13 @@ power's order lines in the judges' notation, and what must follow:
     dislodged = {france = ["F ENG"]}        # the units dislodged (default: none)
     contested = ["TYR"]                     # optional: provinces left empty by a standoff
     retreats = {"F ENG" = ["IRI", "WAL"]}   # optional: where a dislodged unit may go
+    next = "fall 1901 movement"             # optional: the phase that follows
     civil_disorder = {russia = ["REMOVE A SWE"]}   # removals nobody ordered
     [[then]]                                # the next phase (retreats after a movement)
     orders = {england = ["..."]}
     [then.expect] ...
+    [[variant]]                             # the same case again with other units,
+    units = ...                             # centres, orders or expectations
 
 The lines go through the real order reader (games/diplomacy/orders.py) and
 the real adjudicator, with the DATC's preferred option wherever it offers
@@ -114,6 +117,10 @@ def expectation_problems(report: dict, expect: dict) -> list:
         got = report["dislodged"].get(province, {}).get("retreats")
         if got != places:
             problems.append(f"{text} may retreat to {got}, expected {places}")
+    after = report["position"]
+    following = f"{after['season']} {after['year']} {after['phase']}"
+    if "next" in expect and following != expect["next"]:
+        problems.append(f"next phase: expected {expect['next']}, got {following}")
     disorder = {}
     for r in report["results"]:
         if r.get("default") and r["order"]["type"] == "remove":
@@ -125,11 +132,15 @@ def expectation_problems(report: dict, expect: dict) -> list:
 
 
 def run_case(case: dict) -> list:
-    """Play a case phase after phase; every way the outcome differs from the case."""
+    """Play a case (and each of its variants) phase after phase; every way the outcome
+    differs from the case."""
     report, problems = play(case_position(case), case["orders"], case["expect"])
     for step in case.get("then", []):
         more_report, more = play(report["position"], step["orders"], step["expect"])
         report, problems = more_report, problems + more
+    for number, variant in enumerate(case.get("variant", []), 2):
+        again = {k: v for k, v in case.items() if k != "variant"}
+        problems += [f"variant {number}: {p}" for p in run_case({**again, **variant})]
     return problems
 
 

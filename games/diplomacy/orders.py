@@ -29,7 +29,7 @@ from pbem.adjudicator.spelling import closest
 from pbem.i18n import _, current, ngettext
 
 from .board import ARMY, FLEET, Board, coast_of, province_of
-from .position import adjustment, place_of
+from .position import adjustment, place_of, unit_text
 
 UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "F": FLEET, "FLEET": FLEET}
 HOLD = {"H", "HOLD", "HOLDS"}
@@ -42,6 +42,7 @@ BUILD = {"B", "BUILD", "BUILDS"}
 REMOVE = {"REMOVE", "REMOVES"} | DISBAND
 WAIVE = {"WAIVE", "WAIVES"}
 COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC"}
+ORDER_MARKS = {"-", "H", "HOLD", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS"}
 KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | \
     {"VIA", "BY", "/"}
 
@@ -158,14 +159,21 @@ def power_words(board: Board, power: str) -> str:
     return board.powers[power].french if current() == "fr" else board.powers[power].name
 
 
-def read_line(board: Board, phase: str, line: str) -> dict:
+def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     """One line as an order, not yet checked against the position. Raises Unreadable."""
     reader = Reader(board, line)
     if phase == "adjustment":
         order = read_adjustment(reader)
     else:
         unit = reader.unit()
-        order = read_unit_order(reader, {"unit": unit, "at": reader.place()}, phase)
+        try:
+            place = reader.place()
+        except Unreadable:
+            if unit or ORDER_MARKS.intersection(reader.words):
+                raise
+            raise Unreadable(_("I cannot read this as an order; write for example {example}")
+                             .format(example=example)) from None
+        order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
     if not reader.done():
         raise Unreadable(_("I do not understand {words!r} at the end of the line").format(
             words=" ".join(reader.words[reader.at:])))
@@ -516,6 +524,16 @@ def order_text(order: dict) -> str:
 CHECKS = {"movement": check_movement, "retreat": check_retreat}
 
 
+def example(position: dict, power: str) -> str:
+    """An order this power could give now, to show how orders are written."""
+    if position["phase"] == "retreat":
+        units = {p: u for p, u in position["dislodged"].items() if u["power"] == power}
+        return next((f"{unit_text(p, u)} DISBAND" for p, u in sorted(units.items())),
+                    "A BUR - PAR")
+    units = {p: u for p, u in position["units"].items() if u["power"] == power}
+    return next((f"{unit_text(p, u)} H" for p, u in sorted(units.items())), "A PAR - BUR")
+
+
 def read(board: Board, position: dict, power: str, text: str) -> tuple:
     """A power's orders for the phase from its lines: (orders, [OrderError]).
 
@@ -530,7 +548,7 @@ def read(board: Board, position: dict, power: str, text: str) -> tuple:
         if not line.strip():
             continue
         try:
-            written = read_line(board, phase, line)
+            written = read_line(board, phase, line, example(position, power))
             if adjustments:
                 order = adjustments.check(written)
             else:

@@ -152,3 +152,10 @@ def test_an_order_said_back_reads_as_the_same_order(text, where):
     assert not errors
     again, errors = read(MAP, where, power, "\n".join(order_text(o) for o in first))
     assert again == first and not errors
+
+
+def test_a_written_convoy_route_and_a_nationality_are_read_past():
+    where = position({"england": ["A LON", "F NTH", "F ENG", "F EDI"]})
+    assert said("A LON - NTH - BEL\nF EDI S English A LON - YOR\nEngland: F ENG H\n"
+                "F NTH S English Channel", "england", where) == [
+        "A LON - BEL", "F EDI S A LON - YOR", "F ENG H", "F NTH S F ENG"]

@@ -17,7 +17,8 @@ the other orders (a support the supported unit does not follow, a convoy
 that is disrupted) is the adjudicator's, not the reader's. The choices
 follow the DATC's preferences (docs/rules/diplomacy.md): the unit type as
 written does not matter, a missing coast is read when only one is possible,
-two orders for one unit are both refused.
+a nationality ("German A MUN") or a convoy route written out ("A LON - NTH -
+BEL") is read past, two orders for one unit are both refused.
 """
 
 from functools import lru_cache
@@ -41,6 +42,9 @@ RETREAT = {"R", "RETREAT", "RETREATS"}
 BUILD = {"B", "BUILD", "BUILDS"}
 REMOVE = {"REMOVE", "REMOVES"} | DISBAND
 WAIVE = {"WAIVE", "WAIVES"}
+NATIONALITIES = {"AUSTRIA", "AUSTRIAN", "ENGLAND", "ENGLISH", "BRITISH", "FRANCE", "FRENCH",
+                 "GERMANY", "GERMAN", "ITALY", "ITALIAN", "RUSSIA", "RUSSIAN", "TURKEY",
+                 "TURKISH"}
 COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC"}
 ORDER_MARKS = {"-", "H", "HOLD", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS"}
 KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | \
@@ -98,9 +102,17 @@ class Reader:
         return self.at >= len(self.words)
 
     def unit(self) -> str | None:
-        """An optional unit type: A, ARMY, F or FLEET."""
+        """An optional unit type (A, ARMY, F or FLEET), after an optional nationality
+        ("German A MUN"), which is not needed and not checked."""
+        if self.peek() in NATIONALITIES and not self.names_place():
+            self.at += 1
         word = self.take(UNIT_WORDS)
         return UNIT_WORDS[word] if word else None
+
+    def names_place(self) -> bool:
+        """Do the words here begin with a province's name ("English Channel")?"""
+        return any(tuple(self.words[self.at:self.at + size]) in self.index
+                   for size in range(2, self.longest + 1))
 
     def place(self) -> str:
         """A province, with the coast if one is written ("SPA/NC", "Spain (nc)")."""
@@ -189,6 +201,8 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
     if reader.take(MOVE | RETREAT):
         order = {"type": "retreat" if phase == "retreat" else "move", **order,
                  "to": reader.place()}
+        while reader.take(MOVE):  # a convoy route written out: only its end counts
+            order["to"] = reader.place()
         if reader.take({"VIA", "BY"}):
             if not reader.take(CONVOY):
                 raise Unreadable(_("write VIA CONVOY after a move that takes a convoy"))

@@ -1,4 +1,4 @@
-"""Diplomacy's turn: movement, retreats and winter chained, as plain JSON data, deterministically."""
+"""Diplomacy's turn: movement, retreats and winter chained, as plain JSON, deterministically."""
 
 import json
 import random

@@ -13,7 +13,7 @@ import tomllib
 
 HERE = Path(__file__).parent
 ARMY, FLEET = "A", "F"
-LAND, COAST, SEA = "land", "coast", "sea"
+LAND, SEA = "land", "sea"
 
 
 @dataclass(frozen=True)
@@ -102,12 +102,6 @@ class Board:
     def fleet_targets(self, place: str, province: str) -> list:
         """The places of `province` a fleet at `place` can move to, sorted."""
         return sorted(p for p in self.fleet.get(place, ()) if province_of(p) == province)
-
-    def can_move(self, unit: str, place: str, to: str) -> bool:
-        """Can this unit move from `place` to the place `to` (no convoy)?"""
-        if unit == ARMY:
-            return to in self.army.get(province_of(place), ())
-        return to in self.fleet.get(place, ())
 
     def reaches(self, unit: str, place: str, province: str) -> bool:
         """Could this unit move into the province (any coast)? What a support needs."""

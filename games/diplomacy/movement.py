@@ -25,15 +25,16 @@ A move succeeds when its attack beats the hold strength of its destination
 battle: two units swapping over land) and the prevent strength of every
 rival. A support is cut by a foreign unit moving against the supporter
 (unless from the province the support goes into), or when the supporter is
-dislodged. A convoyed army moves by the first route of convoying fleets that
-are not dislodged; it is convoyed when it cannot go by land, when ordered
-VIA CONVOY, or when a fleet of its own power convoys it (DATC 4.A.3, the 2023
-rules); a move by convoy never falls back to the land route.
+dislodged. A convoyed army gets there when some chain of its convoying
+fleets, none of them dislodged, leads there. An army is convoyed when it
+cannot go by land, when ordered VIA CONVOY, or when a fleet of its own power
+convoys it (DATC 4.A.3, the 2023 rules); a move by convoy never falls back
+to the land route.
 """
 
 from .board import ARMY, Board, coast_of, province_of
 from .orders import Refused, check_movement
-from .position import next_phase, unit_record
+from .position import next_phase, place_of, unit_record
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
@@ -102,8 +103,8 @@ class Movement:
     def __init__(self, board: Board, position: dict, orders: dict):
         self.board, self.position = board, position
         self.units = position["units"]
-        self.orders, self.notes = self._orders(orders)
-        self.convoyed, self.convoys, self.void = {}, {}, {}
+        self.orders, self.defaults = self._orders(orders)
+        self.convoys, self.stranded, self.void = {}, set(), {}
         self._match()
         self.moves_to, self.supporters = {}, {}
         for province, order in sorted(self.orders.items()):
@@ -114,8 +115,9 @@ class Movement:
         self.guesses = Guesses(self._adjudicate, backup_rule)
 
     def _orders(self, given: dict) -> tuple:
-        """Each unit's order by province (a hold for the silent), and notes on the others."""
-        orders, notes, seen = {}, {}, {}
+        """Each unit's order by province, and the provinces of the units holding by default
+        (given no order, or none that could be given, or two)."""
+        orders, defaults, seen = {}, set(), {}
         for power in sorted(given):
             for order in given[power]:
                 province = province_of(order.get("at", ""))
@@ -130,14 +132,14 @@ class Movement:
                 orders[province] = chosen[0]
                 continue
             orders[province] = {"type": "hold", "unit": unit["type"],
-                                "at": province + (f"/{unit['coast']}" if "coast" in unit
-                                                  else "")}
-            notes[province] = {"default": True}
-        return orders, notes
+                                "at": place_of(province, unit)}
+            defaults.add(province)
+        return orders, defaults
 
     def _match(self):
-        """Which moves go by convoy, which fleets convoy them, which supports and convoys
-        are void because the unit they help was ordered otherwise."""
+        """Which moves go by convoy and the fleets convoying each (self.convoys), which have
+        no route at all (self.stranded), which supports and convoys are void because the
+        unit they help was ordered otherwise (self.void)."""
         intent = {(province_of(o["of"]), o["to"], self.units[p]["power"])
                   for p, o in self.orders.items() if o["type"] == "convoy"}
         for origin, order in self.orders.items():
@@ -146,7 +148,6 @@ class Movement:
             to = order["to"]
             if order.get("via") or to not in self.board.army[origin] or \
                     (origin, to, self.units[origin]["power"]) in intent:
-                self.convoyed[origin] = True
                 self.convoys[origin] = []
         for province, order in sorted(self.orders.items()):
             target = self.orders.get(province_of(order.get("of", "")))
@@ -163,17 +164,18 @@ class Movement:
                 of = province_of(order["of"])
                 if target["type"] != "move" or target["to"] != order["to"]:
                     self.void[province] = "unmatched"
-                elif of not in self.convoyed:
+                elif of not in self.convoys:
                     self.void[province] = "overland"
                 else:
                     self.convoys[of].append(province)
         for origin, fleets in self.convoys.items():
             if not self.board.convoy_route(origin, self.orders[origin]["to"], fleets):
-                self.notes[origin] = {"route": False}
+                self.stranded.add(origin)
 
     # The strengths and decisions of DATC section 5.
 
     def resolve(self, decision) -> bool:
+        """A decision's outcome: ("move" | "support" | "route", province)."""
         return self.guesses.resolve(decision)
 
     def _adjudicate(self, decision) -> bool:
@@ -185,7 +187,7 @@ class Movement:
         return self._route_open(province)
 
     def _route_open(self, origin: str) -> bool:
-        if self.notes.get(origin, {}).get("route") is False:
+        if origin in self.stranded:
             return False
         fleets = [f for f in self.convoys[origin] if not self.dislodged(f)]
         return self.board.convoy_route(origin, self.orders[origin]["to"], fleets)
@@ -202,7 +204,8 @@ class Movement:
         return any(self.resolve(("move", m)) for m in self.moves_to.get(province, ()))
 
     def _route(self, origin: str) -> bool:
-        return origin not in self.convoyed or self.resolve(("route", origin))
+        """Does the move from `origin` get its way there (by land, or by an open route)?"""
+        return origin not in self.convoys or self.resolve(("route", origin))
 
     def _supports(self, province: str, but: str | None = None) -> int:
         """Supports given to the unit in the province (not those of power `but`)."""
@@ -214,11 +217,12 @@ class Movement:
         to = province_of(self.orders[origin]["to"])
         other = self.orders.get(to)
         if other and other["type"] == "move" and province_of(other["to"]) == origin and \
-                origin not in self.convoyed and to not in self.convoyed:
+                origin not in self.convoys and to not in self.convoys:
             return to
         return None
 
     def attack(self, origin: str) -> int:
+        """The attack strength of the move from `origin`."""
         if not self._route(origin):
             return 0
         to = province_of(self.orders[origin]["to"])
@@ -230,6 +234,7 @@ class Movement:
         return 1 + self._supports(origin, but=defender["power"])
 
     def hold(self, province: str) -> int:
+        """The hold strength of a province."""
         if province not in self.units:
             return 0
         if self.orders[province]["type"] == "move":
@@ -237,6 +242,7 @@ class Movement:
         return 1 + self._supports(province)
 
     def prevent(self, origin: str) -> int:
+        """The prevent strength of the move from `origin` against its rivals."""
         if not self._route(origin):
             return 0
         opponent = self._opponent(origin)
@@ -300,10 +306,10 @@ class Movement:
     def _dislodgement(self, province: str) -> dict:
         winner = next(m for m in self.moves_to[province] if self.resolve(("move", m)))
         unit = dict(self.units[province])
-        return {**unit, "from": winner, "convoyed": winner in self.convoyed}
+        return {**unit, "from": winner, "convoyed": winner in self.convoys}
 
     def _retreats(self, province: str, unit: dict, units: dict, contested: list) -> list:
-        place = province + (f"/{unit['coast']}" if "coast" in unit else "")
+        place = place_of(province, unit)
         if unit["type"] == ARMY:
             targets = self.board.army[province]
         else:
@@ -319,7 +325,7 @@ class Movement:
                       "result": self._result(province, order, dislodged)}
             if province in self.void and result["result"] == "void":
                 result["why"] = self.void[province]
-            if self.notes.get(province, {}).get("default"):
+            if province in self.defaults:
                 result["default"] = True
             results.append(result)
         return results

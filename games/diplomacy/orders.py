@@ -483,7 +483,7 @@ class Adjustments:
         if province in self.taken:
             raise Refused(_("{place} already has a build").format(place=where))
         unit = order["unit"] or (FLEET if coast_of(order["at"]) else None)
-        if unit is None and board.provinces[province].kind == "land":
+        if unit is None and board.is_land(province):
             unit = ARMY
         if unit is None:
             raise Refused(_("say A or F to build in {place}").format(place=where))

@@ -14,6 +14,7 @@ Position (what the board looks like at the start of a phase)::
                "STP": {"power": "russia", "type": "F", "coast": "SC"}},
      "centres": {"LON": "england", ...},        # owned supply centres only
      "dislodged": {"ANK": {"power": "turkey", "type": "F", "from": "BLA",
+                           "convoyed": false,       # was the attacker convoyed?
                            "retreats": ["ARM", "SMY"]}}}   # retreat phase only
 
 Order (one unit's order, as orders.py reads it from a line)::
@@ -52,8 +53,6 @@ The phase functions (movement.py, retreats.py, adjustments.py) each take
 """
 
 from .board import Board, coast_of, province_of
-
-SEASONS = ("spring", "fall", "winter")
 
 
 def start(board: Board) -> dict:

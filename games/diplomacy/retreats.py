@@ -8,7 +8,7 @@ province are all disbanded; a unit given no order is disbanded.
 
 from .board import Board, province_of
 from .orders import Refused, check_retreat
-from .position import next_phase, unit_record
+from .position import next_phase, place_of, unit_record
 
 
 def resolve(board: Board, position: dict, orders: dict) -> dict:
@@ -31,8 +31,7 @@ def resolve(board: Board, position: dict, orders: dict) -> dict:
         else:
             defaults.add(province)
             played[province] = {"type": "disband", "unit": unit["type"],
-                                "at": province + (f"/{unit['coast']}" if "coast" in unit
-                                                  else "")}
+                                "at": place_of(province, unit)}
     arrivals = {}
     for province, order in played.items():
         if order["type"] == "retreat":

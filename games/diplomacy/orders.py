@@ -45,7 +45,8 @@ WAIVE = {"WAIVE", "WAIVES"}
 NATIONALITIES = {"AUSTRIA", "AUSTRIAN", "ENGLAND", "ENGLISH", "BRITISH", "FRANCE", "FRENCH",
                  "GERMANY", "GERMAN", "ITALY", "ITALIAN", "RUSSIA", "RUSSIAN", "TURKEY",
                  "TURKISH"}
-COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC"}
+COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC",
+               "NORTH": "NC", "SOUTH": "SC", "EAST": "EC"}
 ORDER_MARKS = {"-", "H", "HOLD", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS"}
 KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | \
     {"VIA", "BY", "/"}
@@ -124,20 +125,16 @@ class Reader:
         raise Unreadable(self.unknown())
 
     def coast(self) -> str:
-        if self.take({"/"}):
-            word = self.take(COAST_WORDS) or self.take({"NORTH", "SOUTH", "EAST"})
-            if not word:
-                raise Unreadable(_("a coast is written NC, SC or EC, as in SPA/NC"))
-            self.take({"COAST"})
-            return "/" + COAST_WORDS.get(word, word[0] + "C")
-        word = self.take({"NC", "SC", "EC"})
-        if word:
-            return "/" + word
-        if self.peek() in ("NORTH", "SOUTH", "EAST") and \
-                self.words[self.at + 1:self.at + 2] == ["COAST"]:
-            word = self.words[self.at]
-            self.at += 2
-            return "/" + word[0] + "C"
+        """An optional coast after a province: "/NC", "(nc)", " NC", "/north coast"."""
+        slash = self.take({"/"})
+        word = self.peek()
+        spelt = word in ("NORTH", "SOUTH", "EAST") and \
+            self.words[self.at + 1:self.at + 2] == ["COAST"]
+        if word in COAST_WORDS and (slash or word in ("NC", "SC", "EC") or spelt):
+            self.at += 2 if spelt else 1
+            return "/" + COAST_WORDS[word]
+        if slash:
+            raise Unreadable(_("a coast is written NC, SC or EC, as in SPA/NC"))
         return ""
 
     def unknown(self) -> str:

@@ -42,14 +42,16 @@ Result (what became of one order, as a judge reports it)::
     #   a civil-disorder removal, an unordered retreat's disband)
 
 A result is one of: succeeded, bounced, cut, dislodged, void, no convoy
-(movement); succeeded, bounced, disbanded (retreats: two retreats to one
-province both bounce and the units are disbanded); succeeded (adjustments).
-"dislodged" wins over everything else the order did.
+(movement); succeeded, or bounced when two units retreat to one province
+and both are disbanded (retreats); succeeded (adjustments). "dislodged" wins
+over everything else the order did.
 
-The phase functions (movement.py, retreats.py, adjustments.py) each take
-(position, orders by power) and give {"position": the next phase's position,
-"results": [...]} plus what the report needs ("dislodged", "contested",
-"removed"). ``next_phase`` and ``winner`` below chain the phases.
+The phase functions (``resolve`` in movement.py, retreats.py and
+adjustments.py) each take (board, position, {power: [order, ...]}) and give
+{"position": the next phase's position, "results": [...]} plus what the
+report needs: "dislodged" (each with its "retreats"), "contested" and
+"disbanded" after a movement, "disbanded" after retreats, "removed" after
+a winter. ``next_phase`` and ``winner`` below chain the phases.
 """
 
 from .board import Board, coast_of, province_of

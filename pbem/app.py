@@ -11,12 +11,9 @@ not with this module: a tick with nothing due never loads them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import fcntl
 import json
 import math
-import os
 import secrets
 from typing import TYPE_CHECKING
 
@@ -29,7 +26,8 @@ from .adjudicator.rulings import missing, value_problem
 from .digest import digest
 from .errors import PbemError, TryLater
 from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import new_token, valid_address, valid_game_id
+from .identity import address_problem, new_token, valid_game_id
+from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -635,7 +633,8 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts, each as
+        that seat reads it (engine.as_seen: anonymous press names no sender).
 
         `undone` marks the events a rollback undid.
         """
@@ -646,8 +645,9 @@ class Referee:
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
+                seen = engine.as_seen(event, seat)
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "payload": seen.payload, "visible_to": seen.visible_to,
                        "undone": engine.is_undone(spans, row)}
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:
@@ -669,27 +669,6 @@ def ruling_id(phase: int, asked: str) -> str:
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
-@contextmanager
-def database_lock(db_path: str, job: str):
-    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
-
-    The lock file sits beside the real database file, symbolic links resolved
-    (as SQLite resolves them), so every path to one database shares one lock.
-    A second holder stops at once with PbemError.
-    """
-    real = os.path.realpath(db_path)
-    with open(f"{real}.{job}-lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise TryLater(f"another pbem {job} is running on this database ({real})") \
-                from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def reminder_due(row: dict, now: str) -> bool:
     """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
     return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
@@ -697,13 +676,14 @@ def reminder_due(row: dict, now: str) -> bool:
 
 
 def tick_lock(db_path: str):
-    """The lock a tick holds on a database for its whole length."""
-    return database_lock(db_path, "tick")
+    """The lock a tick holds on a database file for its whole length (see pbem/locks.py)."""
+    return job_lock(db_path, "tick")
 
 
 def poll_lock(db_path: str):
-    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll")
+    """The lock a poll holds on a database file for its whole length (a watching one, for
+    ever)."""
+    return job_lock(db_path, "poll")
 
 
 def ruleset_module(ruleset: str):
@@ -727,8 +707,10 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if not valid_address(seat.email):
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        problem = address_problem(seat.email.lower())
+        if problem is not None:
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
+                            f"{problem}")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
         if seat.lang and not normal_language(seat.lang):

@@ -31,8 +31,8 @@ from .console import done, failure, verbosity
 from .errors import PbemError
 from .i18n import counted, said
 from .identity import without_tokens
-from .store import Store
-from .timeutil import parse_time, iso, system_now
+from .store import SQLITE_MAX, Store
+from .timeutil import EARLIEST, LATEST, parse_time, iso, system_now
 
 
 def common(command):
@@ -120,9 +120,13 @@ def when(now: str | None) -> str:
     if not now:
         return system_now()
     try:
-        return iso(parse_time(now))
+        moment = parse_time(now)
     except ValueError as problem:
         raise click.BadParameter(str(problem), param_hint="--now") from None
+    if not EARLIEST <= moment <= LATEST:
+        raise click.BadParameter(f"{now!r} is not between {iso(EARLIEST)} and {iso(LATEST)}",
+                                 param_hint="--now")
+    return iso(moment)
 
 
 # Characters JSON leaves as they are that a terminal acts on (DEL, C1 controls) or that
@@ -506,8 +510,8 @@ def tick(referee, no_send, as_json, now):
 
 def known_ids(store, table: str, ids) -> None:
     """PbemError naming the ids that are not in the table (before anything is changed)."""
-    unknown = [str(i) for i in ids if store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i])
-               is None]
+    unknown = [str(i) for i in ids if not 0 < i <= SQLITE_MAX
+               or store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i]) is None]
     if unknown:
         raise PbemError(f"the {table} has no mail {', '.join(unknown)} (see pbem {table} --all)")
 

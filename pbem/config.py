@@ -20,6 +20,7 @@ from pathlib import Path
 import tomllib
 
 from .i18n import LANGUAGES
+from .identity import address_problem
 
 DEFAULTS = {
     "db": "pbem.db",
@@ -34,6 +35,8 @@ DEFAULTS = {
         "max_bytes": 1_000_000,
         "rate_per_hour": 30,
         "handle_seconds": 30.0,
+        "press_bytes": 20_000,
+        "press_bytes_per_hour": 200_000,
     },
     "smtp": {
         "host": "",
@@ -202,6 +205,10 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         raise ConfigError(f"no settings file at {file}")
     merge(data, from_environment(env, password_variables(data, env)), "environment")
     merge(data, overrides or {}, "command line")
+    for key in ("address", "referee"):
+        problem = address_problem(data[key])
+        if problem is not None:
+            raise ConfigError(f"{key} = {data[key]!r} is not a mail address: {problem}")
     if data["lang"] not in LANGUAGES:
         raise ConfigError(f"lang: {data['lang']!r} is not a language pbem writes "
                           f"({' or '.join(LANGUAGES)})")

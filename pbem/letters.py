@@ -215,7 +215,8 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
-    the next one. `images` ({Content-ID: Board}) go with the HTML part,
+    the next one, nor for the same phase reopened by a rollback (the mail keeps
+    the game's last event then, ``seq``). `images` ({Content-ID: Board}) go with the HTML part,
     which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
@@ -230,6 +231,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "message_id": msg_id, **stored.columns(referee.store.conn, draft, game, kind),
         "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
+        "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
 
@@ -752,7 +754,7 @@ def history(table: Table, seat: str, after: int = 0, upto: int | None = None) ->
             phase = event.payload["phase"]
         if row["seq"] in gone or not event.visible(seat):
             continue
-        line = rules_engine.narrate(event, table.game)
+        line = rules_engine.narrate(rules_engine.as_seen(event, seat), table.game)
         if not line:
             continue
         if not parts or parts[-1]["phase"] != phase:

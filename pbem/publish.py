@@ -46,6 +46,7 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE
 from .errors import PbemError
 from .i18n import LANGUAGES, _, speaking
+from .locks import job_lock
 from .store import row_event
 
 TMP = re.compile(r"^\..+\.tmp$")
@@ -252,8 +253,7 @@ class Site:
 def publish(referee, out: Path, game_ids=None, reveal: bool = False) -> list[str]:
     """Write the archive of these games (all when None) and the club's index into `out`;
     return the games written. One publish runs at a time on a database."""
-    from .app import database_lock
-    with database_lock(referee.store.path, "publish"):
+    with job_lock(referee.store.path, "publish"):
         return write_archive(referee, out, game_ids, reveal)
 
 

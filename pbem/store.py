@@ -15,6 +15,7 @@ transaction.
 """
 
 from contextlib import contextmanager
+from difflib import get_close_matches
 from functools import cached_property
 import hashlib
 import json
@@ -30,6 +31,7 @@ from .errors import Misconfigured, PbemError
 log = logging.getLogger(__name__)
 
 GENESIS = "0" * 64
+SQLITE_MAX = 2 ** 63 - 1  # the largest integer SQLite keeps (an id, a seq)
 
 
 def _m001_initial(db) -> None:
@@ -293,6 +295,10 @@ def _m08j_archive(db) -> None:
     # What the public archive (publish_dir) last showed of each game: its last event, or an
     # open game's version.
     db.execute("CREATE TABLE published (name TEXT PRIMARY KEY, mark TEXT NOT NULL)")
+def _m05r_outbox_seq(db) -> None:
+    # The game's last event when each mail was written: a reply to a mail of a phase a
+    # rollback undid is known for one, whatever number the phase reopened has.
+    db.execute("ALTER TABLE outbox ADD COLUMN seq INTEGER")
 
 
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
@@ -304,7 +310,7 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
-              ("04m_outbox_parts", _m04m_outbox_parts),
+              ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
               ("08j_open_games", _m08j_open_games), ("08j_archive", _m08j_archive)]
 
 
@@ -486,7 +492,11 @@ class Store:
         """One seat row; PbemError when the game has no such seat."""
         seat = self.seat(game_id, name)
         if seat is None:
-            raise PbemError(f"game {game_id} has no seat called {name!r}")
+            names = [row["name"] for row in self.seats(game_id)]
+            close = get_close_matches(str(name), names, n=1)
+            raise PbemError(f"game {game_id} has no seat called {name!r}"
+                            + (f"; did you mean {close[0]}?" if close else
+                               f" (its seats: {', '.join(names)})"))
         return seat
 
     def open_game(self, game_id: str) -> dict | None:

@@ -98,7 +98,7 @@ def running(folder: Path, *args: str) -> subprocess.Popen:
     """`pbem run` in the folder, once it is up."""
     log = folder / f"run{len(args)}.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "pbem", "run", *args], cwd=folder,
+        process = subprocess.Popen([sys.executable, "-m", "pbem", "run", "-v", *args], cwd=folder,
                                    stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while b"pbem run: mail from" not in log.read_bytes():

@@ -11,9 +11,7 @@ not with this module: a tick with nothing due never loads them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import fcntl
 import json
 import math
 import os
@@ -26,11 +24,11 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
-from .config import ConfigError
 from .digest import digest, next_time as digest_time
-from .errors import PbemError
+from .errors import PbemError, TryLater
 from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import new_token, valid_address, valid_game_id
+from .identity import address_problem, new_token, valid_game_id
+from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -54,29 +52,59 @@ class SeatSpec:
     email: str
     tz: str | None = None
     lang: str | None = None
+    player: str | None = None   # the player's name as written, when known
 
 
 @dataclass
 class TickReport:
-    """What one tick did."""
+    """What one tick did, and what it could not do."""
 
     mails_read: int = 0
+    started: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     reminders: int = 0
+    published: list = field(default_factory=list)
     sent: int = 0
     failed: int = 0
+    later: int = 0
+    problems: list = field(default_factory=list)
     error: str | None = None
+    exit_code: int = 0
 
     def lines(self) -> list[str]:
-        """The report as short lines for the terminal."""
+        """What was done, as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
+        out += [f"game {g}: started with the players who joined" for g in self.started]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
+        if self.published:
+            out.append(f"archive rewritten for {', '.join(self.published)}")
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
-        if self.error:
-            out.append(f"mail not sent: {self.error}")
         return out
+
+    def trouble(self) -> list[str]:
+        """What went wrong, one line each, for standard error."""
+        return self.problems + ([f"mail not sent: {self.error}"] if self.error else [])
+
+    def as_dict(self) -> dict:
+        """The report as plain data (pbem tick --json)."""
+        return {"mails_read": self.mails_read, "phases": dict(sorted(self.phases.items())),
+                "reminders": self.reminders, "sent": self.sent, "failed": self.failed,
+                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code,
+                "started": self.started, "published": self.published}
+
+    def sending(self, done) -> None:
+        """Take in what sending the outbox did; set the exit code it calls for."""
+        self.sent, self.failed, self.later = done.sent, done.failed, done.later
+        self.problems = list(done.problems)
+        if done.stopped is not None:
+            self.error = str(done.stopped)
+            self.exit_code = done.stopped.exit_code
+        elif self.failed:
+            self.exit_code = PbemError.exit_code
+        elif self.later:
+            self.exit_code = TryLater.exit_code
 
 
 class Referee:
@@ -137,17 +165,21 @@ class Referee:
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
         """Create a game, mail every seat its welcome, and open the first phase."""
+        with self.store.transaction():
+            return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+
+    def create_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
+                    options: dict | None = None, seed: str | None = None,
+                    position: dict | None = None) -> str:
+        """`new_game` inside the caller's transaction (an open game that starts)."""
         from . import letters
         now = iso(parse_time(now))
-        try:
-            game = pbem.games.load(ruleset)
-        except KeyError:
-            raise PbemError(f"unknown game {ruleset!r}; available: "
-                            f"{', '.join(pbem.games.names())}") from None
+        game = ruleset_module(ruleset)
         check_new_game(game_id, seats)
         options = dict(options or {})
         default_lang = game_language(options.pop("lang", "en"))
-        if self.store.game(game_id):
+        waiting = self.store.open_game(game_id)
+        if self.store.game(game_id) or (waiting and waiting["status"] == "open"):
             raise PbemError(f"there is already a game called {game_id!r}")
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
@@ -159,20 +191,20 @@ class Referee:
                 events.append(engine.open_phase(game, state, now))
         except SetupError as problem:
             raise PbemError(str(problem)) from None
-        with self.store.transaction():
-            self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
-                                        "created_at": now})
-            for position_index, seat in enumerate(seats):
-                self.store.insert("seats", {
-                    "game": game_id, "name": seat.name, "position": position_index,
-                    "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
-                    "lang": normal_language(seat.lang) if seat.lang else default_lang,
-                    "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
-                })
-            blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
-            table = self.record(blank, events, now)
-            letters.welcome(table, self.store.seats(game_id), now)
-            letters.ask_referee(table, now)
+        self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
+                                    "created_at": now})
+        for position_index, seat in enumerate(seats):
+            self.store.insert("seats", {
+                "game": game_id, "name": seat.name, "position": position_index,
+                "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                "lang": normal_language(seat.lang) if seat.lang else default_lang,
+                "player": seat.player,
+                "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+            })
+        blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
+        table = self.record(blank, events, now)
+        letters.welcome(table, self.store.seats(game_id), now)
+        letters.ask_referee(table, now)
         return game_id
 
     # ------------------------------------------------------------ phases
@@ -547,19 +579,20 @@ class Referee:
             return fetch.poll(self, now, watch=watch)
 
     def tick(self, now: str, send: bool = True) -> TickReport:
-        """Read the inbox, resolve what is due, send reminders, then send the outbox.
+        """Read the inbox, start the open games that are full (or due), resolve what is due,
+        send reminders, send the outbox, then rewrite the archive (publish_dir) of the
+        games that changed.
 
         Only one tick runs at a time on a database: a second one (cron firing
         while a slow tick still runs, or while `pbem run` runs) stops at once
-        with PbemError. The referee's digest of refused mail goes out with it,
+        with TryLater. The referee's digest of refused mail goes out with it,
         once a day at most.
         """
         with tick_lock(self.store.path):
             return self.round(iso(parse_time(now)), send)
 
     def round(self, now: str, send: bool = True, stop=None) -> TickReport:
-        """One tick's work, under the caller's tick lock: the inbox, the digest, the games
-        that are due, their reminders, then the outbox.
+        """One tick's work, under the caller's tick lock (see `tick`).
 
         `stop` (a function) is asked between mails and between games: once it says
         True, the mail in hand is finished, nothing more is handled, and what was
@@ -572,6 +605,10 @@ class Referee:
             report.mails_read = inbound.process_inbox(self, now, stop)
         if not stop():
             digest(self, now)
+        if not stop() and self.store.one("SELECT 1 FROM open_games WHERE status = 'open' "
+                                         "LIMIT 1"):
+            from . import signup
+            report.started = signup.start_due(self, now)
         for game_id in self.due_games(now):
             if stop():
                 break
@@ -582,16 +619,20 @@ class Referee:
         if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
                                    "AND next_attempt <= ? LIMIT 1", [now]):
             from .mail import outbox
+            done = outbox.Sending()
             try:
-                report.sent, report.failed = outbox.flush(self, now)
-            except (PbemError, ConfigError) as problem:
-                report.error = str(problem)
+                outbox.flush(self, now, done)
+            except PbemError as problem:
+                done.stopped = problem
+            report.sending(done)
+        if self.config["publish_dir"]:
+            self.publish_archive(report)
         return report
 
     def next_due(self, now: str) -> str | None:
         """When a tick next has something to do: `now` when mail or a ready turn waits,
-        else the earliest deadline, reminder, mail to retry or digest; None when nothing
-        ever falls due by itself.
+        else the earliest deadline, reminder, mail to retry, game to start or digest;
+        None when nothing ever falls due by itself.
 
         Each time is read from an index, without loading any game.
         """
@@ -605,10 +646,22 @@ class Referee:
                            "AND remind_at IS NOT NULL AND reminded_phase < phase "
                            "ORDER BY remind_at LIMIT 1"),
                  store.one("SELECT min(next_attempt) AS at FROM outbox "
-                           "WHERE status = 'pending'")]
+                           "WHERE status = 'pending'"),
+                 store.one("SELECT min(starts) AS at FROM open_games WHERE status = 'open' "
+                           "AND starts > ?", [now])]
         due = [row["at"] for row in times if row and row["at"]]
         due += [at for at in [digest_time(store)] if at]
         return min(due) if due else None
+
+    def publish_archive(self, report: TickReport) -> None:
+        """Rewrite the archive in publish_dir for the games that changed; a failure is the
+        report's problem (the tick's other work is done)."""
+        from .publish import publish_changed
+        try:
+            report.published = publish_changed(self)
+        except (OSError, PbemError) as problem:
+            report.problems.append(f"archive not written: {problem}")
+            report.exit_code = report.exit_code or getattr(problem, "exit_code", os.EX_IOERR)
 
     # ------------------------------------------------------------ reading
 
@@ -626,17 +679,21 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts, each as
+        that seat reads it (engine.as_seen: anonymous press names no sender).
 
         `undone` marks the events a rollback undid.
         """
         self.game_row(game_id)
+        if seat not in (None, REFEREE):
+            self.store.existing_seat(game_id, seat)
         spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
+                seen = engine.as_seen(event, seat)
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "payload": seen.payload, "visible_to": seen.visible_to,
                        "undone": engine.is_undone(spans, row)}
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:
@@ -658,48 +715,30 @@ def ruling_id(phase: int, asked: str) -> str:
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
-@contextmanager
-def database_lock(db_path: str, job: str, holder: str | None = None):
-    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
-
-    The lock file sits beside the real database file, symbolic links resolved
-    (as SQLite resolves them), so every path to one database shares one lock.
-    It names its holder (`holder`, else the job: `pbem run` holds both locks),
-    and a second holder stops at once with PbemError saying who has it.
-    """
-    real = os.path.realpath(db_path)
-    with open(f"{real}.{job}-lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            named = handle.read(16).strip()
-            other = named if named.isalpha() and named.islower() else job
-            raise PbemError(f"another pbem {other} is running on this database ({real})") \
-                from None
-        try:
-            handle.truncate(0)
-            handle.write(holder or job)
-            handle.flush()
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def reminder_due(row: dict, now: str) -> bool:
     """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
     return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
         and row["reminded_phase"] < row["phase"]
 
 
-def tick_lock(db_path: str, holder: str | None = None):
-    """The lock a tick (or `holder`, such as run) holds on a database for its whole length."""
-    return database_lock(db_path, "tick", holder)
+def tick_lock(db_path: str):
+    """The lock a tick holds on a database file for its whole length (see pbem/locks.py)."""
+    return job_lock(db_path, "tick")
 
 
-def poll_lock(db_path: str, holder: str | None = None):
-    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll", holder)
+def poll_lock(db_path: str):
+    """The lock a poll holds on a database file for its whole length (a watching one, for
+    ever)."""
+    return job_lock(db_path, "poll")
+
+
+def ruleset_module(ruleset: str):
+    """The game module of a ruleset; PbemError naming the games there are."""
+    try:
+        return pbem.games.load(ruleset)
+    except KeyError:
+        raise PbemError(f"unknown game {ruleset!r}; available: "
+                        f"{', '.join(pbem.games.names())}") from None
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
@@ -714,8 +753,10 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if not valid_address(seat.email):
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        problem = address_problem(seat.email.lower())
+        if problem is not None:
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
+                            f"{problem}")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
         if seat.lang and not normal_language(seat.lang):

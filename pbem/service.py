@@ -24,7 +24,7 @@ import signal
 import time
 
 from .app import poll_lock, tick_lock
-from .errors import PbemError
+from .locks import job_lock
 from .timeutil import iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,10 @@ class Service:
         self.resume_at = 0.0  # time.monotonic() before which work that stayed due waits
 
     def run(self) -> None:
-        """Serve until SIGTERM or SIGINT; PbemError when another pbem holds the database or
-        the source fails for good."""
+        """Serve until SIGTERM or SIGINT; TryLater when another pbem holds the database,
+        the source's own error (Misconfigured, PbemError) when it fails for good."""
         path = self.referee.store.path
-        with tick_lock(path, "run"), poll_lock(path, "run"):
+        with job_lock(path, "run"), tick_lock(path), poll_lock(path):
             warm_up()
             handlers = {number: signal.signal(number, self.on_signal)
                         for number in (signal.SIGTERM, signal.SIGINT)}
@@ -113,7 +113,7 @@ class Service:
         """A round, then rest until the next one, until stopped."""
         while not self.stopping:
             if self.source.problem is not None:
-                raise PbemError(str(self.source.problem))
+                raise self.source.problem
             self.round()
             self.rest()
 
@@ -125,10 +125,10 @@ class Service:
             log.error("this round stopped: %s: %s", type(problem).__name__, problem)
             log.debug("the round's failure", exc_info=True)
             return
-        if report.error:
-            log.error("mail not sent: %s", report.error)
-        if report.mails_read or report.phases or report.reminders or report.sent \
-                or report.failed:
+        for line in report.trouble():
+            log.warning(line)
+        if report.mails_read or report.started or report.phases or report.reminders \
+                or report.sent or report.failed or report.published:
             log.info("; ".join(line for line in report.lines() if not line.endswith(": 0")))
 
     def rest(self) -> None:

@@ -18,7 +18,9 @@ import pytest
 
 from pbem import inbound
 from pbem.adjudicator.rng import PhaseRng
-from pbem.app import tick_lock
+from pbem.app import poll_lock, tick_lock
+from pbem.errors import TryLater
+from pbem.locks import job_lock
 from pbem.mail import intake, maildir
 from pbem.mail.arrivals import MaildirSource
 from pbem.service import Service, real_time
@@ -38,8 +40,8 @@ class Running:
         self.log = folder / f"run-{time.monotonic_ns()}.log"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "pbem", "run", "--config", str(folder / "pbem.toml"),
-                 *args], stdout=log, stderr=subprocess.STDOUT)
+                [sys.executable, "-m", "pbem", "run", "-v", "--config",
+                 str(folder / "pbem.toml"), *args], stdout=log, stderr=subprocess.STDOUT)
 
     def stop(self) -> str:
         """Stop it as systemd does (SIGTERM), once it is up; what it said. It must exit
@@ -135,13 +137,13 @@ def test_a_mail_appended_to_the_mailbox_is_answered_at_once_without_a_tick(tmp_p
         second = subprocess.run([sys.executable, "-m", "pbem", "run", "--config",
                                  str(tmp_path / "pbem.toml")], capture_output=True, text=True,
                                 timeout=30)
-        assert second.returncode == 1
+        assert second.returncode == 75  # EX_TEMPFAIL: systemd may try again later
         assert second.stderr.count("\n") == 1
         assert "another pbem run is running on this database" in second.stderr
         cron = subprocess.run([sys.executable, "-m", "pbem", "tick", "--config",
                                str(tmp_path / "pbem.toml")], capture_output=True, text=True,
                               timeout=30)
-        assert cron.returncode == 1 and "another pbem run is running" in cron.stderr
+        assert cron.returncode == 75 and "another pbem run is running" in cron.stderr
 
         before = running.cpu_seconds()
         time.sleep(3)
@@ -181,7 +183,7 @@ def test_it_goes_on_when_the_mail_servers_restart(tmp_path, dovecot, sink):
         sink.controller.stop()
         dovecot.start()
         dovecot.append(reply(welcome, "STATUS\n\nthanks, Bob", "<bob.1@players.example>"))
-        wait_until(lambda: "the mails left stay queued" in running.said(), running=running)
+        wait_until(lambda: "mail not sent: SMTP" in running.said(), running=running)
         assert referee.store.one("SELECT status FROM inbox WHERE message_id = "
                                  "'<bob.1@players.example>'")["status"] == "done"
         assert not answers(parsed(d.raw for d in sink.deliveries), "<bob.1@players.example>")
@@ -234,7 +236,7 @@ def test_a_login_the_server_refuses_stops_it_with_the_reason(tmp_path, dovecot):
     done = subprocess.run([sys.executable, "-m", "pbem", "run", "--config",
                            str(tmp_path / "pbem.toml")], capture_output=True, text=True,
                           timeout=60)
-    assert done.returncode == 1
+    assert done.returncode == 78  # EX_CONFIG: the settings must change first
     said = done.stderr.strip().splitlines()[-1]
     assert said.startswith("Error: IMAP 127.0.0.1") and "check the [imap] settings" in said
     assert "Traceback" not in done.stderr
@@ -374,9 +376,16 @@ def test_the_next_due_time_comes_from_deadlines_reminders_retries_and_the_digest
     assert referee.next_due(later(start, 1)) == later(start, 24)  # a day after the last one
 
 
-def test_a_second_holder_of_a_lock_is_told_who_has_it(referee):
-    with tick_lock(referee.store.path, "run"):
-        with pytest.raises(Exception) as taken:
-            with tick_lock(referee.store.path):
+def test_a_tick_or_poll_refused_while_pbem_run_holds_the_database_is_told_so(referee):
+    path = referee.store.path
+    with job_lock(path, "run"), tick_lock(path), poll_lock(path):
+        for lock in (tick_lock, poll_lock):
+            with pytest.raises(TryLater) as taken:
+                with lock(path):
+                    pass
+            assert "another pbem run is running on this database" in str(taken.value)
+    with tick_lock(path):
+        with pytest.raises(TryLater) as taken:
+            with tick_lock(path):
                 pass
-    assert "another pbem run is running on this database" in str(taken.value)
+    assert "another pbem tick is running on this database" in str(taken.value)

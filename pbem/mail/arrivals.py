@@ -58,7 +58,8 @@ class Watcher:
         except (PbemError, ConfigError) as problem:
             self.problem = problem
         except Exception as problem:  # reported by the referee's loop, which then stops
-            self.problem = PbemError(f"{type(problem).__name__}: {problem}")
+            self.problem = PbemError(f"{self.describe()}: {type(problem).__name__}: "
+                                     f"{problem}")
         finally:
             if not self.stopping.is_set():
                 arrived()
@@ -149,6 +150,7 @@ class SmtpdSource:
     def start(self, arrived) -> None:
         """Listen; PbemError when the address cannot be listened on."""
         from . import smtpd
+        smtpd.server_log()
         try:
             self.server.enter_context(smtpd.running(self.config, self.listen,
                                                     lambda: iso(self.clock()), arrived))

@@ -24,6 +24,7 @@ from pbem.locks import job_lock
 from pbem.mail import intake, maildir
 from pbem.mail.arrivals import MaildirSource
 from pbem.service import Service, real_time
+from pbem.signup import open_game
 from pbem.timeutil import later, system_now
 
 from conftest import seats
@@ -374,6 +375,9 @@ def test_the_next_due_time_comes_from_deadlines_reminders_retries_and_the_digest
                   "file", later(start, 1))
     referee.tick(later(start, 1))
     assert referee.next_due(later(start, 1)) == later(start, 24)  # a day after the last one
+    open_game(referee, "auguste", "gaul", later(start, 1), {"preset": "4-2"}, (4, 4),
+              starts=later(start, 20))
+    assert referee.next_due(later(start, 1)) == later(start, 20)  # an open game's start
 
 
 def test_a_tick_or_poll_refused_while_pbem_run_holds_the_database_is_told_so(referee):

@@ -581,14 +581,21 @@ def smtpd(referee, listen):
     Example: pbem smtpd --listen 127.0.0.1:2525
     """
     from .mail import smtpd as server
-    if listen:
-        try:
-            server.listen_address(listen)
-        except ConfigError as problem:  # the command line's, not the settings'
-            raise PbemError(str(problem)) from None
+    given_listen_address(listen)
     console.start_logging(with_time=True)
     server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
     done("pbem smtpd stopped")
+
+
+def given_listen_address(listen: str | None) -> None:
+    """PbemError when --listen is no HOST:PORT (the command line's fault, not the
+    settings')."""
+    if listen:
+        from .mail import smtpd as server
+        try:
+            server.listen_address(listen)
+        except ConfigError as problem:
+            raise PbemError(str(problem)) from None
 
 
 @main.command()
@@ -633,14 +640,9 @@ def run_command(referee, source, listen):
 
     Example: pbem run -v
     """
-    from .mail import smtpd as server
     from .mail.arrivals import source_for
     from .service import Service, real_time
-    if listen:
-        try:
-            server.listen_address(listen)
-        except ConfigError as problem:  # the command line's, not the settings'
-            raise PbemError(str(problem)) from None
+    given_listen_address(listen)
     console.start_logging(with_time=True)
     chosen = source_for(referee.config, source or referee.config["run"]["source"], real_time,
                         listen)

@@ -9,6 +9,22 @@ from pbem.config import load
 from pbem.store import Store
 
 START = "2026-12-01T12:00:00Z"
+# The start of a script for a child process that kills itself (SIGKILL) at its nth write to
+# the database (Store.execute, insert, update; n is sys.argv[1]): what it runs follows.
+KILLED_AT_WRITE = """
+import os, signal, sys
+from pbem.store import Store
+count = [0]
+def killing(real):
+    def write(self, *args, **kwargs):
+        count[0] += 1
+        if count[0] == int(sys.argv[1]):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(self, *args, **kwargs)
+    return write
+for name in ("execute", "insert", "update"):
+    setattr(Store, name, killing(getattr(Store, name)))
+"""
 
 
 def make_referee(folder: Path, **settings) -> Referee:

@@ -26,6 +26,8 @@ from pbem.mail.parse import new_text
 from pbem.store import Store, raw_digest
 from pbem.timeutil import later
 
+from conftest import KILLED_AT_WRITE
+
 START = "2026-12-01T12:00:00Z"
 NOW = "2026-12-01T13:00:00Z"
 DEADLINE = "2026-12-03T12:00:00Z"
@@ -459,21 +461,9 @@ def test_kills_at_any_moment_of_a_tick_lose_no_mail_and_send_none_twice(club):
     assert {r["status"] for r in club.inbox()} == {"done"}
 
 
-KILLED_AT_STATEMENT = """
-import os, signal, sys
+KILLED_AT_STATEMENT = KILLED_AT_WRITE + """
 from pbem import inbound
-from pbem.store import Store
 inbound.BATCH_MAILS = int(sys.argv[3])
-count = [0]
-def killing(real):
-    def write(self, *args, **kwargs):
-        count[0] += 1
-        if count[0] == int(sys.argv[1]):
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(self, *args, **kwargs)
-    return write
-for name in ("execute", "insert", "update"):
-    setattr(Store, name, killing(getattr(Store, name)))
 from pbem.cli import main
 main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """

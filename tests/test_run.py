@@ -27,7 +27,7 @@ from pbem.service import Service, real_time
 from pbem.signup import open_game
 from pbem.timeutil import later, system_now
 
-from conftest import seats
+from conftest import KILLED_AT_WRITE, seats
 from mails import plain
 from servers import dovecot, free_port, mail_referee, sink, wait_for_port  # noqa: F401
 
@@ -276,19 +276,7 @@ def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkey
         [1] * 3 + [0] * 9
 
 
-KILLED_AT_WRITE = """
-import os, signal, sys
-from pbem.store import Store
-count = [0]
-def killing(real):
-    def write(self, *args, **kwargs):
-        count[0] += 1
-        if count[0] == int(sys.argv[1]):
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(self, *args, **kwargs)
-    return write
-for name in ("execute", "insert", "update"):
-    setattr(Store, name, killing(getattr(Store, name)))
+RUN_KILLED_AT_WRITE = KILLED_AT_WRITE + """
 from pbem.cli import main
 main(["run", "--config", sys.argv[2]])
 """
@@ -315,7 +303,7 @@ def test_kills_at_random_moments_while_mail_arrives_lose_nothing_and_repeat_noth
         # every other run killed at its nth write to the database (storing, handling,
         # resolving, sending), the others at a random moment; mail arrives meanwhile
         nth = rng.randrange(1, 60) if len(lives) % 2 == 0 else 0
-        life = subprocess.Popen([sys.executable, "-c", KILLED_AT_WRITE, str(nth),
+        life = subprocess.Popen([sys.executable, "-c", RUN_KILLED_AT_WRITE, str(nth),
                                  str(tmp_path / "pbem.toml")],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(min(len(waiting), rng.randrange(2, 9))):

@@ -30,7 +30,7 @@ def test_ingest_benchmark_runs():
     assert "boards: 8 mails, 2 turns, each game its own board; 2 turns resolved, " \
         "16 mails sent, 2 new boards drawn" in out
     assert out.count("fair floor") == 6 and out.count("in CPU time") == 3
-    assert out.count("peak RSS") == 3
+    assert out.count("peak RSS") == 3 and out.count("the fastest of each") == 3
 
 
 @pytest.mark.slow

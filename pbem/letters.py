@@ -427,18 +427,23 @@ def reason_text(reason, game=None) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
-           ignored=(), on_file=(), recorded=False, commands=(), resolving=False,
-           receipts=()) -> None:
+           ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
+           receipts=(), relayed=False, unrecorded=False) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    `ignored` are the courtesy lines set aside; `on_file` the orders kept when
+    `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
+    aside ("line 3: Great game!"), which are not errors; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
     last ones the turn waited for (it is resolved in the same tick); `receipts`
-    those of the orders recorded (see pbem/receipts.py). At most
+    those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
+    reply to press, went back to the press's sender; `unrecorded` when it held orders
+    that were not recorded (nothing asked of the seat, a vassal). At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
         refused = len(errors)
+        if relayed:
+            return i18n._("your reply to the press was sent")
         if recorded and refused:
             return i18n.ngettext("orders received, {num} line refused",
                                  "orders received, {num} lines refused", refused).format(
@@ -449,6 +454,8 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
             return i18n.ngettext("no orders recorded, {num} line refused",
                                  "no orders recorded, {num} lines refused", refused).format(
                                      num=refused)
+        if unrecorded:
+            return i18n._("no orders recorded")
         if commands:
             return i18n._("{commands} noted").format(
                 commands=", ".join(c.upper() for c in commands))
@@ -462,6 +469,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                    errors=bounded([error_text(e) for e in errors],
                                   i18n._("and {num} more lines I could not read")),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
+                   remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
 
 
@@ -778,7 +786,8 @@ def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
             notes = [say(N_("{sender} sent this message to {seats}."), sender=p["from"],
                          seats=", ".join(p["to"]))]
         notes.append(say(N_("To answer, reply to this mail: your reply goes back through pbem "
-                            "to the sender alone. Orders in a reply to press are not read.")))
+                            "to the sender alone, unless it holds orders or commands, which "
+                            "are read as such and sent to nobody.")))
         tell(table, seat, "press", headline, notes, now, quoted=p["text"],
              msg_id=press_message_id(table, seq))
     notice(table.referee, table.referee.config["referee"],

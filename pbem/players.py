@@ -16,8 +16,8 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, format_date, speaking
-from .reading import plain
+from .i18n import N_, _, format_date, in_zone, speaking
+from .reading import plain, shown
 from .store import row_event
 from .timeutil import iso, parse_time
 
@@ -101,26 +101,29 @@ def press_command(mail, command) -> None:
     send_press(mail, to, text)
 
 
-def send_press(mail, to: list, text: str) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them."""
+def send_press(mail, to: list, text: str, sent: str | None = None) -> None:
+    """Record a press event from the mail's seat to `to` and mail it to them; `sent` is
+    the sentence that tells the sender (a msgid with {seats}), by default "Press sent"."""
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
                     phase=table.state["engine"]["phase"], **{"from": sender})
     mail.table = mail.referee.record(table, [event], mail.now)
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
-    if anonymous:
+    if sent:
+        note(mail, sent, seats=", ".join(to))
+    elif anonymous:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
 
 
-def answers_press(mail) -> bool:
-    """Is this mail a reply to a press mail? Then its whole text goes back to the press's
-    sender, and True."""
+def press_answered(mail) -> dict | None:
+    """The press (its event's payload) a mail replies to, when it replies to a press mail
+    its seat received; else None."""
     incoming = mail.incoming
     if incoming is None:
-        return False
+        return None
     game_id = mail.table.game_row["id"]
     for reference in reversed(incoming.references):
         found = PRESS_MESSAGE_ID.match(reference)
@@ -130,15 +133,38 @@ def answers_press(mail) -> bool:
             continue
         row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
                                                  upto=int(found.group(2))))
-        text = incoming.text.strip()
-        if engine.setting(mail.table.state, "press") == "none":
-            note(mail, N_("Press is off in this game, so your message was not sent."))
-        elif not text:
-            note(mail, N_("Your reply to the press was empty, so nothing was sent."))
-        else:
-            send_press(mail, [row["payload"]["from"]], text)
-        return True
-    return False
+        return row["payload"]
+    return None
+
+
+def answer_press(mail, press: dict) -> None:
+    """A reply to press, holding no orders: its whole text goes back to the press's sender."""
+    text = mail.incoming.text.strip()
+    if engine.setting(mail.table.state, "press") == "none":
+        note(mail, N_("Press is off in this game, so your message was not sent."))
+    elif not text:
+        note(mail, N_("Your reply to the press was empty, so nothing was sent."))
+    elif press["anonymous"]:
+        send_press(mail, [press["from"]], text, N_(
+            "Your mail answers a press message and holds no orders, so it went back to its "
+            "sender alone, as press."))
+    else:
+        send_press(mail, [press["from"]], text, N_(
+            "Your mail answers the press of {seats} and holds no orders, so it went to "
+            "{seats} alone, as press."))
+
+
+def note_not_relayed(mail, press: dict) -> None:
+    """A reply to press that holds orders or commands: say that it was read as such and
+    that nothing went to the press's sender."""
+    if press["anonymous"]:
+        note(mail, N_("Your mail answers a press message, but it holds orders or commands: "
+                      "I read them as such, and nothing was sent to the message's sender."))
+        return
+    note(mail, N_("Your mail answers the press of {seat}, but it holds orders or commands: "
+                  "I read them as such, and nothing was sent to {seat}. To write to {seat}, "
+                  "start a line with {press} {seat}."), seat=press["from"],
+         press=shown("press", mail.seat["lang"]))
 
 
 # ------------------------------------------------------------------ absences

@@ -79,7 +79,8 @@ def test_a_reply_to_press_goes_back_through_pbem_and_holds_no_orders(auguste_gam
     assert referee.current_submission("rome", "bob", 1) is None
     assert carrying(referee, "Agreed.") == back + [r for r in outbox(referee, kind="press-copy")
                                                    if "Agreed." in flat(r)]
-    assert "Press sent to ann." in flat(answer_to(referee, row))
+    assert "Your mail answers the press of ann and holds no orders, so it went to ann alone, " \
+        "as press." in flat(answer_to(referee, row))
 
 
 def test_a_team_hears_press_sent_to_its_name(auguste_game):
@@ -159,7 +160,7 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     reply(referee, "rome", "cat", "HELP", START)
     french, english, with_press = (flat(outbox(referee, kind="help", seat=s)[0])
                                    for s in ("ann", "bob", "cat"))
-    assert "HISTORIQUE 3 : votre compte rendu de la phase 3" in french
+    assert "HISTORIQUE 3 : votre compte rendu du tour 3" in french
     assert "NULLE : votre vote" in french and "ABANDON : vous abandonnez" in french
     assert "DRAW: your vote to end the game in a draw" in english
     assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english

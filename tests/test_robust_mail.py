@@ -509,16 +509,19 @@ def test_kills_while_a_tick_handles_batches_lose_no_mail_and_repeat_none(club):
 # ------------------------------------------------------------------ 8. bounded answers
 
 
-def test_fifty_thousand_bad_lines_get_a_short_answer(club):
-    body = "\r\n".join(f"nonsense {n}" for n in range(50_000))
+@pytest.mark.parametrize("line,said,more", [
+    ("moev GUR {n}", "(50000 errors)", "and 49,950 more lines I could not read"),
+    ("nonsense {n}", "50000 remarks set aside", "and 49,950 more lines"),
+])
+def test_fifty_thousand_bad_lines_get_a_short_answer(club, line, said, more):
+    body = "\r\n".join(line.format(n=n) for n in range(50_000))
     club.drop(mail(club, body=body))
     club.cron()
     [row] = club.inbox()
-    assert row["status"] == "done" and "(50000 errors)" in row["reason"]
+    assert row["status"] == "done" and said in row["reason"]
     [answer] = club.answers("<ann.1@players.example>")
     text = answer.get_body(preferencelist=("plain",)).get_content()
-    assert "50000 lines could not be accepted" in text
-    assert "and 49,950 more lines I could not read" in text
+    assert more in text
     assert len(answer.as_bytes()) < 60_000
 
 

@@ -453,7 +453,8 @@ class Referee:
                 raise PbemError(f"the log of {game_id} does not give its own state at seq "
                                 f"{to_seq}: run pbem replay {game_id} --verify")
             held = eng.get("paused")
-            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier), now)
+            told = letters.turn_of(table.game, earlier)
+            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier, told), now)
             table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
             if held:
                 table = self.record(table, [engine.paused(table.state, held["reason"], now)],

@@ -419,13 +419,15 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     return "done", result["outcome"], found.game, seat["name"]
 
 
-def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | None:
-    """The turn, now over, whose mail this mail answers; None when it counts for the open one.
+def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> dict | None:
+    """The mail of ours, of a turn now over, that this mail answers (its outbox row's phase,
+    turn and round); None when the mail counts for the open turn.
 
     The mails of ours it references (In-Reply-To, References) say which turn it
     answers: the latest of theirs. It is over when that turn has closed and
     asked something of the seat. A mail that references none of ours, or only
-    asks (HELP, STATUS), counts for the open turn.
+    asks (HELP, STATUS), counts for the open turn, and so does a reply to press
+    that holds no orders (a message, whenever it comes).
     """
     if not incoming.references:
         return None
@@ -434,30 +436,40 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "
-                     f"AND message_id IN ({marks})",
+    rows = store.all(f"SELECT phase, asked, kind, turn, round, subject, message_id FROM outbox "
+                     f"WHERE game = ? AND seat = ? AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
-    if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
-        return None  # a reply to press is a message, whenever it comes
+    if not rows or any(row["phase"] is None for row in rows):
+        return None
+    if any(row["kind"] == "press" for row in rows) and not reading.commands and \
+            not orders_like(table, seat["name"], reading.orders_text):
+        return None
     latest = max(row["phase"] for row in rows)
     if latest >= table.state["engine"]["phase"]:
         return None
-    return latest if any(row["asked"] for row in rows if row["phase"] == latest) else None
+    asked = [row for row in rows if row["phase"] == latest and row["asked"]]
+    return max(asked, key=lambda row: incoming.references.index(row["message_id"])) \
+        if asked else None
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: int, now: str):
-    """Answer a mail to a turn that is over: not used, and what the open turn needs."""
-    eng = table.state["engine"]
+def turn_over(table, seat: dict, incoming: Incoming, closed: dict, now: str):
+    """Answer a mail to a turn that is over: not used, which mail it answered (its subject,
+    as the seat read it), and the open turn's request below."""
+    turn, round_ = table.turn()
     with speaking(seat["lang"]):
-        notes = [_("Turn {closed} is over: your mail answers a mail of that turn, so the "
-                   "orders in it were not used.").format(closed=closed)]
-        if seat["name"] in eng["requests"]:
-            notes.append(_("Turn {turn} needs your orders now (see below): send them in a "
-                           "reply to this mail.").format(turn=eng["phase"]))
-    letters.seat_note(table, seat, incoming,
-                      lambda context: _("turn {closed} is over").format(closed=closed),
-                      notes, now)
-    return "rejected", f"answers turn {closed}, which is over", table.game_row["id"], seat["name"]
+        told = engine.told_words(closed["turn"], closed["round"]) \
+            if closed["turn"] is not None else _("an earlier turn")
+        notes = [_("Your mail answers my mail “{subject}”, which is over: the orders in it "
+                   "were not used.").format(subject=closed["subject"].split("] ", 1)[-1])]
+        if seat["name"] in table.state["engine"]["requests"]:
+            notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
+                           "it in a reply to this mail.").format(
+                               told=engine.told_words(turn, round_),
+                               asked=table.prompt(seat["name"]).rstrip(". ")))
+        headline = _("{told} is over").format(told=told)
+    letters.late_answer(table, seat, incoming, headline, notes, now)
+    return ("rejected", f"answers phase {closed['phase']}, which is over", table.game_row["id"],
+            seat["name"])
 
 
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):

@@ -298,41 +298,53 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
 # ------------------------------------------------------------------ history
 
 
+def asked_words(request: dict | None) -> str:
+    """What a phase asked of a seat, in the current language (its prompt, kept in the log
+    in English, is translated again)."""
+    prompt = (request or {}).get("prompt")
+    return _(prompt) if prompt else _("nothing asked of you")
+
+
 def history_command(mail, command) -> None:
-    """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
+    """HISTORY [turn]: the list of the game's phases by turn, or the seat's report of one
+    turn (HISTORY 0: the setup), rebuilt from the log."""
     table, seat = mail.table, mail.seat
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
     phases = engine.live_phases(rows)
+    turns = letters.phase_turns(table.game, rows)
     asked = next((int(w) for w in command.args if w.isdigit()), None)
     if asked is None:
         with speaking(seat["lang"]):
-            lines = [_("Phase {phase}, opened {when}: {what}").format(
-                phase=number, when=format_date(phase["opened"], seat["tz"]),
-                what=(phase["requests"].get(seat["name"]) or {}).get("prompt")
-                or _("nothing asked of you"))
+            lines = [_("{told}, opened {when}: {what}").format(
+                told=letters.capitalised(engine.told_words(*turns[number])),
+                when=format_date(phase["opened"], seat["tz"]),
+                what=asked_words(phase["requests"].get(seat["name"])))
                 for number, phase in sorted(phases.items())]
-        letters.tell(table, seat, "history", letters.say(N_("the phases of this game")), [
-            letters.say(N_("Send HISTORY and a phase's number for your report of that phase, "
-                           "as your seat saw it."))], mail.now, lines=lines,
-                     reply_to_mail=mail.incoming)
+        letters.tell(table, seat, "history", letters.say(N_("the turns of this game")), [
+            letters.say(N_("Send HISTORY and a turn's number for your report of that turn, "
+                           "as your seat saw it (HISTORY 0: the setup)."))], mail.now,
+                     lines=lines, reply_to_mail=mail.incoming)
         return
-    phase = phases.get(asked)
-    if phase is None or phase["end"] is None:
-        note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
-                      "{done}."), phase=asked,
-             done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
+    done = [number for number, phase in sorted(phases.items()) if phase["end"]]
+    mine = [number for number in done if turns[number][0] == asked]
+    if not mine:
+        note(mail, N_("There is no report of turn {turn} yet: the turns resolved so far are "
+                      "{done} (0: the setup)."), turn=asked,
+             done=", ".join(str(t) for t in sorted({turns[n][0] for n in done})) or "-")
         return
+    start, end = phases[mine[0]]["start"], phases[mine[-1]]["end"]
     gone = engine.undone(rows)
-    shown = [row for row in rows if phase["start"] < row["seq"] <= phase["end"]
+    shown = [row for row in rows if start < row["seq"] <= end
              and row["seq"] not in gone and row_event(row).visible(seat["name"])]
-    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
+    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= end])
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
-    with speaking(seat["lang"]):
+    with speaking(seat["lang"]), in_zone(seat["tz"]):
+        told = engine.told_words(asked, None)
         happened = [line for line in (engine.narrate(row_event(r), table.game) for r in shown)
                     if line]
-        past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
-            phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+        past.send(seat, "history", lambda context: _("your report for {told}").format(
+            told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"])
 

@@ -232,6 +232,13 @@ def _m04m_outbox_parts(db) -> None:
     db.execute("ALTER TABLE outbox DROP COLUMN raw")
 
 
+def _m08c_outbox_turn(db) -> None:
+    # The turn and round a seat's mail named in its subject (turn 0: the setup; NULL in
+    # mails written before): an answer to a late reply names them as the seat read them.
+    db.execute("ALTER TABLE outbox ADD COLUMN turn INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open), and runs inside that transaction.
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
@@ -240,7 +247,8 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
-              ("04m_outbox_parts", _m04m_outbox_parts)]
+              ("04m_outbox_parts", _m04m_outbox_parts),
+              ("08c_outbox_turn", _m08c_outbox_turn)]
 
 
 def raw_digest(raw: bytes) -> str:

@@ -11,7 +11,7 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
-from ..i18n import Said, _
+from ..i18n import Said, _, format_date, reader_zone
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
@@ -351,15 +351,19 @@ def narrate_engine(event: Event, game=None) -> str | None:
         return _("{seat} concedes: the seat plays its default orders from now on.").format(
             seat=p["seat"])
     if event.type == "absence_declared":
-        return _("{seat} is away from {start} to {end} (UTC): no deadline of theirs falls in "
-                 "that time.").format(seat=p["seat"], start=p["start"][:16].replace("T", " "),
-                                      end=p["end"][:16].replace("T", " "))
+        return _("{seat} is away from {start} to {end}: no deadline of theirs falls in that "
+                 "time.").format(seat=p["seat"], start=format_date(p["start"], reader_zone()),
+                                 end=format_date(p["end"], reader_zone()))
     if event.type == "draw_voted":
-        return _("{seat} votes for a draw; votes this turn: {votes}.").format(
+        return _("{seat} votes for a draw; votes so far: {votes}.").format(
             seat=p["seat"], votes=", ".join(p["votes"]))
     if event.type == "game_drawn":
         return _("Every seat still playing voted for a draw: the game ends in a draw between "
                  "{seats}.").format(seats=", ".join(p["seats"]))
+    if event.type == "phase_rolled_back" and "told" in p:
+        return _("The referee took the game back to {told}: {reason}. What happened since is "
+                 "undone, and {told} is open again.").format(told=told_words(*p["told"]),
+                                                            reason=p["reason"])
     if event.type == "phase_rolled_back":
         return _("The referee took the game back to the start of phase {phase}: {reason}. "
                  "What happened since is undone; phase {phase} is open again.").format(
@@ -367,6 +371,16 @@ def narrate_engine(event: Event, game=None) -> str | None:
     if event.type == "press":
         return narrate_press(p)
     return None
+
+
+def told_words(turn, round_) -> str:
+    """A turn (and round) as a mail named it, inside a sentence: 'turn 3', 'turn 1, round
+    2', 'the setup' (turn None or 0), in the current language."""
+    if not turn:
+        return _("the setup")
+    if round_:
+        return _("turn {turn}, round {round}").format(turn=turn, round=round_)
+    return _("turn {turn}").format(turn=turn)
 
 
 def narrate_lateness(p: dict) -> str | None:
@@ -506,14 +520,18 @@ def draw_agreed(game, state: dict, seed: str) -> Event | None:
                   reason=Said("a draw agreed by every seat still playing").stored())
 
 
-def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:
+def rollback(phase: int, to_seq: int, reason: str, earlier: dict, told=(0, None)
+             ) -> list[Event]:
     """Reopen `phase` from the state after event `to_seq` (the state before it opened).
 
-    The announcement is public; the state it returns to (secrets and all) is
-    the referee's. Replay checks that state against the log's own hash after
-    `to_seq`, so a rollback cannot bring back a state the game never had.
+    The announcement is public and names the phase as the seats' mails did
+    (`told`: its turn and round). The state it returns to (secrets and all) is
+    the referee's.
+    Replay checks that state against the log's own hash after `to_seq`, so a
+    rollback cannot bring back a state the game never had.
     """
-    return [public("phase_rolled_back", phase=phase, to_seq=to_seq, reason=reason),
+    return [public("phase_rolled_back", phase=phase, to_seq=to_seq, reason=reason,
+                   told=list(told)),
             secret("state_restored", state=earlier)]
 
 

@@ -354,14 +354,15 @@ def history_command(mail, command) -> None:
 
 def draw_command(mail, command) -> None:
     """DRAW: a vote to end the game in a draw; it ends when every seat still playing votes
-    for it in the same turn."""
+    for it before the vote lapses, once each of them has had a turn to answer it
+    (engine.draw_vote)."""
     table, name = mail.table, mail.seat["name"]
     state = table.state
     if name not in engine.survivors(table.game, state):
         note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
         return
     if name in state["engine"].get("draw", {}).get("votes", []):
-        note(mail, N_("Your vote for a draw this turn is counted already."))
+        note(mail, N_("Your vote for a draw is counted already."))
         return
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
@@ -372,16 +373,17 @@ def draw_command(mail, command) -> None:
     votes = table.state["engine"]["draw"]["votes"]
     waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
     note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
-                  "still playing votes for it during this turn; still to vote: {seats}."),
-         seats=", ".join(waiting))
+                  "still playing votes for it; the vote stands until each of them has had a "
+                  "turn to answer. Still to vote: {seats}."), seats=", ".join(waiting))
     for seat in mail.referee.store.seats(table.game_row["id"]):
         if seat["name"] in waiting:
             letters.tell(table, seat, "draw", letters.say(N_("{seat} proposes a draw"),
                                                           seat=name), [
                 letters.say(N_("{seat} votes to end the game in a draw; votes so far: {votes}. "
-                               "It ends in a draw if every seat still playing votes for it "
-                               "during this turn."), seat=name, votes=", ".join(votes)),
-                letters.say(N_("To agree, reply with DRAW before this turn ends.")),
+                               "It ends in a draw if every seat still playing votes for it; "
+                               "the vote stands until each of them has had a turn to "
+                               "answer."), seat=name, votes=", ".join(votes)),
+                letters.say(N_("To agree, reply with DRAW.")),
             ], mail.now)
 
 

@@ -1,5 +1,6 @@
 """DRAW and CONCEDE by mail: a game ends in a draw when every seat still playing votes for it
-within a turn; a seat that concedes plays its default orders for ever."""
+before the vote lapses (once each has had a turn to answer); a seat that concedes plays its
+default orders for ever."""
 
 import sqlite3
 
@@ -30,7 +31,7 @@ def engine(referee):
 def test_a_draw_every_seat_votes_for_ends_the_game(three):
     referee = three
     said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
-    assert "still to vote: bob, cat." in said
+    assert "Still to vote: bob, cat." in said
     [to_bob] = outbox(referee, kind="draw", seat="bob")
     assert "ann votes to end the game in a draw; votes so far: ann." in flat(to_bob)
     assert "To agree, reply with DRAW" in flat(to_bob)
@@ -53,13 +54,18 @@ def test_a_draw_every_seat_votes_for_ends_the_game(three):
     assert replay(referee.store, "rome", verify=True).ok
 
 
-def test_draw_votes_last_one_turn(three):
+def test_a_draw_vote_stands_until_every_seat_had_a_turn_to_answer(three):
     referee = three
     reply(referee, "rome", "ann", "DRAW", START)
     said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
-    assert "Your vote for a draw this turn is counted already." in said
+    assert "Your vote for a draw is counted already." in said
     referee.tick(engine(referee)["deadline"], send=False)
-    assert "draw" not in engine(referee)
+    assert engine(referee)["draw"]["votes"] == ["ann"], \
+        "bob and cat were asked nothing since the vote: it still stands"
+    reply(referee, "rome", "bob", "DRAW", START)
+    assert engine(referee)["draw"]["votes"] == ["ann", "bob"]
+    referee.tick(engine(referee)["deadline"], send=False)
+    assert "draw" not in engine(referee), "every seat had a whole turn to answer: it lapsed"
     reply(referee, "rome", "bob", "DRAW", START)
     reply(referee, "rome", "cat", "DRAW", START)
     assert not engine(referee)["over"] and engine(referee)["draw"]["votes"] == ["bob", "cat"]

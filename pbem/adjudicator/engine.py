@@ -80,7 +80,7 @@ def apply(game, state: dict, event: Event) -> dict:
     elif event.type == "phase_opened":
         engine.update(phase=p["phase"], requests=p["requests"], opened=p["opened"],
                       deadline=p["deadline"], remind_at=p["remind_at"])
-        engine.pop("draw", None)
+        draw_heard(engine, p["requests"])
     elif event.type == "orders_set":
         engine.update(requests={}, deadline=None, remind_at=None)
     elif event.type == "deadline_extended":
@@ -142,6 +142,22 @@ def apply_table(engine: dict, event: Event) -> None:
         away.sort(key=lambda a: (a["start"], a["end"]))
     elif event.type == "draw_voted":
         engine["draw"] = {"phase": p["phase"], "votes": p["votes"]}
+        if "unasked" in p:
+            engine["draw"]["unasked"] = p["unasked"]
+
+
+def draw_heard(engine: dict, requests: dict) -> None:
+    """A phase opens: the draw vote lapses once every seat it waited for has been asked in
+    a phase since it was cast (each had a turn to hear of it and answer); until then the
+    seats asked now are no longer waited for. A vote recorded without that list (older
+    logs) lapsed at the next phase."""
+    draw = engine.get("draw")
+    if draw is None:
+        return
+    if not draw.get("unasked"):
+        engine.pop("draw")
+        return
+    draw["unasked"] = [seat for seat in draw["unasked"] if seat not in requests]
 
 
 def restore(state: dict, earlier: dict) -> dict:
@@ -501,10 +517,18 @@ def survivors(game, state: dict) -> list[str]:
 
 def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
     """A seat's DRAW: its vote, and the drawn game (revealing the seed) when every seat
-    still playing agrees."""
+    still playing agrees.
+
+    The vote stands until each seat still playing that has not voted (its
+    `unasked`) has been asked in a phase opened after it (see draw_heard): in
+    a game of sequential turns, a full round.
+    """
     engine = state["engine"]
-    votes = sorted(set(engine.get("draw", {}).get("votes", [])) | {seat})
-    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes)
+    draw = engine.get("draw", {})
+    votes = sorted(set(draw.get("votes", [])) | {seat})
+    waiting = draw["unasked"] if "unasked" in draw else survivors(game, state)
+    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes,
+                   unasked=sorted(set(waiting) - set(votes)))
     agreed = draw_agreed(game, fold(game, [voted], state), seed)
     return [voted] + ([agreed] if agreed else [])
 

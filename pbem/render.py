@@ -35,7 +35,7 @@ from markupsafe import Markup
 
 import pbem.games
 
-from . import i18n, reading
+from . import i18n, reading, textblocks
 
 TEXT_WIDTH = 78
 FONT_FOLDER = files("pbem") / "fonts"
@@ -102,6 +102,7 @@ def environment():
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
+    env.filters["as_html"] = textblocks.as_html
     env.globals["fragments"] = fragments
     return env
 

@@ -733,11 +733,16 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
     """A public report to an observer: what happened, the public board, no reply address.
 
     `headline` and `notes` are msgids (marked N_), written in the observer's language.
+    An observer who would read nothing new (a phase under fog of war that
+    changed nothing public) gets no mail.
     """
     engine = table.state["engine"]
     with i18n.speaking(observer["lang"]):
         if happened is None:
-            happened = public_happenings(table, observer["reported_seq"])
+            with i18n.in_zone(observer["tz"]):
+                happened = public_happenings(table, observer["reported_seq"])
+        if not (happened or notes or engine["over"]):
+            return
         result = engine["result"]
         context = {**table.public_board(), "happened": happened,
                    "game": {"id": table.game_row["id"], "title": i18n._(table.game.TITLE)},

@@ -130,3 +130,43 @@ def test_a_game_may_name_its_survivors(referee, monkeypatch):
     assert "no vote for a draw" in said
     reply(referee, "rome", "cat", "DRAW", START)
     assert engine(referee)["result"]["draw"] == ["ann", "cat"]
+
+
+def test_in_a_game_of_sequential_turns_a_draw_vote_stands_a_full_round(referee):
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="draw")
+    table = referee.table("huns")
+    order = [s for s in table.state["game"]["seats"]]
+    first = table.state["game"]["turn"]["seat"]
+    others = [s for s in order if s != first]
+    reply(referee, "huns", first, "DRAW", START)
+    assert sorted(r["seat"] for r in outbox(referee, kind="draw")) == sorted(others), \
+        "the others hear of it at once"
+    told = flat(outbox(referee, kind="draw")[0])
+    assert "the vote stands until each of them has had a turn to answer" in told
+    referee.tick(referee.table("huns").state["engine"]["deadline"], send=False)
+    now = referee.table("huns").state
+    assert now["game"]["turn"]["seat"] != first and now["engine"]["draw"]["votes"] == [first], \
+        "the vote outlives the turn it was cast in"
+    reply(referee, "huns", now["game"]["turn"]["seat"], "DRAW", START)
+    referee.tick(referee.table("huns").state["engine"]["deadline"], send=False)
+    last = referee.table("huns").state["game"]["turn"]["seat"]
+    assert referee.table("huns").state["engine"]["draw"]["votes"] == sorted(
+        [first, now["game"]["turn"]["seat"]])
+    reply(referee, "huns", last, "NULLE", START)
+    assert engine_of(referee)["over"] and engine_of(referee)["result"]["draw"] == sorted(order)
+    assert replay(referee.store, "huns", verify=True).ok
+
+
+def test_a_draw_vote_lapses_once_every_seat_had_its_turn_and_said_nothing(referee):
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="draw")
+    first = referee.table("huns").state["game"]["turn"]["seat"]
+    reply(referee, "huns", first, "DRAW", START)
+    for _ in range(3):
+        assert "draw" in engine_of(referee)
+        referee.tick(engine_of(referee)["deadline"], send=False)
+    assert "draw" not in engine_of(referee), "each seat had a whole turn to answer"
+    assert replay(referee.store, "huns", verify=True).ok
+
+
+def engine_of(referee):
+    return referee.table("huns").state["engine"]

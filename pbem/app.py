@@ -11,12 +11,9 @@ not with this module: a tick with nothing due never loads them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import fcntl
 import json
 import math
-import os
 import secrets
 from typing import TYPE_CHECKING
 
@@ -26,11 +23,11 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
-from .config import ConfigError
 from .digest import digest
-from .errors import PbemError
+from .errors import PbemError, TryLater
 from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import new_token, valid_address, valid_game_id
+from .identity import address_problem, new_token, valid_game_id
+from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -58,25 +55,48 @@ class SeatSpec:
 
 @dataclass
 class TickReport:
-    """What one tick did."""
+    """What one tick did, and what it could not do."""
 
     mails_read: int = 0
     phases: dict = field(default_factory=dict)
     reminders: int = 0
     sent: int = 0
     failed: int = 0
+    later: int = 0
+    problems: list = field(default_factory=list)
     error: str | None = None
+    exit_code: int = 0
 
     def lines(self) -> list[str]:
-        """The report as short lines for the terminal."""
+        """What was done, as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
-        if self.error:
-            out.append(f"mail not sent: {self.error}")
         return out
+
+    def trouble(self) -> list[str]:
+        """What went wrong, one line each, for standard error."""
+        return self.problems + ([f"mail not sent: {self.error}"] if self.error else [])
+
+    def as_dict(self) -> dict:
+        """The report as plain data (pbem tick --json)."""
+        return {"mails_read": self.mails_read, "phases": dict(sorted(self.phases.items())),
+                "reminders": self.reminders, "sent": self.sent, "failed": self.failed,
+                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code}
+
+    def sending(self, done) -> None:
+        """Take in what sending the outbox did; set the exit code it calls for."""
+        self.sent, self.failed, self.later = done.sent, done.failed, done.later
+        self.problems = list(done.problems)
+        if done.stopped is not None:
+            self.error = str(done.stopped)
+            self.exit_code = done.stopped.exit_code
+        elif self.failed:
+            self.exit_code = PbemError.exit_code
+        elif self.later:
+            self.exit_code = TryLater.exit_code
 
 
 class Referee:
@@ -569,10 +589,12 @@ class Referee:
             if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
                                        "AND next_attempt <= ? LIMIT 1", [now]):
                 from .mail import outbox
+                done = outbox.Sending()
                 try:
-                    report.sent, report.failed = outbox.flush(self, now)
-                except (PbemError, ConfigError) as problem:
-                    report.error = str(problem)
+                    outbox.flush(self, now, done)
+                except PbemError as problem:
+                    done.stopped = problem
+                report.sending(done)
         return report
 
     # ------------------------------------------------------------ reading
@@ -591,17 +613,21 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts, each as
+        that seat reads it (engine.as_seen: anonymous press names no sender).
 
         `undone` marks the events a rollback undid.
         """
         self.game_row(game_id)
+        if seat not in (None, REFEREE):
+            self.store.existing_seat(game_id, seat)
         spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
+                seen = engine.as_seen(event, seat)
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "payload": seen.payload, "visible_to": seen.visible_to,
                        "undone": engine.is_undone(spans, row)}
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:
@@ -623,27 +649,6 @@ def ruling_id(phase: int, asked: str) -> str:
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
-@contextmanager
-def database_lock(db_path: str, job: str):
-    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
-
-    The lock file sits beside the real database file, symbolic links resolved
-    (as SQLite resolves them), so every path to one database shares one lock.
-    A second holder stops at once with PbemError.
-    """
-    real = os.path.realpath(db_path)
-    with open(f"{real}.{job}-lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
-                from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def reminder_due(row: dict, now: str) -> bool:
     """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
     return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
@@ -651,13 +656,14 @@ def reminder_due(row: dict, now: str) -> bool:
 
 
 def tick_lock(db_path: str):
-    """The lock a tick holds on a database for its whole length."""
-    return database_lock(db_path, "tick")
+    """The lock a tick holds on a database file for its whole length (see pbem/locks.py)."""
+    return job_lock(db_path, "tick")
 
 
 def poll_lock(db_path: str):
-    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll")
+    """The lock a poll holds on a database file for its whole length (a watching one, for
+    ever)."""
+    return job_lock(db_path, "poll")
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
@@ -672,8 +678,10 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if not valid_address(seat.email):
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        problem = address_problem(seat.email.lower())
+        if problem is not None:
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
+                            f"{problem}")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
         if seat.lang and not normal_language(seat.lang):

@@ -410,24 +410,39 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
-        letters.game_over_answer(table, seat, incoming, now)
-        return "done", "game over", found.game, seat["name"]
+        return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
-        return turn_over(table, seat, incoming, closed, now)
+        return turn_over(table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
 
 
-def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> dict | None:
-    """The mail of ours, of a turn now over, that this mail answers (its outbox row's phase,
-    turn and round); None when the mail counts for the open turn.
+def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
+    """A mail to a game that is over: HISTORY still gets the history; anything else is
+    answered that the game is over."""
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asked = next((c for c in reading.commands if c.name == "history"), None)
+    if asked is None:
+        letters.game_over_answer(table, seat, incoming, now)
+        return "done", "game over", table.game_row["id"], seat["name"]
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    players.history_command(mail, asked)
+    if mail.answer.notes:
+        letters.seat_note(table, seat, incoming, N_("this game is over"), mail.answer.notes, now)
+    return "done", "game over; commands history", table.game_row["id"], seat["name"]
+
+
+def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple | None:
+    """(the mail of ours it answers: its outbox row, whether a rollback undid its turn) when
+    that turn is over; None when the mail counts for the open one.
 
     The mails of ours it references (In-Reply-To, References) say which turn it
-    answers: the latest of theirs. It is over when that turn has closed and
-    asked something of the seat. A mail that references none of ours, or only
-    asks (HELP, STATUS), counts for the open turn, and so does a reply to press
-    that holds no orders (a message, whenever it comes).
+    answers: the one of the latest of them. It is over when a rollback undid
+    it (the game's events when the mail was written are undone), or when it
+    has closed and asked something of the seat. A mail that references none
+    of ours, or only asks (HELP, STATUS), counts for the open turn, and so
+    does a reply to press that holds no orders (a message, whenever it comes).
     """
     if not incoming.references:
         return None
@@ -436,7 +451,7 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> dict |
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked, kind, turn, round, subject, message_id FROM outbox "
+    rows = store.all(f"SELECT id, phase, asked, kind, seq, turn, round, subject FROM outbox "
                      f"WHERE game = ? AND seat = ? AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
     if not rows or any(row["phase"] is None for row in rows):
@@ -444,32 +459,45 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> dict |
     if any(row["kind"] == "press" for row in rows) and not reading.commands and \
             not orders_like(table, seat["name"], reading.orders_text):
         return None
-    latest = max(row["phase"] for row in rows)
-    if latest >= table.state["engine"]["phase"]:
+    latest = max(rows, key=lambda row: row["id"])
+    if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
+                                         in undone_spans(store, table)):
+        return latest, True
+    if latest["phase"] >= table.state["engine"]["phase"]:
         return None
-    asked = [row for row in rows if row["phase"] == latest and row["asked"]]
-    return max(asked, key=lambda row: incoming.references.index(row["message_id"])) \
-        if asked else None
+    asked = [row for row in rows if row["phase"] == latest["phase"] and row["asked"]]
+    return (max(asked, key=lambda row: row["id"]), False) if asked else None
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: dict, now: str):
-    """Answer a mail to a turn that is over: not used, which mail it answered (its subject,
-    as the seat read it), and the open turn's request below."""
+def undone_spans(store: Store, table) -> list[tuple[int, int]]:
+    """The spans of a game's events its rollbacks undid (see engine.undone_spans)."""
+    return engine.undone_spans(store.event_rows(table.game_row["id"],
+                                                of_type="phase_rolled_back"))
+
+
+def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool, now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): not used, which mail
+    it answered (its subject, as the seat read it), and the open turn's request below."""
     turn, round_ = table.turn()
+    subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
         told = engine.told_words(closed["turn"], closed["round"]) \
             if closed["turn"] is not None else _("an earlier turn")
-        notes = [_("Your mail answers my mail “{subject}”, which is over: the orders in it "
-                   "were not used.").format(subject=closed["subject"].split("] ", 1)[-1])]
+        now_told = engine.told_words(turn, round_)
+        notes = [_("The referee took the game back to {told}: your mail answers my mail "
+                   "“{subject}”, of a turn that was undone, so the orders and commands in it "
+                   "were not used.").format(told=now_told, subject=subject) if undone else
+                 _("Your mail answers my mail “{subject}”, which is over: the orders in it "
+                   "were not used.").format(subject=subject)]
         if seat["name"] in table.state["engine"]["requests"]:
             notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
                            "it in a reply to this mail.").format(
-                               told=engine.told_words(turn, round_),
-                               asked=table.prompt(seat["name"]).rstrip(". ")))
-        headline = _("{told} is over").format(told=told)
+                               told=now_told, asked=table.prompt(seat["name"]).rstrip(". ")))
+        headline = (_("{told} was undone") if undone else _("{told} is over")).format(told=told)
     letters.late_answer(table, seat, incoming, headline, notes, now)
-    return ("rejected", f"answers phase {closed['phase']}, which is over", table.game_row["id"],
-            seat["name"])
+    reason = f"answers phase {closed['phase']}, which a rollback undid" if undone else \
+        f"answers phase {closed['phase']}, which is over"
+    return "rejected", reason, table.game_row["id"], seat["name"]
 
 
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):

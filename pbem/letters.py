@@ -247,8 +247,10 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
-    the next one. `turn` and `round_` are what its subject named (turn 0: the
-    setup), so that an answer to a late reply names them as the seat read them. `images` ({Content-ID: Board}) go with the HTML part,
+    the next one, nor for the same phase reopened by a rollback (the mail keeps
+    the game's last event then, ``seq``). `turn` and `round_` are what its subject
+    named (turn 0: the setup), so that an answer to a late reply names them as the
+    seat read them. `images` ({Content-ID: Board}) go with the HTML part,
     which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
@@ -264,6 +266,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
         "turn": turn, "round": round_,
+        "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
 
@@ -794,7 +797,7 @@ def history(table: Table, seat: dict) -> list[dict]:
         if row["seq"] in gone or not event.visible(seat["name"]):
             continue
         with i18n.in_zone(seat["tz"]):
-            line = rules_engine.narrate(event, table.game)
+            line = rules_engine.narrate(rules_engine.as_seen(event, seat["name"]), table.game)
         if not line:
             continue
         if not parts or parts[-1]["told"] != told:

@@ -51,3 +51,8 @@ def test_db_growth_benchmark_runs():
 def test_new_game_benchmark_runs():
     out = run("new_game.py", "--games", "2")
     assert "pbem new game" in out and "x floor" in out
+
+
+def test_diplomacy_resolution_benchmark_runs():
+    out = run("diplomacy_resolution.py", "--phases", "5", "--repeat", "1")
+    assert "movement phases of 34 units" in out and "x floor" in out

@@ -38,15 +38,15 @@ ORDERS = {"ann": "red: move GUR HAC", "bob": "orange: move GEC HUV", "cat": "gre
 class Club:
     """A referee's folder, run from the command line as cron runs it."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, *options: str, start: str = START):
         self.folder = folder
         self.runner = CliRunner()
         self.dropped = 0
         self.pbem("init")
         self.pbem("new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1",
                   *[arg for name in SEATS for arg in ("--seat", f"{name}={name}@players.example")],
-                  "--now", START)
-        self.pbem("tick", "--now", START)  # the welcome mails
+                  *[arg for option in options for arg in ("--option", option)], "--now", start)
+        self.pbem("tick", "--now", start)  # the welcome mails
 
     def pbem(self, *args, code=0) -> str:
         """Run one pbem command in the folder; its output."""
@@ -80,7 +80,7 @@ class Club:
 
     def cron(self, now: str = NOW) -> str:
         """pbem poll && pbem tick."""
-        return self.pbem("poll", "--now", now) + self.pbem("tick", "--now", now)
+        return self.pbem("poll", "-v", "--now", now) + self.pbem("tick", "-v", "--now", now)
 
     def inbox(self) -> list[dict]:
         """Every stored mail, in order."""
@@ -413,11 +413,16 @@ main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """
 
 
-def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
-    for number in range(30):
+def answers_queued(club: Club, mails: int = 30) -> None:
+    """Mails from every seat, each asking HELP and STATUS, answered but not sent yet."""
+    for number in range(mails):
         club.drop(mail(club, SEATS[number % 4], number=number, body="HELP\r\nSTATUS"))
     club.pbem("poll", "--now", NOW)
     club.pbem("tick", "--now", NOW, "--no-send")
+
+
+def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
+    answers_queued(club)
     pending = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")["n"]
     assert pending >= 60
     sent = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent'")["n"]
@@ -599,20 +604,20 @@ def test_one_tick_per_database_whatever_path_reaches_it(club):
     link = club.folder / "elsewhere" / "link.db"
     link.symlink_to(club.folder / "pbem.db")
     with tick_lock(str(club.folder / "pbem.db")):
-        out = club.pbem("tick", "--db", str(link), "--now", NOW, code=1)
+        out = club.pbem("tick", "--db", str(link), "--now", NOW, code=75)
     assert out.count("\n") == 1 and "another pbem tick is running on this database" in out
     with tick_lock(str(link)):
-        out = club.pbem("tick", "--now", NOW, code=1)
+        out = club.pbem("tick", "--now", NOW, code=75)
     assert "another pbem tick is running" in out
 
 
 def test_one_poll_per_database(club):
     club.drop(mail(club))
     with poll_lock(str(club.folder / "pbem.db")):
-        out = club.pbem("poll", "--now", NOW, code=1)
+        out = club.pbem("poll", "--now", NOW, code=75)
     assert out.count("\n") == 1 and "another pbem poll is running on this database" in out
     assert club.inbox() == []
-    assert "1 new mail stored" in club.pbem("poll", "--now", NOW)
+    assert "1 new mail stored" in club.pbem("poll", "-v", "--now", NOW)
 
 
 def test_two_ticks_through_a_link_at_once_deliver_every_mail_once(club):

@@ -132,3 +132,10 @@ def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(
 def test_chat_is_told_from_a_mistyped_order_word_by_spelling(line, word, remark):
     words = ["move", "recruit", "hit", "aller", "grace", "kill"]
     assert chat(line, word, words) is remark
+
+
+def test_a_line_that_starts_with_a_people_is_an_order_short_of_its_verb_not_chat(tmp_path):
+    referee = game_at(tmp_path, "attila")
+    row = reply(referee, "g", "ann", "goths pannonia\nplay huns dacia", START)
+    said = flat(answer_to(referee, row))
+    assert "line 1: I do not understand 'goths'" in said and "Remarks" not in said

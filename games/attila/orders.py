@@ -285,8 +285,10 @@ def parse(state, seat, text):
 
 
 def remark_of(number, line, tokens):
-    """The remark a line is (chat, not an order and close to none), or None."""
-    return None if tokens[0] in VERBS else aside(number, line, tokens[0], VERBS)
+    """The remark a line is (chat, not an order and close to none), or None. A line that
+    starts with a people ("goths pannonia") is an order short of its verb, not chat."""
+    return None if tokens[0] in VERBS else aside(number, line, tokens[0],
+                                                   [*VERBS, *PEOPLE_WORDS])
 
 
 def not_asked(lines, why) -> list:

@@ -27,12 +27,12 @@ OPENERS = frozenset("""
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
     yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
-    je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca ça le la
+    je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
-    qui que quoi pas trop tres très vraiment enfin allez voila voilà hop zut oups mdr ptdr
-    desole désolé desolee désolée bravo chapeau dommage
-""".split())
+    qui que quoi pas trop tres vraiment enfin allez voila hop zut oups mdr ptdr desole
+    desolee bravo chapeau dommage
+""".split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.
 SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")

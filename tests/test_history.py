@@ -48,7 +48,7 @@ def test_history_lists_the_phases_by_the_turns_the_mails_named(huns):
     assert "Turn 2, opened Thu 3 Dec 2026 12:00 (UTC): nothing asked of you" in said
     assert "Send HISTORY and a turn's number" in said
     said = flat(answer_to(huns, reply(huns, "huns", idle, "HISTORY", LATER)))
-    assert ("Le tour 1 (ouverture : mar. 1 déc. 2026 12:00 (UTC)) : rien ne vous était demandé"
+    assert ("Tour 1 (ouverture : mar. 1 déc. 2026 12:00 (UTC)) : rien ne vous était demandé"
             if idle == "bob" else
             "Turn 1, opened Tue 1 Dec 2026 12:00 (UTC): nothing asked of you") in said
 
@@ -75,7 +75,7 @@ def test_press_is_in_the_history_of_its_sender_and_recipient_only(huns):
 def test_historique_en_francais_et_tour_inconnu(huns):
     row = reply(huns, "huns", "bob", "HISTORIQUE 3", LATER)
     said = flat(answer_to(huns, row))
-    assert "Votre compte rendu pour le tour 3, tel que votre place l'a vu" in said
+    assert "Votre compte rendu (tour 3), tel que votre place l'a vu" in said
     dealt = [e for e in huns.events("huns", "bob") if e["type"] == "dealt"][0]
     row = reply(huns, "huns", "bob", "HISTORIQUE 1", LATER)
     assert f"you were dealt {cards_text(dealt['payload']['cards'])}" not in flat(

@@ -58,9 +58,9 @@ def test_each_round_of_a_seigneurs_stage_has_its_own_subject_and_a_late_reply_na
     answer = answer_to(referee, row)
     said = flat(answer)
     assert " ".join(str(parsed(answer)["Subject"]).split()).endswith(
-        "Tour 1, manche 2 : c'est fini pour le tour 1, manche 1")
+        "Tour 1, manche 2 : c'est fini : tour 1, manche 1")
     assert "Votre message répond à mon message « Tour 1, manche 1 : la partie commence" in said
-    assert "Maintenant, pour le tour 1, manche 2, on vous demande : Marché : offres, " \
+    assert "Maintenant (tour 1, manche 2), on vous demande : Marché : offres, " \
         "réponses et marchands." in said
     assert "Ce que vous pouvez envoyer maintenant" in said, "the open round's request follows"
     assert not re.search(r"\b[Pp]hase \d|\btour \d{2}", said)

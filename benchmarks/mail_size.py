@@ -27,7 +27,7 @@ import statistics
 import tempfile
 import time
 
-from pbem import inbound, render
+from pbem import inbound, raster, render
 from pbem.app import Referee, SeatSpec
 from pbem.config import load
 from pbem.letters import BOARD_CID
@@ -64,7 +64,7 @@ def raster(svg: str) -> bytes:
     """The floor of drawing a board: resvg's own PNG of the SVG, as pbem asks resvg for it."""
     import resvg_py
     return resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
-                                 text_rendering="optimize_legibility", **render.FONTS)
+                                 text_rendering="optimize_legibility", **raster.FONTS)
 
 
 def timed(work, repeat: int) -> list[float]:

@@ -132,7 +132,10 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     assert len(png) > 20000, "the screenshot is nearly blank: no map was drawn"
     table = referee.table("v")
     svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
-    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61
+    ground = svg.partition('<g class="piece">')[0]
+    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and ground.count("<polygon") == 61
+    assert svg.count("<polygon") - 61 == svg.count('<g class="piece">') > 0, \
+        "each tile not at rest drawn again over the ground"
 
 
 def test_each_tile_is_drawn_once_with_its_own_goods_and_warriors(tmp_path):

@@ -256,6 +256,7 @@ def svg_context(view) -> dict:
     width, height = view["board"]["width"], view["board"]["height"]
     return {
         "boxes": [box(p) for p in view["provinces"]],
+        "at_rest": AT_REST,
         "links": [link(where, a, b, sea=kind == "sea") for kind in ("land", "sea")
                   for a, b in view["board"][kind]],
         "track": [{"century": c, "left": view["track"][c], "x": 16 + 50 * i,
@@ -271,6 +272,7 @@ def svg_context(view) -> dict:
 
 
 Mark = namedtuple("Mark", "name count x y fill ink")  # a people's pawns in a box
+AT_REST = {"pacified": False, "tile": None, "marks": ()}  # a box as the ground shows it
 
 
 def box(province) -> dict:

@@ -16,6 +16,8 @@ FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#e9c46a", "green": "#2
 HEX_SIZE = 17
 TEXT_WIDTH = 78
 PIXELS = 640  # the board's natural width in mails; it shrinks to fit a phone
+AT_REST = {"unit": False, "unit_shield": False, "fill": None, "laurel": False,
+           "shield": False}  # a cell as the ground shows it: empty
 
 
 def view(state, seat=None) -> dict:
@@ -164,6 +166,7 @@ def svg_context(view) -> dict:
     wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "cells": cells,
+        "at_rest": AT_REST,
         "size": size,
         "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}",
         "pixels": PIXELS,

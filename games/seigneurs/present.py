@@ -406,13 +406,16 @@ def svg_context(view) -> dict:
     height = round(max(ys) - min(ys) + SIZE * 2.6, 1)
     legend = [{"name": s, "fill": seat_colour(view, s), "y": 24 + 18 * i}
               for i, s in enumerate(view["lords"] + [view["barbarian"]])]
-    return {"hexes": hexes, "width": width, "height": height, "legend": legend,
+    return {"hexes": hexes, "at_rest": AT_REST, "width": width, "height": height,
+            "legend": legend,
             "legend_x": round(width - 140, 1),
             "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
                                                                    turns=view["turns"])}
 
 
 Troop = namedtuple("Troop", "fill count seat")  # a lord's warriors on a place
+AT_REST = {"fill": KIND_FILL["forest"], "owner": None, "goods": 0, "troops": (),
+           "buildings": ""}  # a tile as the ground shows it: an empty forest
 
 
 def tile_drawing(view, tile, place, left: float, top: float) -> dict:

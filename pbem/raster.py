@@ -45,11 +45,15 @@ PIECE = '<g class="piece">'
 COLOURS = 256  # an indexed PNG's palette
 COUNTED = 4096  # the colours counted in an image before it is quantised by octree
 COMPRESS_LEVEL = 5  # zlib: a fifth larger than level 9, in a twelfth of the time
+CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its own size
+LABEL = 10  # a close-up's smallest text, in pixels
+PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
 GROUNDS = 8  # grounds kept at once: a few games' boards and their close-ups
 SPRITES = 8192  # sprites kept at once (a few hundred bytes each)
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 PLACING = ("width", "height", "viewBox", "preserveAspectRatio")
 TITLE = re.compile(r"<title>.*?</title>", re.DOTALL)
+FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
 ROOT = re.compile(r"<svg\b([^>]*)>")
 ELEMENT = re.compile(r"<(rect|circle|ellipse|line|polyline|polygon|path|text)\b[^>]*?"
                      r"(?:/>|>.*?</\1>)", re.DOTALL)
@@ -153,6 +157,39 @@ def drawn_head(head: str) -> str:
     root = svg_root(head)
     kept = "".join(f' {name}="{root[name]}"' for name in PLACING if name in root)
     return f'<svg xmlns="{SVG_NAMESPACE}"{kept}>' + TITLE.sub("", head[head.index(">") + 1:])
+
+
+def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
+    """Where a close-up of the board around these points (in SVG units) is cut: (zoom,
+    window), the board drawn so that its smallest text is LABEL pixels high, and cut to
+    CLOSE_UP pixels around most of the points. None without points, or when a phone
+    shows the whole board's smallest text PHONE_LABEL pixels high already."""
+    sizes = [float(size) for size in FONT_SIZE.findall(svg)]
+    root = svg_root(svg)
+    frame = frame_of(root)
+    if not points or not sizes:
+        return None
+    smallest = min(sizes) * frame.scale
+    if smallest * min(1, PHONE / frame.width) >= PHONE_LABEL:
+        return None
+    zoom = max(1.0, LABEL / smallest)
+    frame = frame_of(root, zoom)
+    spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
+    return zoom, window_around(spots, frame)
+
+
+def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
+    """The CLOSE_UP window of the frame's canvas that holds the most of these pixels (the
+    first such), centred on those it holds, within the canvas."""
+    width, height = min(CLOSE_UP[0], frame.width), min(CLOSE_UP[1], frame.height)
+    held = max(([(x, y) for x, y in spots if abs(x - cx) <= width / 2
+                 and abs(y - cy) <= height / 2] for cx, cy in spots), key=len)
+    xs, ys = [x for x, _y in held], [y for _x, y in held]
+    left = round((min(xs) + max(xs) - width) / 2)
+    top = round((min(ys) + max(ys) - height) / 2)
+    left = min(max(0, left), frame.width - width)
+    top = min(max(0, top), frame.height - height)
+    return left, top, left + width, top + height
 
 
 def png(svg: str) -> bytes:

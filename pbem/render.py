@@ -225,6 +225,13 @@ def board_png(svg: str) -> bytes:
     return raster.png(svg)
 
 
+@lru_cache(maxsize=64)
+def close_up_png(svg: str, zoom: float, window: tuple) -> bytes:
+    """A close-up of the board (see raster.close_up_frame) as a PNG image, once per
+    process."""
+    return raster.close_up(svg, zoom, window)
+
+
 def board_width(svg: str) -> int:
     """The width in pixels of the PNG `board_png` draws from this SVG, without drawing it."""
     return raster.frame_of(raster.svg_root(svg)).width

@@ -271,6 +271,26 @@ def svg_context(view) -> dict:
     }
 
 
+def own_area(view) -> list:
+    """The provinces of the peoples the viewing seat leads on the influence track (ties
+    included; else those of its hand; else the north, where peoples enter), in the
+    board's SVG units: what its close-up shows."""
+    you = view.get("you")
+    if not you:
+        return []
+    led = set()
+    for people, track in view["influence"].items():
+        steps = [step for step in track.values() if step is not None]
+        if track.get(you["seat"]) is not None and track[you["seat"]] == max(steps):
+            led.add(people)
+    for peoples in (led, set(you["hand"])):
+        found = [(p["x"], p["y"]) for p in view["provinces"]
+                 if any(pawn["people"] in peoples for pawn in p["pawns"])]
+        if found:
+            return found
+    return [(p["x"], p["y"]) for p in view["provinces"] if p["north"]]
+
+
 Mark = namedtuple("Mark", "name count x y fill ink")  # a people's pawns in a box
 AT_REST = {"pacified": False, "tile": None, "marks": ()}  # a box as the ground shows it
 

@@ -175,6 +175,17 @@ def svg_context(view) -> dict:
     }
 
 
+def own_area(view) -> list:
+    """Where the viewing seat's legions stand (their camps, when none does), in the board's
+    SVG units: what its close-up shows."""
+    mine = set(view.get("you", {}).get("legions", ()))
+    cells = [c for c in view["cells"] if c["unit"] and c["unit"]["legion"] in mine]
+    if not cells:
+        corners = {view["legions"][colour]["corner"] for colour in mine}
+        cells = [c for c in view["cells"] if c["camp"] is not None and c["camp"] in corners]
+    return [geometry(c["q"], c["r"])[:2] for c in cells]
+
+
 def camp_fill(view, corner) -> str | None:
     """The pale colour of the legion whose camp this corner is."""
     for colour, legion in view["legions"].items():

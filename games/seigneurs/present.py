@@ -399,7 +399,7 @@ def svg_context(view) -> dict:
     draws it."""
     places = {p["name"]: p for p in view["places"]}
     xs, ys = zip(*(pixel((tile["q"], tile["r"]), SIZE) for tile in view["tiles"]))
-    left, top = min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
+    left, top = corner(view)
     hexes = [tile_drawing(view, tile, places.get(tile["place"]), left, top)
              for tile in view["tiles"]]
     width = round(max(xs) - min(xs) + SIZE * 2.4 + 150, 1)
@@ -411,6 +411,27 @@ def svg_context(view) -> dict:
             "legend_x": round(width - 140, 1),
             "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
                                                                    turns=view["turns"])}
+
+
+def corner(view) -> tuple[float, float]:
+    """The valley's top left corner on the map: where its SVG starts."""
+    xs, ys = zip(*(pixel((tile["q"], tile["r"]), SIZE) for tile in view["tiles"]))
+    return min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
+
+
+def own_area(view) -> list:
+    """The tiles of the viewing seat's places and of those its warriors stand on (the
+    barbarian's: the free farms and its invaders), in the board's SVG units: what its
+    close-up shows."""
+    you = view.get("you")
+    if not you:
+        return []
+    seat = you["seat"]
+    held = "free" if seat == view["barbarian"] else seat
+    tiles = {name for place in view["places"] if place["owner"] == held
+             or any(w.get("seat") == seat for w in place["warriors"]) for name in place["tiles"]}
+    left, top = corner(view)
+    return [outline(t["q"], t["r"], left, top)[:2] for t in view["tiles"] if t["name"] in tiles]
 
 
 Troop = namedtuple("Troop", "fill count seat")  # a lord's warriors on a place

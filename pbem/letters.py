@@ -86,10 +86,11 @@ class Table:
         if not chosen:
             return board
         zoom, window = chosen
-        picture = render.render(self.ruleset, "_close_up.html.j2",
-                                cid=CLOSE_UP_CID.strip("<>"), width=window[2] - window[0])
+        picture = Markup(render.render(self.ruleset, "_close_up.html.j2",
+                                       cid=CLOSE_UP_CID.strip("<>"),
+                                       width=window[2] - window[0]))
         return {**board, "close_up": CloseUp(board["image"].svg, zoom, window),
-                "svg": Markup(board["svg"] + picture)}
+                "svg": board["svg"] + picture}
 
     def prompt(self, name: str) -> str:
         """What the open phase asks of a seat, in the current language.

@@ -94,21 +94,46 @@ class Frame:
         return (left - self.dx) / self.scale, (top - self.dy) / self.scale
 
 
-def frame_of(root: dict, zoom: float = 1) -> Frame:
-    """The frame of an SVG root element (its attributes), drawn at `zoom` times its size.
+def frame_of(root: dict) -> Frame:
+    """The frame of an SVG root element (its attributes).
 
     The root's width and height in pixels, or a percentage of its viewBox's
     (100% when absent; a height absent keeps the viewBox's proportions).
     """
-    box = [float(n) for n in root.get("viewBox", "").replace(",", " ").split()] \
-        or [0, 0, 100, 100]
-    width = length(root.get("width"), box[2])
-    height = length(root.get("height"), box[3] * width / box[2])
+    box, width, height = placed(root)
     scale = min(width / box[2], height / box[3])
     dx = (width - box[2] * scale) / 2 - box[0] * scale
     dy = (height - box[3] * scale) / 2 - box[1] * scale
-    return Frame(math.ceil(width * zoom - 1e-9), math.ceil(height * zoom - 1e-9),
-                 scale * zoom, dx * zoom, dy * zoom)
+    return Frame(math.ceil(width - 1e-9), math.ceil(height - 1e-9), scale, dx, dy)
+
+
+def placed(root: dict) -> tuple[list, float, float]:
+    """A root's viewBox, width and height (see frame_of)."""
+    box = [float(n) for n in root.get("viewBox", "").replace(",", " ").split()] \
+        or [0, 0, 100, 100]
+    width = length(root.get("width"), box[2])
+    return box, width, length(root.get("height"), box[3] * width / box[2])
+
+
+def zoomed(root: dict, zoom: float) -> dict:
+    """A root drawn `zoom` times its size: its width and height, in whole pixels."""
+    if zoom == 1:
+        return root
+    _box, width, height = placed(root)
+    return {**root, "width": str(math.ceil(width * zoom - 1e-9)),
+            "height": str(math.ceil(height * zoom - 1e-9))}
+
+
+def root_tag(root: dict) -> str:
+    """An SVG root's start tag with only the attributes that place what it holds."""
+    kept = "".join(f' {name}="{html.escape(root[name])}"' for name in PLACING if name in root)
+    return f'<svg xmlns="{SVG_NAMESPACE}"{kept}>'
+
+
+def at_zoom(svg: str, zoom: float) -> str:
+    """A whole SVG document drawn `zoom` times its size."""
+    start = ROOT.search(svg)
+    return root_tag(zoomed(svg_root(svg), zoom)) + svg[start.end():]
 
 
 def svg_root(svg: str) -> dict:
@@ -142,7 +167,6 @@ def layers(svg: str) -> Layers | None:
     end = rest.rfind("</svg>")
     if not found or end < 0:
         return None
-    head = drawn_head(head)
     rest = rest[:end]
     start = rest.find(PIECE)
     if start < 0:
@@ -151,12 +175,11 @@ def layers(svg: str) -> Layers | None:
     return Layers(head, GROUND + rest[:start], tuple(PIECE + part for part in parts[1:]))
 
 
-def drawn_head(head: str) -> str:
-    """What of a board's head is drawn: its root with only the attributes that place it,
-    and what follows the root but its title (a turn's number, a board's name)."""
-    root = svg_root(head)
-    kept = "".join(f' {name}="{root[name]}"' for name in PLACING if name in root)
-    return f'<svg xmlns="{SVG_NAMESPACE}"{kept}>' + TITLE.sub("", head[head.index(">") + 1:])
+def drawn_head(head: str, zoom: float) -> str:
+    """What of a board's head is drawn, `zoom` times its size: its root with only the
+    attributes that place it, and what follows the root but its title (a turn's number,
+    a board's name)."""
+    return root_tag(zoomed(svg_root(head), zoom)) + TITLE.sub("", head[head.index(">") + 1:])
 
 
 def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
@@ -173,7 +196,7 @@ def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
     if smallest * min(1, PHONE / frame.width) >= PHONE_LABEL:
         return None
     zoom = max(1.0, LABEL / smallest)
-    frame = frame_of(root, zoom)
+    frame = frame_of(zoomed(root, zoom))
     spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
     return zoom, window_around(spots, frame)
 
@@ -207,12 +230,13 @@ def drawn(svg: str, zoom: float, window):
     """The board (or its window) as an RGB image: the ground with each piece laid on it."""
     parts = layers(svg)
     if parts is None:
-        whole = rasterise(svg, zoom)
+        whole = rasterise(at_zoom(svg, zoom))
         return whole.crop(window) if window else whole
-    frame = frame_of(svg_root(parts.head), zoom)
+    head = drawn_head(parts.head, zoom)
+    frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
-    canvas = ground(parts.head, parts.ground, zoom).crop(window)
-    for sprite in sprites(parts.head, parts.pieces, frame):
+    canvas = ground(head, parts.ground).crop(window)
+    for sprite in sprites(head, parts.pieces, frame):
         if sprite is not None and sprite.meets(window):
             canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
                          sprite.image)
@@ -259,12 +283,12 @@ _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
 
 
-def ground(head: str, text: str, zoom: float):
-    """A board's ground drawn at `zoom` (an RGB image), once per process."""
-    key = (head, text, zoom)
+def ground(head: str, text: str):
+    """A board's ground (an RGB image), drawn once per process."""
+    key = (head, text)
     found = _grounds.get(key)
     if found is None:
-        found = _grounds.keep(key, rasterise(head + text + "</svg>", zoom))
+        found = _grounds.keep(key, rasterise(head + text + "</svg>"))
     return found
 
 
@@ -333,7 +357,7 @@ def draw_sprites(head: str, parts: list, frame: Frame) -> list:
     if not frames:
         return [None] * len(parts)
     sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{top}">'
-                      f'{head[root_end:]}{"".join(frames)}</svg>', 1, "RGBA")
+                      f'{head[root_end:]}{"".join(frames)}</svg>', "RGBA")
     out = []
     for box, at in zip(boxes, tops):
         image = box and sheet.crop((0, at, box[2] - box[0], at + box[3] - box[1]))
@@ -341,11 +365,11 @@ def draw_sprites(head: str, parts: list, frame: Frame) -> list:
     return out
 
 
-def rasterise(svg: str, zoom: float, mode: str = "RGB"):
+def rasterise(svg: str, mode: str = "RGB"):
     """An SVG drawn whole by resvg, with the fonts shipped in pbem/fonts."""
     from PIL import Image
     import resvg_py
-    drawn = resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, shape_rendering="crisp_edges",
+    drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
                                   text_rendering="optimize_legibility", **FONTS)
     image = Image.open(io.BytesIO(drawn))
     return image.convert(mode)

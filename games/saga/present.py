@@ -433,7 +433,7 @@ def own_area(view) -> list:
         return []
     mine = [(z["x"], z["y"]) for z in view["zones"] if z["owner"] == you["seat"]
             or any(army.get("seat") == you["seat"] for army in z["armies"] or ())]
-    return mine or [(z["x"], z["y"]) for z in view["zones"] if z["name"] == you["homeland"]]
+    return mine or [(z["x"], z["y"]) for z in view["zones"] if z["name"] == you.get("homeland")]
 
 
 def zone_drawing(view, zone) -> dict:

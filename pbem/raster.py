@@ -25,6 +25,7 @@ drawn whole, the same way.
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 import io
 import math
 import re
@@ -68,8 +69,7 @@ PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing o
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(NamedTuple):
     """Where a board's SVG units fall on its image: pixel = scale * unit + offset, on a
     canvas of width x height pixels (as resvg places a root's viewBox: centred, fitted)."""
 
@@ -281,6 +281,14 @@ class Kept(OrderedDict):
 _grounds = Kept(GROUNDS)
 _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
+
+
+def forget() -> None:
+    """Forget every ground, sprite and palette kept: the next board is drawn as in a new
+    process (for benchmarks and tests)."""
+    for kept in (_grounds, _pieces, _elements):
+        kept.clear()
+    palette.cache_clear()
 
 
 def ground(head: str, text: str):

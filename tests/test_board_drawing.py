@@ -57,13 +57,6 @@ def differences(ours, theirs) -> str | None:
     return None
 
 
-def forget_drawings() -> None:
-    """Empty pbem's caches of drawn grounds, sprites and palettes."""
-    for kept in (raster._grounds, raster._pieces, raster._elements):
-        kept.clear()
-    raster.palette.cache_clear()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(TURNS))
 def test_boards_drawn_in_layers_look_as_the_whole_svg_drawn(tmp_path, game):
@@ -72,7 +65,7 @@ def test_boards_drawn_in_layers_look_as_the_whole_svg_drawn(tmp_path, game):
     assert len(boards) >= 5 and len(close_ups) >= 5
     assert all(raster.layers(svg) is not None for svg in boards)
     assert sum(bool(raster.layers(svg).pieces) for svg in boards) >= len(boards) - 1
-    forget_drawings()
+    raster.forget()
     faults = []
     step = max(1, len(boards) // SAMPLE)
     for number, svg in list(enumerate(boards))[::step]:
@@ -93,9 +86,9 @@ def test_boards_drawn_in_layers_look_as_the_whole_svg_drawn(tmp_path, game):
 def test_a_board_is_the_same_png_whatever_was_drawn_before(tmp_path):
     demo.play("saga", "same", tmp_path / "demo", 2)
     boards, _ = kept_boards(tmp_path / "demo")
-    forget_drawings()
+    raster.forget()
     in_turn = [raster.png(svg) for svg in boards]
-    forget_drawings()
+    raster.forget()
     assert [raster.png(svg) for svg in reversed(boards)] == in_turn[::-1]
 
 

@@ -47,7 +47,8 @@ COLOURS = 256  # an indexed PNG's palette
 COUNTED = 4096  # the colours counted in an image before it is quantised by octree
 COMPRESS_LEVEL = 5  # zlib: a fifth larger than level 9, in a twelfth of the time
 CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its own size
-LABEL = 10  # a close-up's smallest text, in pixels
+LABEL = 10  # a close-up's smallest text, in pixels (at least)
+ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
 PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
 GROUNDS = 8  # grounds kept at once: a few games' boards and their close-ups
 SPRITES = 8192  # sprites kept at once (a few hundred bytes each)
@@ -185,7 +186,8 @@ def drawn_head(head: str, zoom: float) -> str:
 def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
     """Where a close-up of the board around these points (in SVG units) is cut: (zoom,
     window), the board drawn so that its smallest text is LABEL pixels high, and cut to
-    CLOSE_UP pixels around most of the points. None without points, or when a phone
+    CLOSE_UP pixels around most of the points (the zoom rounded up to a quarter, so the
+    close-ups of a game share their ground). None without points, or when a phone
     shows the whole board's smallest text PHONE_LABEL pixels high already."""
     sizes = [float(size) for size in FONT_SIZE.findall(svg)]
     root = svg_root(svg)
@@ -195,7 +197,7 @@ def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
     smallest = min(sizes) * frame.scale
     if smallest * min(1, PHONE / frame.width) >= PHONE_LABEL:
         return None
-    zoom = max(1.0, LABEL / smallest)
+    zoom = max(1.0, math.ceil(LABEL / smallest * ZOOM_STEPS) / ZOOM_STEPS)
     frame = frame_of(zoomed(root, zoom))
     spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
     return zoom, window_around(spots, frame)

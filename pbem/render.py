@@ -14,7 +14,10 @@ time in a seat's zone and language, ``number`` a number in the language, and
 ``wrap`` fills a text paragraph to the 78 columns of a text mail.
 ``fragments(name, items)`` renders a small template for each item (a dict of
 hashable fields), once per distinct item in the process: a board's cells,
-most of them the same from one board to the next.
+most of them the same from one board to the next. A board's SVG is its
+ground, then its pieces (see pbem/raster.py, which draws it):
+``fragments(name, items, at_rest)`` gives the items at rest for the ground,
+``pieces(name, items, at_rest)`` those not at rest, each as a piece.
 
 Jinja is loaded with the environment, and resvg and Pillow with the first
 board drawn, so a command that writes no mail loads none of them. Templates

@@ -26,9 +26,8 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
-from .config import ConfigError
 from .digest import digest
-from .errors import PbemError
+from .errors import PbemError, TryLater
 from .i18n import LANGUAGES, counted, normal_language, speaking
 from .identity import new_token, valid_address, valid_game_id
 from .receipts import receipt
@@ -58,25 +57,48 @@ class SeatSpec:
 
 @dataclass
 class TickReport:
-    """What one tick did."""
+    """What one tick did, and what it could not do."""
 
     mails_read: int = 0
     phases: dict = field(default_factory=dict)
     reminders: int = 0
     sent: int = 0
     failed: int = 0
+    later: int = 0
+    problems: list = field(default_factory=list)
     error: str | None = None
+    exit_code: int = 0
 
     def lines(self) -> list[str]:
-        """The report as short lines for the terminal."""
+        """What was done, as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
-        if self.error:
-            out.append(f"mail not sent: {self.error}")
         return out
+
+    def trouble(self) -> list[str]:
+        """What went wrong, one line each, for standard error."""
+        return self.problems + ([f"mail not sent: {self.error}"] if self.error else [])
+
+    def as_dict(self) -> dict:
+        """The report as plain data (pbem tick --json)."""
+        return {"mails_read": self.mails_read, "phases": dict(sorted(self.phases.items())),
+                "reminders": self.reminders, "sent": self.sent, "failed": self.failed,
+                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code}
+
+    def sending(self, done) -> None:
+        """Take in what sending the outbox did; set the exit code it calls for."""
+        self.sent, self.failed, self.later = done.sent, done.failed, done.later
+        self.problems = list(done.problems)
+        if done.stopped is not None:
+            self.error = str(done.stopped)
+            self.exit_code = done.stopped.exit_code
+        elif self.failed:
+            self.exit_code = PbemError.exit_code
+        elif self.later:
+            self.exit_code = TryLater.exit_code
 
 
 class Referee:
@@ -561,10 +583,12 @@ class Referee:
             if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
                                        "AND next_attempt <= ? LIMIT 1", [now]):
                 from .mail import outbox
+                done = outbox.Sending()
                 try:
-                    report.sent, report.failed = outbox.flush(self, now)
-                except (PbemError, ConfigError) as problem:
-                    report.error = str(problem)
+                    outbox.flush(self, now, done)
+                except PbemError as problem:
+                    done.stopped = problem
+                report.sending(done)
         return report
 
     # ------------------------------------------------------------ reading
@@ -588,6 +612,8 @@ class Referee:
         `undone` marks the events a rollback undid.
         """
         self.game_row(game_id)
+        if seat not in (None, REFEREE):
+            self.store.existing_seat(game_id, seat)
         spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
@@ -628,7 +654,7 @@ def database_lock(db_path: str, job: str):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
+            raise TryLater(f"another pbem {job} is running on this database ({real})") \
                 from None
         try:
             yield

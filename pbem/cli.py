@@ -25,7 +25,9 @@ from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
+from . import console
 from .config import ConfigError, load
+from .console import done, failure, verbosity
 from .errors import PbemError
 from .i18n import counted, said
 from .identity import without_tokens
@@ -34,19 +36,25 @@ from .timeutil import parse_time, iso, system_now
 
 
 def common(command):
-    """Add --db and --config to a command and hand it a ready Referee as `referee`."""
+    """Add --db, --config, -v and -q to a command and hand it a ready Referee as `referee`.
+
+    An error ends the command with one line on standard error and the exit code its
+    kind calls for (pbem/console.py).
+    """
     @click.option("--config", "config_path", type=click.Path(dir_okay=False),
                   help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
     @click.option("--db", type=click.Path(dir_okay=False),
                   help="SQLite database file (default: the db setting, pbem.db).")
+    @verbosity
     @functools.wraps(command)
     def wrapper(*args, config_path=None, db=None, **kwargs):
+        console.start_logging()
         try:
             config = load(config_path, overrides={"db": db} if db else None)
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
-            raise click.ClickException(str(problem)) from None
+            raise failure(problem) from None
     return wrapper
 
 
@@ -76,6 +84,11 @@ class Commands(click.Group):
             sys.exit(1)
         except OSError as problem:
             raise click.ClickException(os_problem(problem)) from None
+        except sqlite3.OperationalError as problem:
+            busy = "locked" in str(problem) or "busy" in str(problem)
+            raise console.Fail(f"the database refused: {problem}"
+                               + (" (another pbem is writing; run again later)" if busy else ""),
+                               console.TEMPFAIL if busy else console.REFUSED) from None
         except sqlite3.Error as problem:
             raise click.ClickException(f"the database refused: {problem}") from None
 
@@ -143,13 +156,17 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
             click.echo(line)
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=console.EXIT_HELP)
 @click.version_option(__version__, prog_name="pbem")
+@verbosity
 def main():
     """pbem: a play-by-email referee for board games.
 
     Players mail orders; `pbem poll && pbem tick` (from cron) reads them,
     adjudicates every turn that is due and mails each player a report.
+    A run that did nothing prints nothing; -v also prints what was done,
+    -q only errors. Errors and warnings go to standard error.
 
     Example: pbem demo
     """
@@ -165,28 +182,30 @@ def init(folder, db):
 
     An existing pbem.toml is kept as it is.
 
+    The folders it makes and the database are readable by the referee alone:
+    they hold every game's secret seed and every seat's code.
+
     Example: pbem init --dir ~/referee
     """
+    console.start_logging()
     root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
     settings = root / "pbem.toml"
     if not settings.exists():
         named = json.dumps(str(Path(db).resolve())) if db else '"pbem.db"'
         settings.write_text(SAMPLE_CONFIG.replace('db = "pbem.db"', f"db = {named}", 1),
                             encoding="utf-8")
+        settings.chmod(0o600)  # it holds no secret yet, but may one day
         click.echo(f"wrote {settings}")
     elif db:
         click.echo(f"{settings} is kept as it is: pass --db {db} to every command, "
                    "or set db in it")
     try:
         config = load(str(settings), overrides={"db": str(Path(db).resolve())} if db else None)
-    except ConfigError as problem:
-        raise click.ClickException(str(problem)) from None
-    config.path("db").parent.mkdir(parents=True, exist_ok=True)
-    try:
+        config.path("db").parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         Store(config.path("db"))
-    except PbemError as problem:
-        raise click.ClickException(str(problem)) from None
+    except (PbemError, ConfigError) as problem:
+        raise failure(problem) from None
     from .mail import maildir
     for key in ("inbox", "outbox"):
         maildir.folder(config.path("mail", key))
@@ -350,26 +369,29 @@ def seat_pairs(values, what: str, seat_map: dict, option: str) -> dict:
     return pairs
 
 
-@main.command()
+@main.command(epilog=console.EXIT_HELP)
 @click.option("--watch", is_flag=True,
               help="Keep waiting for mail (IMAP IDLE, or polling every imap.poll_seconds).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON.")
 @now_option
 @common
-def poll(referee, watch, now):
+def poll(referee, watch, as_json, now):
     """Fetch new mail into the inbox (Maildir, or IMAP when configured).
 
     Each mail is stored before it is marked read or moved to the Processed
     folder, so an interrupted poll loses nothing and stores nothing twice.
-    Only one poll runs at a time on a database.
+    Only one poll runs at a time on a database. Silent unless -v, --json or
+    an error; with --watch, -v logs each mail stored.
 
     Example: pbem poll && pbem tick
     """
     if watch:
-        import logging
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        console.start_logging(with_time=True)
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
     count = referee.poll(moment, watch=watch)
-    click.echo(f"{counted(count, 'new mail')} stored")
+    if as_json:
+        emit_json({"stored": count})
+    done(f"{counted(count, 'new mail')} stored")
 
 
 @main.command()
@@ -388,20 +410,31 @@ def ingest(referee, files, now):
         click.echo(f"{name}: stored as inbox {row}")
 
 
-@main.command()
+@main.command(epilog=console.EXIT_HELP)
 @click.option("--no-send", is_flag=True, help="Queue mails but do not send them.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what the tick did as JSON (see docs/cli-json.md).")
 @now_option
 @common
-def tick(referee, no_send, now):
+def tick(referee, no_send, as_json, now):
     """Handle new mail, resolve every due phase, send reminders and mail.
+
+    Silent when all went well (-v: what was done). A mail not sent is said on
+    standard error, and recorded (pbem outbox): exit 75 when it will be tried
+    again or the server could not be reached, 78 when the settings must change,
+    1 when a mail was given up.
 
     Example: pbem tick --now 2026-12-01T18:00Z
     """
     report = referee.tick(when(now), send=not no_send)
+    if as_json:
+        emit_json(report.as_dict())
     for line in report.lines():
-        click.echo(line)
-    if report.error:
-        sys.exit(1)
+        done(line)
+    for line in report.trouble():
+        console.error(line)
+    if report.exit_code:
+        sys.exit(report.exit_code)
 
 
 def known_ids(store, table: str, ids) -> None:
@@ -476,11 +509,37 @@ def smtpd(referee, listen):
 
     Example: pbem smtpd --listen 127.0.0.1:2525
     """
-    import logging
     from .mail import smtpd as server
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if listen:
+        try:
+            server.listen_address(listen)
+        except ConfigError as problem:  # the command line's, not the settings'
+            raise PbemError(str(problem)) from None
+    console.start_logging(with_time=True)
     server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
-    click.echo("pbem smtpd stopped")
+    done("pbem smtpd stopped")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@common
+def backup(referee, file):
+    """Copy the whole database into FILE, consistent even while poll and tick run.
+
+    It uses SQLite's online backup, so nothing a running poll --watch or tick
+    has stored is missed (a plain cp of pbem.db can miss the latest mails).
+    FILE is readable by its owner alone, and replaced if it exists. To restore,
+    stop pbem (cron, systemd) and put FILE in the database's place. Silent
+    unless -v.
+
+    Example: pbem backup /var/backups/pbem/pbem-$(date +%F).db
+    """
+    target = Path(file)
+    if target.exists() and target.resolve() == Path(referee.store.path).resolve():
+        raise click.BadParameter("that is the database itself: name another file",
+                                 param_hint="FILE")
+    referee.store.backup(target)
+    done(f"database {referee.store.path} copied to {target}")
 
 
 def typed_text(data: bytes) -> str:
@@ -920,7 +979,7 @@ def demo(ruleset, seed, folder, turns, db):
     try:
         summary = play(ruleset, seed, Path(folder), turns, Path(db) if db else None)
     except PbemError as problem:
-        raise click.ClickException(str(problem)) from None
+        raise failure(problem) from None
     for line in summary:
         click.echo(line)
 

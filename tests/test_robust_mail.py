@@ -80,7 +80,7 @@ class Club:
 
     def cron(self, now: str = NOW) -> str:
         """pbem poll && pbem tick."""
-        return self.pbem("poll", "--now", now) + self.pbem("tick", "--now", now)
+        return self.pbem("poll", "-v", "--now", now) + self.pbem("tick", "-v", "--now", now)
 
     def inbox(self) -> list[dict]:
         """Every stored mail, in order."""
@@ -593,20 +593,20 @@ def test_one_tick_per_database_whatever_path_reaches_it(club):
     link = club.folder / "elsewhere" / "link.db"
     link.symlink_to(club.folder / "pbem.db")
     with tick_lock(str(club.folder / "pbem.db")):
-        out = club.pbem("tick", "--db", str(link), "--now", NOW, code=1)
+        out = club.pbem("tick", "--db", str(link), "--now", NOW, code=75)
     assert out.count("\n") == 1 and "another pbem tick is running on this database" in out
     with tick_lock(str(link)):
-        out = club.pbem("tick", "--now", NOW, code=1)
+        out = club.pbem("tick", "--now", NOW, code=75)
     assert "another pbem tick is running" in out
 
 
 def test_one_poll_per_database(club):
     club.drop(mail(club))
     with poll_lock(str(club.folder / "pbem.db")):
-        out = club.pbem("poll", "--now", NOW, code=1)
+        out = club.pbem("poll", "--now", NOW, code=75)
     assert out.count("\n") == 1 and "another pbem poll is running on this database" in out
     assert club.inbox() == []
-    assert "1 new mail stored" in club.pbem("poll", "--now", NOW)
+    assert "1 new mail stored" in club.pbem("poll", "-v", "--now", NOW)
 
 
 def test_two_ticks_through_a_link_at_once_deliver_every_mail_once(club):

@@ -50,8 +50,8 @@ CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its ow
 LABEL = 10  # a close-up's smallest text, in pixels (at least)
 ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
 PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
-GROUNDS = 8  # grounds kept at once: a few games' boards and their close-ups
-SPRITES = 8192  # sprites kept at once (a few hundred bytes each)
+GROUNDS = 6  # grounds kept at once: a few games' boards and their close-ups
+SPRITES = 1024  # sprites kept at once, of pieces and of elements (a few kB each)
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 PLACING = ("width", "height", "viewBox", "preserveAspectRatio")
 TITLE = re.compile(r"<title>.*?</title>", re.DOTALL)
@@ -189,18 +189,23 @@ def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
     CLOSE_UP pixels around most of the points (the zoom rounded up to a quarter, so the
     close-ups of a game share their ground). None without points, or when a phone
     shows the whole board's smallest text PHONE_LABEL pixels high already."""
-    sizes = [float(size) for size in FONT_SIZE.findall(svg)]
     root = svg_root(svg)
     frame = frame_of(root)
-    if not points or not sizes:
+    if not points or smallest_text(svg) is None:
         return None
-    smallest = min(sizes) * frame.scale
+    smallest = smallest_text(svg) * frame.scale
     if smallest * min(1, PHONE / frame.width) >= PHONE_LABEL:
         return None
     zoom = max(1.0, math.ceil(LABEL / smallest * ZOOM_STEPS) / ZOOM_STEPS)
     frame = frame_of(zoomed(root, zoom))
     spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
     return zoom, window_around(spots, frame)
+
+
+@lru_cache(maxsize=16)
+def smallest_text(svg: str) -> float | None:
+    """The smallest font size of a board's texts, in its SVG units (None: it has none)."""
+    return min((float(size) for size in FONT_SIZE.findall(svg)), default=None)
 
 
 def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
@@ -238,7 +243,7 @@ def drawn(svg: str, zoom: float, window):
     frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
     canvas = ground(head, parts.ground).crop(window)
-    for sprite in sprites(head, parts.pieces, frame):
+    for sprite in sprites(head, parts.pieces, frame, window):
         if sprite is not None and sprite.meets(window):
             canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
                          sprite.image)
@@ -255,9 +260,14 @@ class Sprite:
 
     def meets(self, window) -> bool:
         """Does it fall (partly) in this pixel rectangle?"""
-        return self.left < window[2] and self.top < window[3] \
-            and self.left + self.image.width > window[0] \
-            and self.top + self.image.height > window[1]
+        return meets((self.left, self.top, self.left + self.image.width,
+                      self.top + self.image.height), window)
+
+
+def meets(box, window) -> bool:
+    """Do two pixel rectangles (left, top, right, bottom) overlap?"""
+    return box[0] < window[2] and box[1] < window[3] and box[2] > window[0] \
+        and box[3] > window[1]
 
 
 class Kept(OrderedDict):
@@ -283,14 +293,16 @@ class Kept(OrderedDict):
 _grounds = Kept(GROUNDS)
 _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
+_places = Kept(SPRITES)
 
 
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements):
+    for kept in (_grounds, _pieces, _elements, _places):
         kept.clear()
     palette.cache_clear()
+    smallest_text.cache_clear()
 
 
 def ground(head: str, text: str):
@@ -302,23 +314,45 @@ def ground(head: str, text: str):
     return found
 
 
-def sprites(head: str, pieces: tuple, frame: Frame) -> list:
-    """Each piece as a Sprite on the frame's canvas (None: nothing to see).
+def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
+    """Each piece as a Sprite on the frame's canvas (None: nothing to see in `window`).
 
     A piece not seen before is put together from its elements' sprites; the
     elements not drawn before (a piece that moved keeps most of its
-    elements: a zone's name, a tile's outline) are drawn together.
+    elements: a zone's name, a tile's outline) are drawn together, but for
+    those outside the window (of a close-up), which are left out.
     """
     new = {piece: elements(piece) for piece in pieces if (frame, piece) not in _pieces}
+    partial = {}
     if new:
-        found = {part: _elements.get((frame, part)) for parts in new.values() for part in parts}
-        missing = [part for part, sprite in found.items()
-                   if sprite is None and (frame, part) not in _elements]
-        for part, sprite in zip(missing, draw_sprites(head, missing, frame)):
+        found, missing = {}, []
+        for part in dict.fromkeys(part for parts in new.values() for part in parts):
+            if (frame, part) in _elements:
+                found[part] = _elements.get((frame, part))
+            elif meets(place(part, frame), window):
+                missing.append(part)
+        drawn = draw_sprites(head, missing, [place(part, frame) for part in missing], frame)
+        for part, sprite in zip(missing, drawn):
             found[part] = _elements.keep((frame, part), sprite)
         for piece, parts in new.items():
-            _pieces.keep((frame, piece), assembled([found[part] for part in parts]))
-    return [_pieces.get((frame, piece)) for piece in pieces]
+            sprite = assembled([found.get(part) for part in parts])
+            if all(part in found for part in parts):
+                _pieces.keep((frame, piece), sprite)
+            else:
+                partial[piece] = sprite
+    return [partial[piece] if piece in partial else _pieces.get((frame, piece))
+            for piece in pieces]
+
+
+def place(part: str, frame: Frame) -> tuple:
+    """The pixel rectangle an element (or a piece) may draw in, once reckoned: its box, or
+    the whole canvas when that cannot be told."""
+    found = _places.get((frame, part))
+    if found is None:
+        box = box_of(part)
+        found = _places.keep((frame, part), (frame.pixels(box) if box else None)
+                             or (0, 0, frame.width, frame.height))
+    return found
 
 
 def elements(piece: str) -> list:
@@ -344,14 +378,12 @@ def assembled(parts: list) -> Sprite | None:
     return Sprite(image, left, top)
 
 
-def draw_sprites(head: str, parts: list, frame: Frame) -> list:
+def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
     """Elements (or pieces) drawn by one call to resvg, each in its own frame of one tall
-    image (its box on the board, at the board's scale and on its pixel grid), then cut
-    apart as Sprites (None: nothing to see)."""
+    image (its box in pixels on the board, at the board's scale and on its pixel grid),
+    then cut apart as Sprites (None: nothing to see)."""
     if not parts:
         return []
-    whole = (0, 0, frame.width, frame.height)
-    boxes = [frame.pixels(box) if (box := box_of(part)) else whole for part in parts]
     root_end = head.index(">") + 1
     width = max((b[2] - b[0] for b in boxes if b), default=0)
     frames, tops, top = [], [], 0
@@ -404,10 +436,11 @@ def encode(image) -> bytes:
     return out.getvalue()
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def palette(colours: tuple):
     """A palette image of these colours; kept, as it keeps what it learns of which colour
-    is nearest to which (a board's colours are most often its last board's)."""
+    is nearest to which (a board's colours are most often its last board's; each keeps
+    a megabyte of it)."""
     from PIL import Image
     image = Image.new("P", (1, 1))
     image.putpalette([level for colour in colours for level in colour])

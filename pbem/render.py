@@ -228,10 +228,8 @@ def board_png(svg: str) -> bytes:
     return raster.png(svg)
 
 
-@lru_cache(maxsize=64)
 def close_up_png(svg: str, zoom: float, window: tuple) -> bytes:
-    """A close-up of the board (see raster.close_up_frame) as a PNG image, once per
-    process."""
+    """A close-up of the board (see raster.close_up_frame) as a PNG image."""
     return raster.close_up(svg, zoom, window)
 
 

@@ -20,19 +20,17 @@ the seats' own areas likewise. Target: a new position within 5 ms.
 
 import argparse
 import io
-import json
-import lzma
 from pathlib import Path
 import sqlite3
 import statistics
 import tempfile
 import time
-import zlib
 
 from PIL import Image
 import resvg_py
 
 from pbem import demo, raster
+from pbem.mail import stored
 
 GAMES = ("auguste", "attila", "saga", "seigneurs")
 TURNS = {"seigneurs": 1}  # a Seigneurs turn is some twenty phases, each with its boards
@@ -41,12 +39,10 @@ TURNS = {"seigneurs": 1}  # a Seigneurs turn is some twenty phases, each with it
 def kept(folder: Path) -> tuple[list[str], list[dict]]:
     """The boards and the close-ups (with their board's SVG) a demo's mails kept, in order."""
     db = sqlite3.connect(folder / "demo.db")
-    boards = {digest: lzma.decompress(data).decode() for digest, data in db.execute(
-        "SELECT digest, data FROM mail_parts WHERE kind = 'board' ORDER BY rowid")}
-    close_ups = [json.loads(zlib.decompress(data)) for (data,) in db.execute(
-        "SELECT data FROM mail_parts WHERE kind = 'close-up' ORDER BY rowid")]
-    db.close()
-    return list(boards.values()), [{**c, "svg": boards[c["board"]]} for c in close_ups]
+    try:
+        return stored.boards_kept(db)
+    finally:
+        db.close()
 
 
 def cpu(work) -> tuple[float, object]:

@@ -9,15 +9,13 @@ edges drawn in two pieces).
 """
 
 import io
-import json
-import lzma
 import sqlite3
-import zlib
 
 from PIL import Image, ImageChops
 import pytest
 
 from pbem import demo, raster
+from pbem.mail import stored
 
 TURNS = {"auguste": 4, "attila": 2, "saga": 3, "seigneurs": 1}
 SAMPLE = 16  # boards compared per game, spread over the game
@@ -28,12 +26,10 @@ FAR_SHARE = 0.0005  # of the pixels may differ more
 def kept_boards(folder) -> tuple[list[str], list[dict]]:
     """The boards (SVG) and the close-ups (with their board's SVG) a demo's mails kept."""
     db = sqlite3.connect(folder / "demo.db")
-    boards = {digest: lzma.decompress(data).decode() for digest, data in db.execute(
-        "SELECT digest, data FROM mail_parts WHERE kind = 'board' ORDER BY rowid")}
-    close_ups = [json.loads(zlib.decompress(data)) for (data,) in db.execute(
-        "SELECT data FROM mail_parts WHERE kind = 'close-up' ORDER BY rowid")]
-    db.close()
-    return list(boards.values()), [{**c, "svg": boards[c["board"]]} for c in close_ups]
+    try:
+        return stored.boards_kept(db)
+    finally:
+        db.close()
 
 
 def whole(svg: str, zoom: float = 1):

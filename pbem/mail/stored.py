@@ -156,6 +156,16 @@ def stored_part(db, key: str) -> tuple[str, bytes]:
     return found
 
 
+def boards_kept(db) -> tuple[list[str], list[dict]]:
+    """Every board (its SVG) and every close-up (its board, zoom and window, with the
+    board's "svg") kept, in the order they were kept: what benchmarks and tests draw."""
+    boards = {key: lzma.decompress(data).decode() for key, data in db.execute(
+        "SELECT digest, data FROM mail_parts WHERE kind = 'board' ORDER BY rowid")}
+    close_ups = [json.loads(zlib.decompress(data)) for (data,) in db.execute(
+        "SELECT data FROM mail_parts WHERE kind = 'close-up' ORDER BY rowid")]
+    return list(boards.values()), [{**c, "svg": boards[c["board"]]} for c in close_ups]
+
+
 def remember(key, value):
     """Keep a part read or drawn, for the next mails that carry it."""
     if len(_parts) >= CACHED_PARTS:

@@ -19,17 +19,24 @@ import os
 from pathlib import Path
 import tomllib
 
+from .i18n import LANGUAGES
+from .identity import address_problem
+
 DEFAULTS = {
     "db": "pbem.db",
     "address": "pbem@localhost",
     "name": "pbem referee",
     "referee": "referee@localhost",
+    "lang": "en",         # the club's language: its archive's pages, strangers' answers
+    "publish_dir": "",    # where each tick rewrites the public archive of the games it changed
     "mail": {
         "inbox": "mail/inbox",
         "outbox": "mail/outbox",
         "max_bytes": 1_000_000,
         "rate_per_hour": 30,
         "handle_seconds": 30.0,
+        "press_bytes": 20_000,
+        "press_bytes_per_hour": 200_000,
     },
     "smtp": {
         "host": "",
@@ -198,6 +205,13 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         raise ConfigError(f"no settings file at {file}")
     merge(data, from_environment(env, password_variables(data, env)), "environment")
     merge(data, overrides or {}, "command line")
+    for key in ("address", "referee"):
+        problem = address_problem(data[key])
+        if problem is not None:
+            raise ConfigError(f"{key} = {data[key]!r} is not a mail address: {problem}")
+    if data["lang"] not in LANGUAGES:
+        raise ConfigError(f"lang: {data['lang']!r} is not a language pbem writes "
+                          f"({' or '.join(LANGUAGES)})")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
 

@@ -13,8 +13,9 @@ that mail, with the reason, before the next is handled. What a mail may cost
 depends on what it proves: mail carrying a seat's code from the seat's
 address counts against that seat's hourly allowance, any other mail against
 its sender address's, so forged mail never uses up a seat's. Strangers (an
-address no game knows) are never answered; the referee gets, at most once a
-day, a digest of the mail refused (pbem/digest.py).
+address no game knows) are answered only about joining a game (pbem/signup.py:
+LIST, JOIN, CONFIRM, LEAVE, each at most once a day); the referee gets, at
+most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ import signal
 import threading
 import time
 
-from . import letters, players, seats
+from . import letters, players, seats, signup
 from .i18n import N_, _, counted, format_date, speaking
 from .adjudicator import engine
 from .errors import PbemError
@@ -379,6 +380,10 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     """Act on a mail from a proven seat; refuse any other (answering only known addresses)."""
     store = referee.store
     found = who.claim
+    if found.game is None:  # to the club's own address: LIST, JOIN, CONFIRM, LEAVE
+        joining = signup.handle_mail(referee, incoming, now)
+        if joining is not None:
+            return joining
     if who.game is None:
         subject = shorten(visible(incoming.subject), 80)
         said = letters.say(N_("Your mail \"{subject}\" names game {game} in its subject, and "
@@ -408,22 +413,38 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
-        letters.game_over_answer(table, seat, incoming, now)
-        return "done", "game over", found.game, seat["name"]
+        return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
-        return turn_over(table, seat, incoming, closed, now)
+        return turn_over(table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
 
 
-def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | None:
-    """The turn, now over, whose mail this mail answers; None when it counts for the open one.
+def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
+    """A mail to a game that is over: HISTORY still gets the history; anything else is
+    answered that the game is over."""
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asked = next((c for c in reading.commands if c.name == "history"), None)
+    if asked is None:
+        letters.game_over_answer(table, seat, incoming, now)
+        return "done", "game over", table.game_row["id"], seat["name"]
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    players.history_command(mail, asked)
+    if mail.answer.notes:
+        letters.seat_note(table, seat, incoming, N_("this game is over"), mail.answer.notes, now)
+    return "done", "game over; commands history", table.game_row["id"], seat["name"]
+
+
+def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple | None:
+    """(the turn, whether a rollback undid it) whose mail this mail answers, when that turn
+    is over; None when the mail counts for the open one.
 
     The mails of ours it references (In-Reply-To, References) say which turn it
-    answers: the latest of theirs. It is over when that turn has closed and
-    asked something of the seat. A mail that references none of ours, or only
-    asks (HELP, STATUS), counts for the open turn.
+    answers: the one of the latest of them. It is over when a rollback undid
+    it (the game's events when the mail was written are undone), or when it
+    has closed and asked something of the seat. A mail that references none
+    of ours, or only asks (HELP, STATUS), counts for the open turn.
     """
     if not incoming.references:
         return None
@@ -432,30 +453,47 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "
-                     f"AND message_id IN ({marks})",
+    rows = store.all(f"SELECT id, phase, asked, kind, seq FROM outbox WHERE game = ? "
+                     f"AND seat = ? AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
     if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
         return None  # a reply to press is a message, whenever it comes
-    latest = max(row["phase"] for row in rows)
-    if latest >= table.state["engine"]["phase"]:
+    latest = max(rows, key=lambda row: row["id"])
+    if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
+                                         in undone_spans(store, table)):
+        return latest["phase"], True
+    if latest["phase"] >= table.state["engine"]["phase"]:
         return None
-    return latest if any(row["asked"] for row in rows if row["phase"] == latest) else None
+    asked = any(row["asked"] for row in rows if row["phase"] == latest["phase"])
+    return (latest["phase"], False) if asked else None
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: int, now: str):
-    """Answer a mail to a turn that is over: not used, and what the open turn needs."""
+def undone_spans(store: Store, table) -> list[tuple[int, int]]:
+    """The spans of a game's events its rollbacks undid (see engine.undone_spans)."""
+    return engine.undone_spans(store.event_rows(table.game_row["id"],
+                                                of_type="phase_rolled_back"))
+
+
+def turn_over(table, seat: dict, incoming: Incoming, closed: int, undone: bool, now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): not used, and what
+    the open turn needs."""
     eng = table.state["engine"]
     with speaking(seat["lang"]):
-        notes = [_("Turn {closed} is over: your mail answers a mail of that turn, so the "
+        notes = [_("The referee took the game back to turn {turn}: your mail answers a mail "
+                   "of a turn that was undone, so the orders and commands in it were not "
+                   "used.").format(turn=eng["phase"]) if undone else
+                 _("Turn {closed} is over: your mail answers a mail of that turn, so the "
                    "orders in it were not used.").format(closed=closed)]
         if seat["name"] in eng["requests"]:
             notes.append(_("Turn {turn} needs your orders now (see below): send them in a "
                            "reply to this mail.").format(turn=eng["phase"]))
     letters.seat_note(table, seat, incoming,
-                      lambda context: _("turn {closed} is over").format(closed=closed),
+                      lambda context: _("turn {closed} was undone").format(closed=closed)
+                      if undone else _("turn {closed} is over").format(closed=closed),
                       notes, now)
-    return "rejected", f"answers turn {closed}, which is over", table.game_row["id"], seat["name"]
+    reason = f"answers turn {closed}, which a rollback undid" if undone else \
+        f"answers turn {closed}, which is over"
+    return "rejected", reason, table.game_row["id"], seat["name"]
 
 
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):

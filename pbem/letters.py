@@ -239,8 +239,10 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
-    the next one. `images` ({Content-ID: Board or CloseUp}) go with the HTML part,
-    which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
+    the next one, nor for the same phase reopened by a rollback (the mail keeps
+    the game's last event then, ``seq``). `images` ({Content-ID: Board or CloseUp}) go
+    with the HTML part, which shows them by cid:; `attachments` ((file name, text)
+    pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
@@ -254,6 +256,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "message_id": msg_id, **stored.columns(referee.store.conn, draft, game, kind),
         "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
+        "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
 
@@ -614,6 +617,13 @@ class Moment:
     at: str
 
 
+@dataclass(frozen=True)
+class Words:
+    """Words marked for a catalogue (a game's title), written in the reader's language."""
+
+    msgid: str
+
+
 def say(message: str, **values) -> tuple:
     """A sentence to be written in the reader's language: a msgid (marked N_) and its values."""
     return message, values
@@ -624,9 +634,17 @@ def words(said: tuple, seat: dict | None = None) -> str:
     (UTC without a seat)."""
     message, values = said
     tz = seat["tz"] if seat else None
-    return i18n._(message).format(**{
-        key: i18n.format_date(value.at, tz) if isinstance(value, Moment) else value
-        for key, value in values.items()})
+    return i18n._(message).format(**{key: written(value, tz) for key, value in values.items()})
+
+
+def written(value, tz: str | None):
+    """A value of a sentence as the reader reads it: a time in its zone, words in its
+    language, anything else as it is."""
+    if isinstance(value, Moment):
+        return i18n.format_date(value.at, tz)
+    if isinstance(value, Words):
+        return i18n._(value.msgid)
+    return value
 
 
 def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
@@ -668,13 +686,18 @@ def disorder_notice(table: Table, seats: list[str], now: str) -> None:
     """The referee: seats have fallen into civil disorder and may be given to new players."""
     game_id = table.game_row["id"]
     turns = rules_engine.setting(table.state, "disorder_turns")
+    standby = [row["name"] for row in table.referee.store.standby(game_id)]
     for name in seats:
+        giving = [f"The game's standby list: {', '.join(standby)}. Offer the seat to the "
+                  f"first by mail (they take it with CONFIRM):\n"
+                  f"  pbem seat {game_id} {name} --replace {standby[0]}",
+                  "or give it to anyone else with:"] if standby else \
+            ["Give it to a new player with:"]
+        giving[-1] += f"\n  pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\""
         notice(table.referee, table.referee.config["referee"],
                f"game {game_id}: seat {name} is in civil disorder", [
                    f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
-                   "it plays its default orders.",
-                   "Give it to a new player with:\n"
-                   f"  pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
+                   "it plays its default orders.", *giving,
                    "pbem list shows the seats in civil disorder."], now, game=game_id,
                kind="disorder")
 
@@ -756,7 +779,7 @@ def history(table: Table, seat: str, after: int = 0, upto: int | None = None) ->
             phase = event.payload["phase"]
         if row["seq"] in gone or not event.visible(seat):
             continue
-        line = rules_engine.narrate(event, table.game)
+        line = rules_engine.narrate(rules_engine.as_seen(event, seat), table.game)
         if not line:
             continue
         if not parts or parts[-1]["phase"] != phase:

@@ -4,6 +4,8 @@ import email
 from email import policy
 import io
 import json
+import os
+import stat
 
 from PIL import Image
 import pytest
@@ -133,10 +135,14 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
 def test_outgoing_mail_goes_into_the_maildir_in_batches_each_synced_once(
         auguste_game, monkeypatch, batch, syncs):
     monkeypatch.setattr(outbox_module, "MAILDIR_BATCH", batch)
-    synced = []
-    monkeypatch.setattr(maildir.os, "sync", lambda: synced.append(1))
+    synced, fsync, whole = [], maildir.os.fsync, []
+    monkeypatch.setattr(maildir.os, "fsync", lambda fd: synced.append(
+        stat.S_ISDIR(os.fstat(fd).st_mode)) or fsync(fd))
+    monkeypatch.setattr(maildir.os, "sync", lambda: whole.append(1))
     assert outbox_module.flush(auguste_game, START).counts() == (4, 0)  # the four welcome mails
-    assert len(synced) == syncs
+    assert synced.count(False) == 4, "each mail's file, as it is written"
+    assert synced.count(True) == syncs, "new/, once a batch is linked into it"
+    assert whole == [], "never the whole system"
     folder = auguste_game.config.path("mail", "outbox")
     assert len(list((folder / "new").iterdir())) == 4
     assert not list((folder / "tmp").iterdir())

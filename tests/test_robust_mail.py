@@ -38,15 +38,15 @@ ORDERS = {"ann": "red: move GUR HAC", "bob": "orange: move GEC HUV", "cat": "gre
 class Club:
     """A referee's folder, run from the command line as cron runs it."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, *options: str, start: str = START):
         self.folder = folder
         self.runner = CliRunner()
         self.dropped = 0
         self.pbem("init")
         self.pbem("new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1",
                   *[arg for name in SEATS for arg in ("--seat", f"{name}={name}@players.example")],
-                  "--now", START)
-        self.pbem("tick", "--now", START)  # the welcome mails
+                  *[arg for option in options for arg in ("--option", option)], "--now", start)
+        self.pbem("tick", "--now", start)  # the welcome mails
 
     def pbem(self, *args, code=0) -> str:
         """Run one pbem command in the folder; its output."""
@@ -410,11 +410,16 @@ main(["tick", "--now", sys.argv[2]], standalone_mode=False)
 """
 
 
-def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
-    for number in range(30):
+def answers_queued(club: Club, mails: int = 30) -> None:
+    """Mails from every seat, each asking HELP and STATUS, answered but not sent yet."""
+    for number in range(mails):
         club.drop(mail(club, SEATS[number % 4], number=number, body="HELP\r\nSTATUS"))
     club.pbem("poll", "--now", NOW)
     club.pbem("tick", "--now", NOW, "--no-send")
+
+
+def test_a_kill_between_delivering_and_marking_sent_never_delivers_twice(club):
+    answers_queued(club)
     pending = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")["n"]
     assert pending >= 60
     sent = club.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent'")["n"]

@@ -23,7 +23,9 @@ ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
                  "ruling_given", "deadline_extended", "game_over", "game_stopped",
                  "game_paused", "game_resumed", "seats_late", "seat_replaced", "press",
                  "absence_declared", "draw_voted", "game_drawn", "seat_conceded",
-                 "phase_rolled_back", "state_restored")
+                 "phase_rolled_back", "state_restored", "game_conceded")
+# The events that end a game.
+ENDINGS = ("game_over", "game_stopped", "game_drawn", "game_conceded")
 # Events about the people at the table, not the turns: a rollback does not undo them.
 TABLE_EVENTS = ("press", "absence_declared", "seat_conceded", "seat_replaced")
 # What the engine's state keeps through a rollback: the table, not the turns.
@@ -88,7 +90,7 @@ def apply(game, state: dict, event: Event) -> dict:
         engine["remind_at"] = p["remind_at"]
         if p["seat"] is not None:  # None: the referee gave the time, no seat's SLOW
             engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
-    elif event.type in ("game_over", "game_stopped", "game_drawn"):
+    elif event.type in ENDINGS:
         engine.update(over=True, result=final_result(event), requests={}, deadline=None,
                       remind_at=None)
         engine.pop("paused", None)
@@ -106,6 +108,8 @@ def final_result(event: Event) -> dict:
         return p["result"]
     if event.type == "game_drawn":
         return {"winners": [], "draw": p["seats"], "reason": p["reason"]}
+    if event.type == "game_conceded":
+        return {"winners": [p["winner"]], "reason": p["reason"]}
     return {"winners": [], "reason": p["reason"]}
 
 
@@ -360,6 +364,9 @@ def narrate_engine(event: Event, game=None) -> str | None:
     if event.type == "game_drawn":
         return _("Every seat still playing voted for a draw: the game ends in a draw between "
                  "{seats}.").format(seats=", ".join(p["seats"]))
+    if event.type == "game_conceded":
+        return _("{seat} is the only seat still playing, every other has conceded or is out: "
+                 "{seat} wins the game.").format(seat=p["winner"])
     if event.type == "phase_rolled_back":
         return _("The referee took the game back to the start of phase {phase}: {reason}. "
                  "What happened since is undone; phase {phase} is open again.").format(
@@ -383,12 +390,33 @@ def narrate_lateness(p: dict) -> str | None:
 
 
 def narrate_press(p: dict) -> str:
-    """A press message, as its sender and recipients read it in their history."""
+    """A press message, as its sender and recipients read it in their history (see as_seen)."""
     to = ", ".join(p["to"])
+    if p["anonymous"] and not to:
+        return _("Your anonymous answer to an anonymous press: {text}").format(text=p["text"])
     if p["anonymous"]:
         return _("Anonymous press to {to}: {text}").format(to=to, text=p["text"])
     return _("Press from {sender} to {to}: {text}").format(sender=p["from"], to=to,
                                                              text=p["text"])
+
+
+def as_seen(event: Event, viewer) -> Event:
+    """An event as `viewer` (a seat, None for the public, REFEREE) may read it.
+
+    Anonymous press names its sender to nobody but the referee: a recipient
+    reads it as sent to itself alone, and the sender of an answer to
+    anonymous press (``answers``: that press's seq) does not learn whom it
+    went to. Every other event is read as it was recorded.
+    """
+    p = event.payload
+    if event.type != "press" or not p["anonymous"] or viewer == REFEREE:
+        return event
+    seen = {key: value for key, value in p.items() if key not in ("from", "to")}
+    if viewer == p["from"]:
+        seen.update({"from": viewer, "to": [] if p.get("answers") else p["to"]})
+    else:
+        seen["to"] = [viewer]
+    return Event(event.type, seen, [viewer])
 
 
 def after_resolution(game, state: dict, now: str, seed: str) -> Event:
@@ -497,13 +525,25 @@ def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
 
 def draw_agreed(game, state: dict, seed: str) -> Event | None:
     """game_drawn (revealing the seed) when every seat still playing has voted for a draw
-    this turn, else None."""
+    this turn, else None. A "draw" of one seat is that seat's win (see sole_survivor)."""
     votes = state["engine"].get("draw", {}).get("votes", [])
     standing = survivors(game, state)
     if not votes or not standing or not set(standing) <= set(votes):
         return None
+    if len(standing) == 1:
+        return sole_survivor(game, state, seed)
     return public("game_drawn", seats=standing, seed=seed,
                   reason=Said("a draw agreed by every seat still playing").stored())
+
+
+def sole_survivor(game, state: dict, seed: str) -> Event | None:
+    """game_conceded (revealing the seed) when one seat alone still plays, the others having
+    conceded (or being out of the game): it wins. Else None."""
+    standing = survivors(game, state)
+    if len(standing) != 1:
+        return None
+    return public("game_conceded", winner=standing[0], seed=seed,
+                  reason=Said("every other seat conceded or is out").stored())
 
 
 def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:
@@ -545,7 +585,7 @@ def live_phases(rows: list[dict]) -> dict:
     for row in rows:
         if row["seq"] in gone:
             continue
-        if row["type"] in ("phase_opened", "game_over", "game_stopped", "game_drawn") \
+        if row["type"] in ("phase_opened", *ENDINGS) \
                 and current is not None and phases[current]["closed"]:
             phases[current]["end"] = row["seq"]
         if row["type"] == "phase_opened":

@@ -6,7 +6,7 @@ every time), so a crash between sending and marking it sent can at worst
 send the very same mail twice, never two different ones. Into a Maildir it
 is delivered exactly once: its file name is fixed by its Message-ID, and a
 mail already there is not written again; so mails delivered there are
-marked sent in batches, one transaction (and one sync of the disks) for up
+marked sent in batches, one transaction (and one sync of the folder) for up
 to ``MAILDIR_BATCH`` of them.
 By SMTP it is delivered at least once: a crash after the server took it and
 before it is marked sent sends it again on the next run, so each is marked

@@ -21,7 +21,7 @@ Three scenarios, each with four-seat Auguste games:
 - boards: as turns, but each game starts from a position of its own (the
   first game's, eight legionaries moved elsewhere) and each seat gives real
   orders (the demo's bots, seeded by game), so each turn ends on a board of
-  its own, each drawn as a PNG.
+  its own, each drawn as a PNG (benchmarks/boards.py times drawing one).
 
 Each runs --runs times; each time pbem and both floors run on fresh copies of
 one prepared folder, in an order that turns from one time to the next

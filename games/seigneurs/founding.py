@@ -17,10 +17,13 @@ def open_tile(state, tile: str) -> bool:
     return state["kinds"].get(tile, "forest") == "forest" and tile not in state["farms"]
 
 
-def found(run, lord, tile, bag_in, gift=None, source=None, discard=None) -> None:
-    """A new farm (lord None: a free farm) on a plain tile, or (tile None) in the village."""
+def found(run, lord, tile, bag_in, gift=None, source=None, discard=None, farm=None) -> None:
+    """A new farm (lord None: a free farm) on a plain tile, or (tile None) in the village;
+    grown from `source` (`farm`: which farm of a village) discarding `discard`."""
     state = run.state
     payload = {"lord": lord, "tile": tile, "source": source, "discard": discard or {}}
+    if farm is not None:
+        payload["farm"] = farm
     if tile is not None:
         payload["bag_out"] = {"wood": 1} if state["bag"].get("wood", 0) else {}
         payload["bag_in"] = {g: bag_in.count(g) for g in RESOURCES if bag_in.count(g)}

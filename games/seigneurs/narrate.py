@@ -76,6 +76,23 @@ def produced(p):
     return text
 
 
+def famine(p):
+    """A place, or farms of a village, left empty by a collector."""
+    farms = [str(i + 1) for i in p.get("farms", [])]
+    if not farms:
+        return _("Famine on {place}: nothing is left there.").format(place=p["place"])
+    return ngettext("Famine on {place}: nothing is left on farm {farms} of the village.",
+                    "Famine on {place}: nothing is left on farms {farms} of the village.",
+                    len(farms)).format(place=p["place"], farms=and_list(farms))
+
+
+def and_list(items: list[str]) -> str:
+    """'1', '1 and 3', '1, 2 and 3' in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
 def stock_changed(p):
     why = STOCK_WHY.get(p["why"])
     if why:
@@ -192,7 +209,7 @@ HANDLERS = {
     "warriors_sent": warriors_sent,
     "taxed": lambda p: _("{seat}'s collector takes {goods} from {place}.").format(
         seat=p["seat"], goods=goods_text(p["took"]), place=p["place"]),
-    "famine": lambda p: _("Famine on {place}: nothing is left there.").format(place=p["place"]),
+    "famine": lambda p: famine(p),
     "tokens_added": lambda p: ngettext(
         "{lord} puts {number} jacquerie token in its bag ({why}).",
         "{lord} puts {number} jacquerie tokens in its bag ({why}).", p["count"]).format(
@@ -290,8 +307,11 @@ HANDLERS = {
         "Revolt: {lord} draws {number} jacquerie tokens; {freed}.",
         p["jacquerie"]).format(lord=p["lord"], number=p["jacquerie"], freed=ngettext(
             "{num} farm turns free", "{num} farms turn free", p["free"]).format(num=p["free"])),
+    "founding_refused": lambda p: _("{lord}'s farm on {tile} was not founded: another farm "
+                                    "was founded there first.").format(**p),
     "farms_freed": lambda p: _("Farms of {lord} turn free: {tiles}; village farms "
                                "abandoned: {village}.").format(
-        lord=p["lord"], tiles=", ".join(p["tiles"]) or "-", village=p["village"]),
+        lord=p["lord"], tiles=", ".join(p["tiles"]) or "-", village=len(p["village"])
+        if isinstance(p["village"], list) else p["village"]),
     "game_decided": game_decided,
 }

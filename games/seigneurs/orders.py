@@ -544,6 +544,11 @@ def read_found(r, orders, args, line):
     if source not in economy.growth_sources(r.state, r.seat):
         raise LineError(_("{place} does not hold 4 resources of a farm of yours").format(
             place=source))
+    before = sum(1 for o in orders.get("found", []) if o["source"] == source)
+    if before >= economy.growth_count(r.state, r.seat, source):
+        raise LineError(_("every farm of {place} that holds 4 resources founds a farm "
+                          "already in this mail (a farm grows once a turn)").format(
+                              place=source))
     if args[1] == "village":
         gift = r.goods_list(args[2:], 1)
         order = {"source": source, "tile": None, "gift": gift[0]}

@@ -21,8 +21,8 @@ from .narrate import STAGE_NAMES, agreement_recorded, told
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
                        valley)
 from .seasons import default_freeing, prestige
-from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
-                    village_owner, warriors_at)
+from .rules import (card, church_wealth, goods_at, holiness, place_owner, places, tiles_of,
+                    village_farm_count, village_farms, village_owner, warriors_at)
 
 COLOURS = ["#c0392b", "#2e86c1", "#d4ac0d", "#8e44ad", "#16a085"]
 BARBARIAN_COLOUR = "#222222"
@@ -152,7 +152,7 @@ def public_view(state) -> dict:
         "taxed": list(state["taxed"]),
         "tokens": dict(state["tokens"]),
         "farms": {lord: {"plain": sum(1 for o in state["farms"].values() if o == lord),
-                         "village": state["village_farms"].get(lord, 0)}
+                         "village": village_farm_count(state, lord)}
                   for lord in state["lords"]},
         "free_farms": sum(1 for o in state["farms"].values() if o is None),
         "buildings": {lord: building_rows(state, lord) for lord in state["lords"]},
@@ -185,10 +185,14 @@ def place_view(state, place: str) -> dict:
                            "out": sum(1 for w in here if w["out"]),
                            "armed": sum(1 for w in here if w["armed"]),
                            "load": sum(sum(w["load"].values()) for w in here)})
+    farms = village_farms(state, lord) if lord else []
     return {"name": place, "tiles": tiles_of(state, place), "village": lord,
             "owner": owner if owner or place not in state["farms"] else "free",
-            "village_farms": state["village_farms"].get(lord, 0) if lord else 0,
-            "goods": dict(state["goods"].get(place, {})), "warriors": troops}
+            "village_farms": len(farms),
+            "farm_goods": [{**farm["goods"]} for farm in farms],
+            "famine": [i for i, farm in enumerate(farms) if farm["famine"]],
+            "lying": dict(state["goods"].get(place, {})),
+            "goods": goods_at(state, place), "warriors": troops}
 
 
 def building_rows(state, lord: str) -> list[dict]:
@@ -368,11 +372,27 @@ def place_line(view, p) -> str:
     else:
         what = _("forest")
     parts = [f"{where}: {what}"]
-    if p["goods"]:
+    if p["village"] and p["village_farms"]:
+        parts += farm_lines(p)
+    elif p["goods"]:
         parts.append(goods_text(p["goods"]))
     for t in p["warriors"]:
         parts.append(troop_text(t))
     return _("; ").join(parts)
+
+
+def farm_lines(p) -> list[str]:
+    """A village's farms, each with what it holds (and its famine), then what lies there
+    besides them."""
+    lines = []
+    for number, goods in enumerate(p["farm_goods"], start=1):
+        held = goods_text(goods)
+        if number - 1 in p["famine"]:
+            held = _("{goods}, in famine").format(goods=held)
+        lines.append(_("farm {number}: {goods}").format(number=number, goods=held))
+    if p["lying"]:
+        lines.append(_("lying there: {goods}").format(goods=goods_text(p["lying"])))
+    return lines
 
 
 def troop_text(t) -> str:

@@ -19,8 +19,8 @@ from pbem.i18n import _, current, ngettext
 from . import development, economy, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
-from .material import (BUILDING_WORDS, GOOD_WORDS, RESOURCES, building_name, goods_text,
-                       plain, valley)
+from .material import (BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES, building_name,
+                       good_name, goods_text, plain, valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
                     warriors_at)
 
@@ -121,6 +121,8 @@ class Reader:
         self.state = state
         self.seat = seat
         self.land = valley(state)
+        self.at = (0, "")       # the line being read: its number and text
+        self.lines = {}         # {verb: [(number, text)]} of the lines each order came from
 
     def tile(self, word: str) -> str:
         """A tile named by a word."""
@@ -218,10 +220,14 @@ def parse(state, seat, text):
                 "{verb} is not ordered in this phase; now you may write: {verbs}").format(
                     verb=tokens[0], verbs=written(allowed))))
             continue
+        reader.at = (number, line.strip())
         try:
             READERS[verb](reader, orders, tokens[1:], line)
+            reader.lines.setdefault(verb, []).append(reader.at)
         except LineError as problem:
             errors.append(OrderError(number, line.strip(), str(problem)))
+    if stage == "construction":
+        errors = sorted(errors + unworkable(reader, orders), key=lambda e: e.line)
     return orders, errors
 
 
@@ -475,6 +481,78 @@ def read_donate(r, orders, args, line):
     orders["donate"] = r.goods(args, RESOURCES + ("coins",))
 
 
+WORKS = ("donate", "build", "forge", "raise", "arm")  # the orders development.works plans
+
+
+def unworkable(r, orders) -> list[OrderError]:
+    """The construction lines that would do nothing, refused at once with the reason (their
+    orders are dropped); the others stand, a partial one said back with what it does."""
+    errors = []
+    plan = development.works(r.state, r.seat, orders)
+    builds = iter(r.lines.get("build", []))
+    for step in plan:
+        number, text = next(builds) if step["kind"] == "build" else r.lines[step["kind"]][-1]
+        if step["done"]:
+            continue
+        errors.append(OrderError(number, text, work_reason(r.state, r.seat, step)))
+        if step["kind"] != "build":
+            orders.pop(step["kind"])
+    if "build" in orders:
+        steps = [s for s in plan if s["kind"] == "build"]
+        orders["build"] = [p for p, step in zip(orders["build"], steps) if step["done"]]
+        if not orders["build"]:
+            orders.pop("build")
+    return errors
+
+
+def work_reason(state, seat, step) -> str:
+    """Why a construction order does less than it says (see development.works), in words."""
+    why = step["why"]
+    if why in ("church", "forge", "house"):
+        return _("you need a finished {building} for that").format(
+            building=building_name(why))
+    if step["kind"] == "build":
+        return payment_reason(step)
+    if why == "stock" and step["kind"] == "donate":
+        return _("you hold {goods}").format(goods=goods_text(step["held"]))
+    if why == "stock":
+        text = _("a weapon takes 1 metal and 1 wood") if step["kind"] == "forge" else \
+            _("a warrior takes {number} food").format(number=step["asked"]["food"])
+        return _("{cost}, and after the orders above you hold {goods}").format(
+            cost=text, goods=goods_text(step["held"]))
+    if why == "bare":
+        return ngettext("you have {number} unarmed warrior at home",
+                        "you have {number} unarmed warriors at home", step["bare"]).format(
+                            number=step["bare"])
+    return ngettext("you will have {number} forged weapon",
+                    "you will have {number} forged weapons",
+                    step["held"].get("weapons", 0)).format(number=step["held"].get(
+                        "weapons", 0))
+
+
+def payment_reason(step) -> str:
+    """Why a payment puts less on its building than written."""
+    building = building_name(step["building"])
+    if step["why"] == "owed":
+        return _("your {building} needs only {goods} more").format(
+            building=building, goods=goods_text(step["owed"]))
+    if step["why"] == "stock":
+        return _("you hold {goods}").format(goods=", ".join(
+            f"{good_name(g)} {step['held'].get(g, 0)}" for g in GOODS
+            if step["asked"].get(g, 0) > step["held"].get(g, 0)))
+    if not step["limit"]:
+        return _("nothing goes on your projects this turn: every farm of your village is "
+                 "in famine (or you have none)")
+    said = ngettext("at most {number} resource a turn goes on your projects (one per "
+                    "village farm not in famine)",
+                    "at most {number} resources a turn go on your projects (one per "
+                    "village farm not in famine)", step["limit"]).format(number=step["limit"])
+    if step["room"] < step["limit"]:
+        said = _("{said}; your lines above use {number}").format(
+            said=said, number=step["limit"] - step["room"])
+    return said
+
+
 def read_move(r, orders, args, line):
     if len(args) < 2:
         raise LineError(_("say from where to where: move C3 D4 2"))
@@ -609,13 +687,13 @@ def describe_orders(state, seat, orders) -> list[str]:
     elif act:
         lines.append(_("your collector and a warrior bring {place} under your oath").format(
             place=act["place"]))
-    lines += describe_more(orders)
+    lines += describe_more(state, seat, orders)
     if orders.get("pass") and not lines:
         lines.append(_("you pass"))
     return lines
 
 
-def describe_more(orders) -> list[str]:
+def describe_more(state, seat, orders) -> list[str]:
     """The other kinds of orders, in words."""
     lines = []
     for send in orders.get("send", []):
@@ -641,7 +719,7 @@ def describe_more(orders) -> list[str]:
     if "card" in orders:
         lines.append(_("your event card: {card}").format(card=orders["card"]))
     lines += describe_market(orders)
-    lines += describe_building(orders)
+    lines += describe_building(state, seat, orders)
     lines += describe_war(orders)
     return lines
 
@@ -666,24 +744,35 @@ def describe_market(orders) -> list[str]:
     return lines
 
 
-def describe_building(orders) -> list[str]:
-    """Construction orders in words."""
+def describe_building(state, seat, orders) -> list[str]:
+    """Construction orders in words: what each does (a payment cut short says why)."""
+    if not any(orders.get(k) for k in WORKS):
+        return []
     lines = []
-    for payment in orders.get("build", []):
-        lines.append(_("you put {goods} on your {building}").format(
-            goods=goods_text(dict(payment["goods"])),
-            building=building_name(payment["building"])))
-    if orders.get("forge"):
-        lines.append(_("your forge turns 1 metal and 1 wood into a forged weapon"))
-    if orders.get("raise"):
-        lines.append(_("your warrior house raises a warrior for 2 food"))
-    if orders.get("arm"):
-        lines.append(ngettext("you arm {number} warrior at home",
-                              "you arm {number} warriors at home", orders["arm"]).format(
-                                  number=orders["arm"]))
-    if orders.get("donate"):
-        lines.append(_("you give {goods} to your church").format(
-            goods=goods_text(orders["donate"])))
+    for step in development.works(state, seat, orders):
+        kind = step["kind"]
+        if kind == "donate":
+            lines.append(_("you give {goods} to your church").format(
+                goods=goods_text(step["done"] or step["asked"])))
+        elif kind == "build":
+            said = _("you put {goods} on your {building}").format(
+                goods=goods_text(step["done"]), building=building_name(step["building"]))
+            if step["why"]:
+                said = _("{said} (of {asked} written: {why})").format(
+                    said=said, asked=goods_text(step["asked"]), why=payment_reason(step))
+            lines.append(said)
+        elif kind == "forge":
+            lines.append(_("your forge turns 1 metal and 1 wood into a forged weapon"))
+        elif kind == "raise":
+            lines.append(_("your warrior house raises a warrior for 2 food"))
+        else:
+            said = ngettext("you arm {number} warrior at home",
+                            "you arm {number} warriors at home", step["done"]).format(
+                                number=step["done"])
+            if step["why"]:
+                said = _("{said} (of {asked} written: {why})").format(
+                    said=said, asked=step["asked"], why=work_reason(state, seat, step))
+            lines.append(said)
     return lines
 
 

@@ -15,14 +15,15 @@ import textwrap
 from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
-from .development import merchant_price
+from .development import merchant_price, still_owed
 from .examples import examples
 from .narrate import STAGE_NAMES, agreement_recorded, told
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
                        valley)
 from .seasons import default_freeing, prestige
-from .rules import (card, church_wealth, goods_at, holiness, place_owner, places, tiles_of,
-                    village_farm_count, village_farms, village_owner, warriors_at)
+from .rules import (card, church_wealth, famine_free_village_farms, goods_at, holiness,
+                    place_owner, places, tiles_of, village_farm_count, village_farms,
+                    village_owner, warriors_at)
 
 COLOURS = ["#c0392b", "#2e86c1", "#d4ac0d", "#8e44ad", "#16a085"]
 BARBARIAN_COLOUR = "#222222"
@@ -84,6 +85,8 @@ def your_lines(view, you) -> list[str]:
             lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
                 seat=seat, goods=goods_text(goods), tokens=bag_text(bag)))
     lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
+    if view["stage"] in ("market", "construction") and "limit" in you:
+        lines += building_lines_for(view, you)
     merchants = view["merchants"]
     if merchants:
         lines.append(_("Merchants this turn ({number} of each good): {goods}.").format(
@@ -115,6 +118,24 @@ def your_lines(view, you) -> list[str]:
             "Revolt: {number} farms of {lord} turn free; you choose which (default: those "
             "with fewest resources: {farms}).", f["count"]).format(
             number=f["count"], lord=f["lord"], farms=", ".join(f["default"])))
+    return lines
+
+
+def building_lines_for(view, you) -> list[str]:
+    """What building costs, how much may go on projects this turn, what each still needs."""
+    lines = [_("Buildings (cost, turns to build): {table}.").format(table=_("; ").join(
+        _("{building}: {goods} ({turns})").format(
+            building=building_name(b), goods=goods_text(row["cost"]),
+            turns=ngettext("{num} turn", "{num} turns", row["turns"]).format(num=row["turns"]))
+        for b, row in view["costs"].items()))]
+    lines.append(ngettext(
+        "This turn at most {number} resource goes on your projects (one per village farm "
+        "not in famine).",
+        "This turn at most {number} resources go on your projects (one per village farm "
+        "not in famine).", you["limit"]).format(number=you["limit"]))
+    for building, owed in you["owed"].items():
+        lines.append(_("Your {building} still needs {goods}.").format(
+            building=building_name(building), goods=goods_text(owed)))
     return lines
 
 
@@ -156,6 +177,9 @@ def public_view(state) -> dict:
                   for lord in state["lords"]},
         "free_farms": sum(1 for o in state["farms"].values() if o is None),
         "buildings": {lord: building_rows(state, lord) for lord in state["lords"]},
+        "costs": {b: {"cost": dict(row["cost"]), "turns": row["turns"]}
+                  for b, row in sorted(state["data"]["buildings"].items(),
+                                       key=lambda item: BUILDINGS.index(item[0]))},
         "off_board": len([w for w in state["warriors"] if w["at"] is None]),
         "result": state["result"],
     }
@@ -230,6 +254,10 @@ def lord_view(state, lord: str) -> dict:
     """What only this lord knows."""
     return {"seat": lord, "stock": dict(state["stocks"].get(lord, {})),
             "jacquerie": dict(state["jacquerie"][lord]),
+            "limit": famine_free_village_farms(state, lord),
+            "owed": {b: still_owed(state, lord, b) for b in BUILDINGS
+                     if b in state["buildings"].get(lord, {})
+                     and state["buildings"][lord][b]["done"] is None},
             "offers": offers_of(state, lord),
             "proposals": [dict(p) for p in state["proposals"] if lord in (p["from"], p["to"])],
             "card": card(state) if lord in state["seen"] else None,

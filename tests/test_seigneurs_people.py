@@ -21,8 +21,8 @@ def valley_game(tmp_path, position, lang=None):
     referee = make_referee(tmp_path)
     players = [SeatSpec(name, f"{name}@players.example", lang=lang.get(name, "en"))
                for name in ("ann", "bob", "zed")]
-    referee.new_game("seigneurs", "v", players, START, {"judge": "zed"}, seed="people",
-                     position={**VALLEY, **position})
+    referee.new_game("seigneurs", "v", players, START, {"judge": "zed", "turns": "1"},
+                     seed="people", position={**VALLEY, **position})
     return referee
 
 
@@ -70,3 +70,16 @@ def test_the_construction_mail_gives_the_costs_the_limit_and_what_is_owed(tmp_pa
     english = flat(last(referee, "bob", "welcome"))
     assert "oven: wood 1, stone 2 (1 turn)" in english
     assert "This turn at most 1 resource goes on your projects" in english
+
+
+def test_a_silent_barbarian_is_not_said_to_have_judged(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "growth", "farms": {"I5": "bob", "B2": "bob"},
+                                     "goods": {"I5": {"food": 4}}})
+    for _ in range(4):
+        engine = referee.table("v").state["engine"]
+        if engine["over"]:
+            break
+        referee.tick(later(engine["deadline"], 1), send=False)
+    over = flat(last(referee, "ann", "over"))
+    assert "bob won (the most prestige: the barbarian sent no judgement)" in over
+    assert "the barbarian's judgement" not in over

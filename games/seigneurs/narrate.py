@@ -37,7 +37,8 @@ OFFER_STATUS = {"accepted": N_("offer {number} accepted"),
                 "lapsed": N_("offer {number} lapsed when the market closed")}
 REASONS = {"barbarian": N_("the barbarian's family heads every domain"),
            "dynasty": N_("one family heads every domain"),
-           "judged": N_("the barbarian's judgement")}
+           "judged": N_("the barbarian's judgement"),
+           "prestige": N_("the most prestige: the barbarian sent no judgement")}
 # The sides of the valley an event card may send the barbarian's invaders in from.
 SIDES = {"north": N_("north"), "north-east": N_("north-east"), "east": N_("east"),
          "south-east": N_("south-east"), "south": N_("south"), "south-west": N_("south-west"),

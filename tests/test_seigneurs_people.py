@@ -12,12 +12,13 @@ from conftest import START, make_referee
 from players import answer_to, flat, outbox, reply
 
 VALLEY = {"villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
-          "village_farms": {"ann": 2, "bob": 1}, "card": "quiet-spring"}
+          "village_farms": {"ann": 2, "bob": 1}}
 
 
 def valley_game(tmp_path, position, lang=None):
     """ann (French when lang says so) and bob, lords, and zed the barbarian, at a position."""
     lang = lang or {}
+    tmp_path.mkdir(parents=True, exist_ok=True)
     referee = make_referee(tmp_path)
     players = [SeatSpec(name, f"{name}@players.example", lang=lang.get(name, "en"))
                for name in ("ann", "bob", "zed")]
@@ -83,3 +84,29 @@ def test_a_silent_barbarian_is_not_said_to_have_judged(tmp_path):
     over = flat(last(referee, "ann", "over"))
     assert "bob won (the most prestige: the barbarian sent no judgement)" in over
     assert "the barbarian's judgement" not in over
+
+
+def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "taxation"}, lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    assert referee.table("v").state["game"]["stage"] == "event"
+    mail = flat(last(referee, "zed"))
+    assert "Votre pioche d'événements : 12 cartes restantes (printemps-calme, " \
+           "raid-frontalier," in mail
+    assert "carte printemps-calme la carte de ce tour, une de votre pioche :" in mail
+    assert "- rumeur-de-peste : 1 envahisseur entre par le côté est ; des pèlerins laissent " \
+           "pièces 3 à l'église la plus riche de sainteté 2 ou plus" in mail
+    helped = reply(referee, "v", "zed", "aide", START)
+    assert "- horde : 4 envahisseurs entrent par le côté ouest ; aucun pèlerin" in \
+        flat(answer_to(referee, helped))
+    zed = reply(referee, "v", "zed", "Salut les seigneurs\ncarte peste", START)
+    assert "votre carte d'événement : rumeur-de-peste" in flat(answer_to(referee, zed))
+    wrong = reply(referee, "v", "zed", "carte pste", START)
+    said = flat(answer_to(referee, wrong))
+    assert "il n'y a pas de carte pste dans votre pioche ; vouliez-vous dire " \
+           "rumeur-de-peste ?" in said
+    english = valley_game(tmp_path / "en", {"stage": "taxation"})
+    english.tick(later(english.table("v").state["engine"]["deadline"], 1), send=False)
+    assert "- plague-rumour: 1 invader enters on the east side" in flat(last(english, "zed"))
+    zed = reply(english, "v", "zed", "card plague", START)
+    assert "your event card: plague-rumour" in flat(answer_to(english, zed))

@@ -13,7 +13,7 @@ from pbem.i18n import _, ngettext
 from . import economy, war
 from .flow import revolt_choices
 from .founding import nearest_open, village_pairs
-from .material import RESOURCES, good_name
+from .material import RESOURCES, card_name, good_name
 from .orders import parse
 from .rules import (at_war, free_farms, goods_at, hostile, lord_farms, neighbours, place_owner,
                     places, stock, village_of)
@@ -150,6 +150,12 @@ def combat(state, seat) -> dict:
     return out
 
 
+def event(state, seat) -> dict:
+    found = first(state, seat, ({"line": _("card {card}").format(card=card_name(c))}
+                                for c in state["deck"]))
+    return {"card": found["line"] if found else _("card horde")}
+
+
 def market(state, seat) -> dict:
     out = {"offer": _("offer bob give wood 2 take metal 1"),
            "answer": _("accept 3 / refuse 3"), "peace": _("peace bob")}
@@ -250,6 +256,7 @@ def judgement(state, seat) -> dict:
 
 BUILDERS = {
     "villages": villages, "farms": farms, "taxation": taxation, "opposition": opposition,
-    "parley": parley, "combat": combat, "market": market, "movement": movement,
+    "parley": parley, "combat": combat, "event": event, "market": market,
+    "movement": movement,
     "aftermath": aftermath, "growth": growth, "revolt": revolt, "judgement": judgement,
 }

@@ -2,7 +2,7 @@
 
 from pbem.i18n import N_, _, ngettext
 
-from .material import building_name, good_name, goods_text
+from .material import building_name, card_name, good_name, goods_text
 
 STAGE_NAMES = {
     "villages": N_("setup: villages"), "farms": N_("setup: farms"),
@@ -234,7 +234,8 @@ HANDLERS = {
         "{number} warriors lying on {place} are spared and sent home.",
         len(p["ids"])).format(number=len(p["ids"]), place=p["place"]),
     "warrior_joined": lambda p: _("A new warrior joins {seat}.").format(seat=p["seat"]),
-    "card_chosen": lambda p: _("The event card of this turn: {card}.").format(card=p["card"]),
+    "card_chosen": lambda p: _("The event card of this turn: {card}.").format(
+        card=card_name(p["card"])),
     "card_revealed": lambda p: _("Merchants come to the valley: {goods}, {number} of each, "
                                  "margin {margin}.").format(
         goods=", ".join(good_name(g) for g in p["merchants"]["goods"]),

@@ -13,14 +13,14 @@ import re
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
-from pbem.adjudicator.spelling import did_you_mean
-from pbem.i18n import _, current, ngettext
+from pbem.adjudicator.spelling import closest, did_you_mean
+from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 
 from . import development, economy, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
 from .material import (BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES, building_name,
-                       good_name, goods_text, plain, valley)
+                       card_name, good_name, goods_text, plain, valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
                     warriors_at)
 
@@ -393,11 +393,41 @@ def read_spare(r, orders, args, line):
 def read_card(r, orders, args, line):
     if r.seat != r.state["barbarian"]:
         raise LineError(_("only the barbarian chooses the card"))
-    left = r.state["deck"]
-    if not args or args[0] not in left:
-        raise LineError(_("name a card left in your deck{hint}").format(
-            hint=close(args[0] if args else "", left)))
-    orders["card"] = args[0]
+    orders["card"] = deck_card(r.state["deck"], [a for a in args if a not in FILLER])
+
+
+def deck_card(deck: list[str], args: list[str]) -> str:
+    """The card left in the deck that these words name, in English or French: its whole
+    name ("plague-rumour", "rumeur de peste"), or words of its name that fit it alone
+    ("plague"); LineError naming the cards they could be, or the closest."""
+    names = {card: card_words(card) for card in deck}
+    wanted = "-".join(args)
+    for card, said in names.items():
+        if wanted in said:
+            return card
+    fits = [card for card, said in names.items()
+            if args and all(any(a in name.split("-") for name in said) for a in args)]
+    if len(fits) == 1:
+        return fits[0]
+    shown = ", ".join(card_name(c) for c in (fits or deck))
+    if fits:
+        raise LineError(_("{word} names several cards of your deck: {cards}; write one "
+                          "whole").format(word=" ".join(args), cards=shown))
+    parts = {piece: card for card in deck for name in names[card]
+             for piece in [name] + name.split("-") if len(piece) > 2}
+    near = closest(wanted, parts, 1)
+    hint = _("; did you mean {name}?").format(name=card_name(parts[near[0]])) if near else ""
+    raise LineError(_("there is no card {word} left in your deck{hint}; it holds: "
+                      "{cards}").format(word=" ".join(args) or "-", cards=shown, hint=hint))
+
+
+def card_words(card: str) -> set[str]:
+    """A card's name as it may be written: its id and its name in each language."""
+    said = {card}
+    for lang in LANGUAGES:
+        with speaking(lang):
+            said.add("-".join(words(card_name(card).replace("-", " "))))
+    return said
 
 
 def read_offer(r, orders, args, line):
@@ -717,7 +747,7 @@ def describe_more(state, seat, orders) -> list[str]:
         lines.append(_("if you win on {place}, the enemies lying there are killed").format(
             place=place))
     if "card" in orders:
-        lines.append(_("your event card: {card}").format(card=orders["card"]))
+        lines.append(_("your event card: {card}").format(card=card_name(orders["card"])))
     lines += describe_market(orders)
     lines += describe_building(state, seat, orders)
     lines += describe_war(orders)

@@ -17,9 +17,9 @@ from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price, still_owed
 from .examples import examples
-from .narrate import STAGE_NAMES, agreement_recorded, told
-from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
-                       valley)
+from .narrate import SIDES, STAGE_NAMES, agreement_recorded, told
+from .material import (BUILDINGS, GOODS, RESOURCES, building_name, card_name, good_name,
+                       goods_text, valley)
 from .seasons import default_freeing, prestige
 from .rules import (card, church_wealth, famine_free_village_farms, goods_at, holiness,
                     place_owner, places, tiles_of, village_farm_count, village_farms,
@@ -40,6 +40,7 @@ def view(state, seat=None) -> dict:
         out["you"] = lord_view(state, seat)
     if "you" in out:
         out["you"]["lines"] = your_lines(out, out["you"])
+        out["you"]["deck_text"] = deck_text(out["you"].get("deck") or [])
         out["you"]["examples"] = examples(state, seat)
     return out
 
@@ -96,14 +97,9 @@ def your_lines(view, you) -> list[str]:
                 for g, p in merchants["goods"].items())))
     drawn = you.get("card")
     if drawn:
-        lines.append(_("The event card {card}: {invaders} on the {side} side; "
-                       "pilgrims leave {offering} at a church of holiness {holiness} or more."
-                       ).format(card=drawn["id"], side=drawn["side"],
-                                invaders=ngettext("{num} invader", "{num} invaders",
-                                                  drawn["invaders"]).format(
-                                                      num=drawn["invaders"]),
-                                offering=goods_text(drawn["pilgrims"]["offering"]),
-                                holiness=drawn["pilgrims"]["holiness"]))
+        lines.append(_("The event card {card}: {effects}.").format(
+            card=card_name(drawn["id"]), effects=card_effects(drawn)))
+    lines += deck_lines(view, you)
     for o in you["offers"]:
         lines.append(_("Open offer {number}: {seat} offers {to} {give} for {take}.").format(
             number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
@@ -137,6 +133,43 @@ def building_lines_for(view, you) -> list[str]:
         lines.append(_("Your {building} still needs {goods}.").format(
             building=building_name(building), goods=goods_text(owed)))
     return lines
+
+
+def card_effects(card: dict) -> str:
+    """What an event card does: its invaders, its pilgrims, its merchants."""
+    pilgrims, merchants = card["pilgrims"], card["merchants"]
+    side = told(SIDES, card["side"]) if card["side"] in SIDES else card["side"]
+    parts = [ngettext("{number} invader enters on the {side} side",
+                      "{number} invaders enter on the {side} side", card["invaders"]).format(
+        number=card["invaders"], side=side) if card["invaders"] else _("no invaders")]
+    offering = goods_text(pilgrims.get("offering", {}))
+    holiness = pilgrims.get("holiness", 0)
+    parts.append(_("no pilgrims") if not pilgrims.get("offering") else
+                 _("pilgrims leave {offering} at the richest church").format(
+                     offering=offering) if not holiness else
+                 _("pilgrims leave {offering} at the richest church of holiness {holiness} "
+                   "or more").format(offering=offering, holiness=holiness))
+    parts.append(_("merchants trade {goods} ({number} of each, at the reference price and "
+                   "{margin} more or less)").format(
+        goods=", ".join(good_name(g) for g in merchants["goods"]), number=merchants["count"],
+        margin=merchants["margin"]))
+    return _("; ").join(parts)
+
+
+def deck_lines(view, you) -> list[str]:
+    """The barbarian's event deck in a line: how many cards are left, and their names."""
+    deck = you.get("deck")
+    if deck is None:
+        return []
+    return [ngettext("Your event deck: {number} card left ({cards}).",
+                     "Your event deck: {number} cards left ({cards}).", len(deck)).format(
+        number=len(deck), cards=", ".join(card_name(c["id"]) for c in deck))]
+
+
+def deck_text(deck: list[dict]) -> list[str]:
+    """Every card of the barbarian's deck and what it does, a line each (for its HELP)."""
+    return [_("- {card}: {effects}.").format(card=card_name(c["id"]), effects=card_effects(c))
+            for c in deck]
 
 
 def public_view(state) -> dict:
@@ -272,7 +305,8 @@ def barbarian_view(state) -> dict:
             "jacquerie_bags": {s: dict(state["jacquerie"][s]) for s in state["lords"]},
             "offers": [dict(o) for o in state["offers"] if o["status"] == "open"],
             "proposals": [dict(p) for p in state["proposals"]],
-            "card": card(state), "deck": list(state["deck"]),
+            "card": card(state),
+            "deck": [c for c in state["data"]["deck"] if c["id"] in state["deck"]],
             "freeing": [{**x, "default": default_freeing(state, x["lord"], x["count"])}
                         for x in state["freeing"]],
             "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {}))}

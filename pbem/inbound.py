@@ -553,10 +553,17 @@ def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
     controlled = [s for s in seats if controller(table, s) == sender]
     asked = table.state["engine"]["requests"]
     parts = []
-    for target, part in sections(text, controlled):
+    # in a game where one seat may give another's orders, a "for SEAT:" line may name any
+    named = seats if getattr(table.game, "controller", None) else controlled
+    for target, part in sections(text, named):
         if target is None:
             waiting = [s for s in controlled if s in asked]
             target = waiting[0] if sender not in asked and len(waiting) == 1 else sender
+        elif target not in controlled:
+            answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
+                                  "for itself), so what you wrote for {seat} was not "
+                                  "recorded.").format(seat=target))
+            continue
         parts.append((target, part))
     return parts
 

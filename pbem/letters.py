@@ -90,7 +90,8 @@ class Table:
         templates read ("yours", "help"); the others are left empty.
         """
         engine = self.state["engine"]
-        request = engine["requests"].get(seat["name"])
+        given_by = self.given_by(seat["name"])
+        request = None if given_by else engine["requests"].get(seat["name"])
         if request:
             request = {**request, "prompt": self.prompt(seat["name"]),
                        "deadline": engine["deadline"]}
@@ -118,12 +119,19 @@ class Table:
             "over": engine["over"],
             "briefing": "",
             "request": request,
+            "given_by": given_by,
             "proxies": self.proxies(seat["name"]),
             "waiting": rules_engine.waiting_for(self.game, self.state, seat["name"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip()
             if "help" in shown else "",
             "yours": yours,
         }
+
+    def given_by(self, name: str) -> str | None:
+        """The seat whose mails give this seat's orders now (a vassal's overlord), or None."""
+        ruler = getattr(self.game, "controller", None)
+        given = ruler(self.state["game"], name) if ruler else None
+        return given if given not in (None, name) else None
 
     def proxies(self, name: str) -> list[dict]:
         """The requests of the seats whose orders this seat gives (a vassal's), with deadline."""

@@ -20,7 +20,7 @@ from .examples import examples
 from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
                        faction_name, points_text, scenario_name, unit_name, units_text)
 from .moves import captives, ransom_of
-from .rules import (END_REASONS, aftermath_asks, fall_back_options, give_way,
+from .rules import (END_REASONS, aftermath_asks, controller, fall_back_options, give_way,
                     internal_moves, outward_targets, pending, scout_targets, withdraw_options)
 from .start import signup_options
 from .state import armies_in, board_of, owner_of, vassals_of, zones_of
@@ -167,7 +167,8 @@ def own_view(state, seat) -> dict:
     else:
         yours = realm(state, seat)
     yours["vassal_realms"] = [realm(state, v) for v in vassals_of(state, seat)]
-    asked = {s: r.kind for s, r in pending(state).items() if s in [seat] + yours["vassals"]}
+    asked = {s: r.kind for s, r in pending(state).items()
+             if (controller(state, s) or s) == seat}
     yours["asked"] = asked
     yours["options"] = {s: options(state, s, kind) for s, kind in asked.items()}
     yours["battle"] = battle_view(state, seat)
@@ -287,13 +288,13 @@ ORDER_LINES = {"signup": signup_lines, "orders": turn_lines, "move": move_lines,
 
 
 def battle_view(state, seat) -> dict | None:
-    """The battle this seat (or one of its vassals) fights now, as its two players see it."""
+    """The battle this seat fights now, as its two players see it (not even an overlord
+    sees its vassal's)."""
     turn = state["turn"]
     battle = turn["battle"] if turn else None
     if not battle or turn["stage"] not in ("setup", "battle", "dispute", "aftermath"):
         return None
-    mine = {seat} | set(vassals_of(state, seat))
-    if not mine & {battle["attacker"], battle["defender"]}:
+    if seat not in (battle["attacker"], battle["defender"]):
         return None
     out = {"zone": battle["zone"], "attacker": battle["attacker"],
            "defender": battle["defender"], "homeland": battle["homeland"],

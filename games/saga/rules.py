@@ -19,8 +19,8 @@ from pbem.i18n import N_, _
 
 from .army import points, unit_count
 from .material import MIN_FIGHT, points_text
-from .state import (armies_in, board_of, friends, owner_of, room, seen_by, total_points,
-                    vassals_of, zones_of)
+from .state import (armies_in, board_of, friends, owner_of, room, total_points, vassals_of,
+                    zones_of)
 
 
 # The words of the referee's ruling on a disputed battle, as seats read them.
@@ -186,10 +186,9 @@ def pending(state) -> dict:
                 for s in (battle["attacker"], battle["defender"])}
     if stage == "dispute":
         parties = [battle["attacker"], battle["defender"]]
-        concerns = seen_by(state, *parties)
         return {REFEREE: ruling_request(
             _("The reports of a battle disagree: who won?"), {"winner": parties},
-            concerns=None if concerns == "all" else concerns)}
+            concerns=sorted(parties) if state["fog"] else None)}
     return {s: Request("aftermath", PROMPTS["aftermath"]()) for s in aftermath_asks(state)}
 
 
@@ -216,11 +215,15 @@ def default_orders(state, seat) -> dict | None:
     return {"default": True}
 
 
+BATTLE_STAGES = ("setup", "battle", "dispute", "aftermath")
+
+
 def controller(state, seat) -> str | None:
-    """The overlord whose mails give a vassal's orders; a vassal reports its own battles."""
+    """The overlord whose mails give a vassal's orders; a vassal answers for its own battle
+    (the rules keep a battle between its two players)."""
     overlord = state["overlord"].get(seat)
     turn = state["turn"]
-    if overlord and turn and turn["stage"] == "battle":
+    if overlord and turn and turn["stage"] in BATTLE_STAGES:
         battle = turn["battle"]
         if seat in (battle["attacker"], battle["defender"]):
             return None

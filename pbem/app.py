@@ -272,7 +272,7 @@ class Referee:
         eng = table.state["engine"]
         return [{"id": ruling_id(eng["phase"], asked), "asked": asked, "since": eng["opened"],
                  "prompt": request["prompt"], "choices": request.get("choices") or {},
-                 "concerns": request.get("concerns")}
+                 "concerns": request.get("concerns"), "facts": request.get("facts") or []}
                 for asked, request in sorted(eng["requests"].items())
                 if request["kind"] == "ruling"]
 

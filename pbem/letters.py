@@ -403,6 +403,7 @@ def ask_referee(table: Table, now: str) -> None:
     notice(table.referee, table.referee.config["referee"],
            f"game {game_id} waits for your ruling", [
                f"{table.game.TITLE} game {game_id}, phase {phase}: {request['prompt']}",
+               *request.get("facts", []),
                "The game waits until you rule. Settle it with:",
                f"pbem ruling {game_id} {phase} {sets} --text \"your reasons\"",
                "The seats concerned read your reasons; pbem ruling " + game_id +

@@ -129,3 +129,44 @@ def test_a_battle_under_vassalage_is_kept_between_its_two_players_in_every_mail(
             referee.tick(now, send=False)
         watch(before, referee.table("c").state)
     assert watch.checked["mails"] >= 6
+
+
+def test_the_referee_is_told_what_each_side_reported(tmp_path):
+    position = {**VASSALAGE, "vassals": {}, "active": "cat"}
+    referee = campaign(tmp_path, position)
+    now = START
+    reply(referee, "c", "cat", "move host Mercia", now)
+    for _ in range(3):
+        state = referee.table("c").state
+        if state["game"]["turn"]["stage"] == "battle":
+            break
+        now = deadline(referee)
+        referee.tick(now, send=False)
+    points = state["game"]["turn"]["battle"].get("points_rule")
+    reply(referee, "c", "cat", "result won points 12" if points else "result won", now)
+    reply(referee, "c", "bob", "Bonjour\nrésultat gagné points 9" if points else
+          "Bonjour\nrésultat gagné", now)
+    referee.tick(later(now, 1), send=False)
+    [asked] = referee.rulings("c")
+    cat_said = "cat reported: won" + (", 12 points left on the field." if points else ".")
+    assert cat_said in asked["facts"]
+    assert any(f.startswith("bob reported: won") for f in asked["facts"])
+    [notice] = [row for row in outbox(referee) if row["kind"] == "ruling"]
+    assert cat_said in flat(notice)
+    assert "pbem ruling c" in flat(notice)
+
+
+def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_path):
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    ann = reply(referee, "c", "ann", "fation écossais\npatrie alba", START)
+    said = flat(answer_to(referee, ann))
+    assert "ligne 1 : Je ne comprends pas 'fation'" in said
+    assert "ligne 2 : Alba peut être la patrie des Vikings ou Scots : nommez aussi " \
+           "votre faction, par exemple faction scots" in said
+    assert "Vikings" not in said.split("ligne 1")[0]
+    ann = reply(referee, "c", "ann", "faction scots\npatrie Alba", START)
+    said = flat(answer_to(referee, ann))
+    assert "faction : Scots" in said and "Alba" in said
+    referee.tick(deadline(referee), send=False)
+    game = referee.table("c").state["game"]
+    assert (game["factions"]["ann"], game["homelands"]["ann"]) == ("scots", "Alba")

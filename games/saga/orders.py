@@ -134,6 +134,7 @@ class Reader:
         self.deferred = []      # the move out (or scouting), checked after every other step
         self.orders = {}
         self.lines = {}         # what each kind of line was given on
+        self.texts = {}         # each line read, by its number
 
     def error(self, number, line, message) -> None:
         """Record one line that cannot be accepted."""
@@ -141,6 +142,7 @@ class Reader:
 
     def line(self, number, line, tokens) -> None:
         """Read one line."""
+        self.texts[number] = line
         verb = VERBS.get(tokens[0])
         args = [t for t in tokens[1:] if t not in FILLER]
         if verb is None or verb not in ACCEPTS[self.stage]:
@@ -269,25 +271,31 @@ class Reader:
         self.orders[key] = units
 
     def finish_signup(self) -> None:
-        """Faction and homeland go together: both, and an allowed pair."""
+        """Faction and homeland go together: both, and an allowed pair. A homeland alone is
+        completed only by the one free faction it fits (else it is refused, naming them);
+        a faction alone by its first free homeland, when no other line was refused."""
         options = signup_options(self.state)
         faction, homeland = self.orders.get("faction"), self.orders.get("homeland")
         if faction and homeland and homeland not in options.get(faction, []):
             self.orders.pop("homeland")
-            self.error(self.lines["homeland"], "", _(
+            self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
                 "{zone} cannot be the homeland of the {faction} now; free: {zones}").format(
                 zone=homeland, faction=faction_name(faction),
                 zones=", ".join(options[faction])))
-        elif faction and not homeland and "homeland" not in self.lines:
+        elif faction and not homeland and "homeland" not in self.lines and not self.errors:
             self.orders["homeland"] = options[faction][0]
-        elif homeland and not faction and "faction" not in self.lines:
+        elif homeland and not faction:
             fits = [f for f, zones in options.items() if homeland in zones]
-            if fits:
+            if len(fits) == 1:
                 self.orders["faction"] = fits[0]
-            else:
-                self.orders.pop("homeland")
-                self.error(self.lines["homeland"], "", _(
-                    "no free faction may have {zone} as its homeland now").format(zone=homeland))
+                return
+            self.orders.pop("homeland")
+            self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
+                "no free faction may have {zone} as its homeland now").format(zone=homeland)
+                if not fits else _("{zone} may be the homeland of the {factions}: name your "
+                                   "faction too, e.g. faction {faction}").format(
+                zone=homeland, factions=_(" or ").join(faction_name(f) for f in fits),
+                faction=faction_name(fits[-1]).lower()))
 
     # ------------------------------------------------------------ the turn
 
@@ -543,7 +551,7 @@ def describe_orders(state, seat, orders) -> list[str]:
         return [_("no orders: pbem does what a silent player does (see the rules page)")]
     stage = stage_of(state)
     if stage == "signup":
-        return describe_signup(orders)
+        return describe_signup(state, orders)
     lines = [say_step(state, seat, step) for step in orders.get("steps", [])]
     for name, zone in sorted((orders.get("retreats") or {}).items()):
         lines.append(_("{army} retreats to {zone}").format(army=name, zone=zone))
@@ -569,13 +577,20 @@ def describe_orders(state, seat, orders) -> list[str]:
     return lines or [_("nothing")]
 
 
-def describe_signup(orders) -> list[str]:
-    """A signup in words."""
+def describe_signup(state, orders) -> list[str]:
+    """A signup in words (a piece missing says what the deadline gives in its place)."""
     lines = []
     if orders.get("faction"):
         lines.append(_("faction: {name}").format(name=faction_name(orders["faction"])))
+    else:
+        lines.append(_("faction: none given; at the deadline pbem picks the first free one"))
     if orders.get("homeland"):
         lines.append(_("homeland: {zone}").format(zone=orders["homeland"]))
+    elif orders.get("faction"):
+        lines.append(_("homeland: none given; at the deadline, the first free one of the "
+                       "{faction} ({zone})").format(
+            faction=faction_name(orders["faction"]),
+            zone=signup_options(state)[orders["faction"]][0]))
     for key, label in (("host", _("Main Host")), ("reserve", _("Reserve"))):
         if orders.get(key):
             lines.append(f"{label}: {units_text(orders[key])}")

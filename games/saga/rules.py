@@ -188,8 +188,28 @@ def pending(state) -> dict:
         parties = [battle["attacker"], battle["defender"]]
         return {REFEREE: ruling_request(
             _("The reports of a battle disagree: who won?"), {"winner": parties},
-            concerns=sorted(parties) if state["fog"] else None)}
+            concerns=sorted(parties) if state["fog"] else None,
+            facts=dispute_facts(battle))}
     return {s: Request("aftermath", PROMPTS["aftermath"]()) for s in aftermath_asks(state)}
+
+
+def dispute_facts(battle) -> list[str]:
+    """What the referee is told of a disputed battle: where, and what each side reported
+    (in English, as the referee reads pbem)."""
+    claims, points = battle.get("claims", {}), battle.get("points") or {}
+    facts = [f"The battle of {battle['zone']}: {battle['attacker']} attacked, "
+             f"{battle['defender']} defended" + (" (won on points left on the field)."
+                                                  if battle.get("points_rule") else ".")]
+    for seat in (battle["attacker"], battle["defender"]):
+        claimed = claims.get(seat)
+        if claimed is None:
+            facts.append(f"{seat} sent no report.")
+            continue
+        said = "won" if claimed == seat else "lost"
+        left = f", {points[seat]} points left on the field" if points.get(seat) is not None \
+            else ""
+        facts.append(f"{seat} reported: {said}{left}.")
+    return facts
 
 
 def setup_asks(state) -> list[str]:

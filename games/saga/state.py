@@ -331,6 +331,7 @@ def _battle_set(state, p):
 
 def _battle_disputed(state, p):
     state["turn"]["battle"]["claims"] = copy.deepcopy(p["claims"])
+    state["turn"]["battle"]["points"] = copy.deepcopy(p["points"])
     state["turn"]["stage"] = "dispute"
 
 

@@ -64,11 +64,14 @@ def setting_text(key: str, value: str, words: dict) -> str:
                                       value=_(words[value]) if value in words else value)
 
 
-def ruling_request(prompt: str, choices: dict, concerns=None, hours=None) -> Request:
-    """A request for a ruling: the question, what it may set, who is told."""
+def ruling_request(prompt: str, choices: dict, concerns=None, hours=None,
+                   facts=None) -> Request:
+    """A request for a ruling: the question, what it may set, who is told, and what the one
+    who rules should know (`facts`, English sentences for the referee)."""
     return Request("ruling", prompt, hours=hours,
                    choices={key: list(words) for key, words in choices.items()},
-                   concerns=None if concerns is None else sorted(set(concerns)))
+                   concerns=None if concerns is None else sorted(set(concerns)),
+                   facts=None if facts is None else list(facts))
 
 
 def value_problem(choices: dict, key: str, value: str) -> str | None:

@@ -751,11 +751,14 @@ def history(table: Table, seat: str, after: int = 0, upto: int | None = None) ->
 
 
 def replacement(table: Table, seat: dict, now: str) -> None:
-    """The first mail of a new player in a seat: its code, the seat's whole history, the board."""
+    """The first mail of a new player in a seat: its code, the seat's whole history, the
+    board, and the game's rules in short, attached in the seat's language."""
     with i18n.speaking(seat["lang"]):
+        rules = render.rules_summary(table.ruleset)
         table.send(seat, "replacement", lambda context: i18n._(
             "you take over seat {seat}").format(seat=seat["name"]), "replaced", now,
-                   history=history(table, seat["name"]))
+                   history=history(table, seat["name"]), rules=rules[0] if rules else None,
+                   attachments=[rules] if rules else [])
     mark_reported(table, seat)
 
 

@@ -170,3 +170,21 @@ def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_pat
     referee.tick(deadline(referee), send=False)
     game = referee.table("c").state["game"]
     assert (game["factions"]["ann"], game["homelands"]["ann"]) == ("scots", "Alba")
+
+
+def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
+    from pbem.games import saga
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
+    reply(referee, "c", "cat", "move host Mercia", START)
+    referee.tick(later(START, 1), send=False)
+    state = referee.table("c").state["game"]
+    assert state["turn"]["battle"]["zone"] == "Mercia"
+    view = saga.view(state, "cat")
+    [mercia] = [z for z in view["zones"] if z["name"] == "Mercia"]
+    assert any(a.get("name") == "host" and a["points"] == 5 for a in mercia["armies"])
+    text = saga.board_text(view)
+    assert "host 5 (1/2/2 +L)" in text.split("Mercia", 1)[1].split("East Anglia")[0]
+    [drawn] = [z for z in saga.svg_context(view)["zones"] if z["name"] == "Mercia"]
+    assert "5" in drawn["label"].split("+")
+    report = outbox(referee, seat="cat", kind="report")[-1]
+    assert "host 5 (1/2/2 +L)" in flat(report).split("12 Mercia", 1)[1].split("East Anglia")[0]

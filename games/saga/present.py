@@ -100,6 +100,10 @@ def zone_view(state, board, zone, viewer, everything, number) -> dict:
             out.update(status="known", owner=fact["fact"]["owner"],
                        armies=fact["fact"]["armies"], homeland=fact["fact"]["homeland"],
                        turn=fact["turn"], stale=fact["turn"] < number)
+        mine = [army_view(a, s, n) for s, n, a in armies_in(state, zone) if s in realm_of]
+        if mine:    # its own armies there (come to fight, say): always on its own map
+            out.update(status="known" if fact is not None else "present",
+                       armies=mine + list(out["armies"] or []))
     if out["owner"] in state["factions"]:
         out["colour"] = board.colour[state["factions"][out["owner"]]]
     return out
@@ -355,7 +359,7 @@ def zone_line(view, zone) -> str:
     name = f"{zone['number']:>2} {zone['name']}"
     if zone["status"] == "unknown":
         return f"{name:<17}?"
-    holder = holder_text(view, zone["owner"])
+    holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
     if zone["homeland"]:
         holder += " *"
     armies = armies_text(zone["armies"])
@@ -431,7 +435,8 @@ def zone_drawing(view, zone) -> dict:
     and, for what the viewer only remembers, the turn it saw it."""
     return {"name": zone["name"], "number": zone["number"], "x": zone["x"], "y": zone["y"],
             "radius": ZONE_RADIUS, "colour": zone["colour"], "homeland": zone["homeland"],
-            "stale": zone["stale"], "dashed": zone["status"] == "unknown" or zone["stale"],
+            "stale": zone["stale"],
+            "dashed": zone["status"] in ("unknown", "present") or zone["stale"],
             "label": "?" if zone["status"] == "unknown" else armies_badge(zone["armies"]),
             "mark": f"t{zone['turn']}" if zone["status"] == "known" else "",
             "title": zone_title(view, zone)}
@@ -450,7 +455,8 @@ def zone_title(view, zone) -> str:
     """A zone's tooltip."""
     if zone["status"] == "unknown":
         return f"{zone['name']}: " + _("not known")
-    text = f"{zone['name']}: {holder_text(view, zone['owner'])}, {armies_text(zone['armies'])}"
+    holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
+    text = f"{zone['name']}: {holder}, {armies_text(zone['armies'])}"
     if zone["status"] == "known":
         text += " " + _("(turn {turn})").format(turn=zone["turn"])
     return text

@@ -460,7 +460,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                                      num=refused)
         if commands:
             return i18n._("{commands} noted").format(
-                commands=", ".join(c.upper() for c in commands))
+                commands=", ".join(shown(c, i18n.current()) for c in commands))
         return i18n._("no orders found")
 
     with i18n.speaking(seat["lang"]):

@@ -17,7 +17,9 @@ from .orders import Reader, words
 from .rules import scout_targets
 from .state import board_of, new_turn, zones_of
 
-NEW_NAMES = ("raiders", "band", "band2", "band3")
+# Names for the new army of a split example, in the reader's words (no unit word, no
+# accent: a name is kept as it is read).
+NEW_NAMES = (N_("raiders"), N_("band"), N_("riders"), N_("troop"))
 # One unit of a type, as an order writes it ("1 levy", "1 levée").
 ONE_UNIT = {"hearthguards": N_("hearthguard"), "warriors": N_("warrior"), "levies": N_("levy")}
 
@@ -97,7 +99,7 @@ def merges(state, seat):
 
 def free_names(state, seat) -> list[str]:
     """Names no army of the seat has yet, for the new army of a split."""
-    return [n for n in NEW_NAMES if n not in state["armies"][seat]]
+    return [name for name in map(_, NEW_NAMES) if name not in state["armies"][seat]]
 
 
 def splits(state, seat):

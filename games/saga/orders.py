@@ -30,7 +30,7 @@ from pbem.i18n import _, current, ngettext
 from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
                        faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
-                       unit_name, unit_of, units_text)
+                       unit_count, unit_name, unit_of, units_text)
 from .moves import events as step_events
 from .moves import is_outward, problem, problem_after_scouting, recruit_problem
 from .rules import (aftermath_asks, fall_back_options, give_way, scenario_chooser,
@@ -620,8 +620,8 @@ def say_step(state, seat, step) -> str:
                                                    units=units_text(step["units"]))
     if kind == "recruit":
         where = step.get("place") or _("your homeland")
-        return _("recruit 1 {unit} in {where} at upkeep (5 gold)").format(
-            unit=unit_name(step["type"]), where=where)
+        return _("recruit {units} in {where} at upkeep (5 gold)").format(
+            units=unit_count(step["type"], 1), where=where)
     if kind == "ransom":
         return _("pay the ransom of your Lord")
     return _("free the Lord of {seat}").format(seat=step["seat"])

@@ -18,7 +18,8 @@ from pbem.i18n import _, ngettext
 from .army import points
 from .examples import examples
 from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
-                       faction_name, points_text, scenario_name, unit_name, units_text)
+                       faction_name, points_text, scenario_name, unit_count, unit_name,
+                       units_text)
 from .moves import captives, ransom_of
 from .rules import (END_REASONS, aftermath_asks, controller, fall_back_options, give_way,
                     internal_moves, outward_targets, pending, scout_targets, withdraw_options)
@@ -654,8 +655,8 @@ NARRATIONS = {
         "treasury {before} -> {after}",
         "upkeep of {seat}: {zones} zones bring {income} gold, the armies cost {upkeep}; "
         "treasury {before} -> {after}", p["zones"]).format(**p),
-    "unit_recruited": lambda p: _("{seat} recruited 1 {unit} into {army} in {zone}").format(
-        seat=p["seat"], unit=unit_name(p["type"]), army=p["army"], zone=p["zone"]),
+    "unit_recruited": lambda p: _("{seat} recruited {units} into {army} in {zone}").format(
+        seat=p["seat"], units=unit_count(p["type"], 1), army=p["army"], zone=p["zone"]),
     "recruit_refused": lambda p: _("no {unit} recruited: {why}").format(
         unit=unit_name(p["type"]), why=REFUSALS[p["why"]]()),
     "order_skipped": lambda p: _("an order could not be carried out: {why}").format(**p),

@@ -234,6 +234,9 @@ HANDLERS = {
         "{number} warriors lying on {place} are spared and sent home.",
         len(p["ids"])).format(number=len(p["ids"]), place=p["place"]),
     "warrior_joined": lambda p: _("A new warrior joins {seat}.").format(seat=p["seat"]),
+    "warriors_joined": lambda p: ngettext(
+        "{number} warrior joins {seat}.", "{number} warriors join {seat}.",
+        len(p["ids"])).format(number=len(p["ids"]), seat=p["seat"]),
     "card_chosen": lambda p: _("The event card of this turn: {card}.").format(
         card=card_name(p["card"])),
     "card_revealed": lambda p: _("Merchants come to the valley: {goods}, {number} of each, "

@@ -499,6 +499,11 @@ def _warrior_joined(state, p):
     state["next_warrior"] = max(state["next_warrior"], p["id"] + 1)
 
 
+def _warriors_joined(state, p):
+    for wid in p["ids"]:
+        _warrior_joined(state, {"id": wid, "seat": p["seat"], "at": p["at"]})
+
+
 def _card_chosen(state, p):
     state["card"] = p["card"]
     state["deck"] = [c for c in state["deck"] if c != p["card"]]
@@ -691,7 +696,8 @@ REDUCERS = {
     "fight_began": _fight_began, "combat_rolled": _combat_rolled, "warriors_hit": _warriors_hit,
     "kill_ordered": _kill_ordered, "fight_ended": _fight_ended,
     "warriors_killed": _warriors_killed, "warriors_home": _warriors_home,
-    "warrior_joined": _warrior_joined, "card_chosen": _card_chosen,
+    "warrior_joined": _warrior_joined, "warriors_joined": _warriors_joined,
+    "card_chosen": _card_chosen,
     "card_revealed": _card_revealed, "offer_made": _offer_made, "offer_closed": _offer_closed,
     "traded": _traded, "price_moved": _price_moved, "merchant_trade": _merchant_trade,
     "project_paid": _project_paid, "building_finished": _building_finished, "forged": _forged,

@@ -135,7 +135,7 @@ SEIGNEURS_STAGES = {
                ({"ann": "pass", "bob": "offer ann give wood 1 take coins 1", "zed": "pass"},),
                "ann", []),
     "movement": ({**VALLEY, "stage": "movement", "relations": {"ann|bob": "war"},
-                  "warriors": {"ann": {"G2": 3}}}, (), "ann", ["leave A3 / recruit"]),
+                  "warriors": {"ann": {"G2": 3}}}, (), "ann", []),
     "barbarian": ({**VALLEY, "stage": "movement", "stocks": {"zed": {"wood": 4}},
                    "warriors": {"zed": {"A1": 2}}}, (), "zed", []),
     "aftermath": ({**VALLEY, "stage": "movement", "relations": {"ann|bob": "war"},

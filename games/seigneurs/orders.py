@@ -16,7 +16,7 @@ from pbem.adjudicator.rulings import parse_ruling
 from pbem.adjudicator.spelling import closest, did_you_mean
 from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 
-from . import development, economy, war
+from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
 from .material import (BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES, building_name,
@@ -257,7 +257,8 @@ def read_village(r, orders, args, line):
     problem = village_problem(r.state, tiles)
     if problem:
         raise LineError({
-            "two": _("name two different tiles: village E2 E3"),
+            "two": _("name two different tiles{example}").format(
+                example=example_for(r.state, r.seat, "village")),
             "adjoining": _("the two village tiles must adjoin"),
             "taken": _("one of these tiles is taken already"),
             "distance": _("a village stands 3 tiles at least from any other village"),
@@ -273,7 +274,8 @@ def read_farm(r, orders, args, line):
     if len(farms) >= most:
         raise LineError(_("you place {number} farms, no more").format(number=most))
     if not args:
-        raise LineError(_("say where: farm C3 wood food, or farm village food"))
+        raise LineError(_("say where{example}").format(example=example_for(r.state, r.seat,
+                                                                             "farm")))
     if args[0] == "village" and not barbarian:
         gift = r.goods_list(args[1:], 1)
         farms.append({"tile": None, "gift": gift[0]})
@@ -287,6 +289,10 @@ def read_farm(r, orders, args, line):
 def read_produce(r, orders, args, line):
     if r.state["round"]["number"] != 1:
         raise LineError(_("your domain produced in the first round already"))
+    if not args:
+        raise LineError(_("name your domain's {number} resources{example}").format(
+            number=material(r.state)["domain"], example=example_for(r.state, r.seat,
+                                                                    "produce")))
     orders["produce"] = r.goods_list(args, material(r.state)["domain"])
 
 
@@ -298,7 +304,8 @@ def take_act(r, orders, act):
 
 def read_tax(r, orders, args, line):
     if not args:
-        raise LineError(_("say where and what: tax C3 wood 2, or tax C3 all"))
+        raise LineError(_("say where and what{example}").format(
+            example=example_for(r.state, r.seat, "tax")))
     place = r.place(args[0])
     if place in r.state["taxed"]:
         raise LineError(_("{place} was visited by a collector this turn already").format(
@@ -312,7 +319,8 @@ def read_tax(r, orders, args, line):
 
 def read_oath(r, orders, args, line):
     if not args:
-        raise LineError(_("say which free farm: oath C3"))
+        raise LineError(_("say which free farm{example}").format(
+            example=example_for(r.state, r.seat, "oath")))
     place = r.place(args[0])
     if r.state["farms"].get(place, "") is not None:
         raise LineError(_("{place} is not a free farm").format(place=place))
@@ -330,7 +338,8 @@ def read_pass(r, orders, args, line):
 
 def read_send(r, orders, args, line, side):
     if not args:
-        raise LineError(_("say where and how many: oppose C3 2"))
+        raise LineError(_("say where and how many{example}").format(
+            example=example_for(r.state, r.seat, side)))
     place = r.place(args[0])
     claim = next((c for c in economy.open_claims(r.state) if c["place"] == place), None)
     if claim is None:
@@ -349,7 +358,8 @@ def read_send(r, orders, args, line, side):
 
 def read_parley(r, orders, args, line, agree):
     if not args:
-        raise LineError(_("say which place: agree C3 your terms, or fight C3"))
+        raise LineError(_("say which place{example}").format(
+            example=example_for(r.state, r.seat, "agree" if agree else "fight")))
     place = r.place(args[0])
     if not any(c["place"] == place for c in economy.contested(r.state)):
         raise LineError(_("there is no opposed claim on {place}").format(place=place))
@@ -357,9 +367,10 @@ def read_parley(r, orders, args, line, agree):
         else {"fight": True}
 
 
-def fight_place(r, args) -> str:
+def fight_place(r, args, kind) -> str:
     if not args:
-        raise LineError(_("say which fight: stop C3"))
+        raise LineError(_("say which fight{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     place = r.place(args[0])
     if place not in r.state["fights"]:
         raise LineError(_("there is no fight on {place}").format(place=place))
@@ -367,7 +378,7 @@ def fight_place(r, args) -> str:
 
 
 def read_hit(r, orders, args, line):
-    place = fight_place(r, args)
+    place = fight_place(r, args, "hit")
     specs = []
     for word in args[1:]:
         if word in ARMED and specs:
@@ -378,21 +389,24 @@ def read_hit(r, orders, args, line):
 
 
 def read_stop(r, orders, args, line):
-    orders.setdefault("stop", []).append(fight_place(r, args))
+    orders.setdefault("stop", []).append(fight_place(r, args, "stop"))
 
 
 def read_kill(r, orders, args, line):
-    orders.setdefault("kill", []).append(fight_place(r, args))
+    orders.setdefault("kill", []).append(fight_place(r, args, "kill"))
 
 
 def read_spare(r, orders, args, line):
-    place = fight_place(r, args)
+    place = fight_place(r, args, "kill")
     orders["kill"] = [p for p in orders.get("kill", []) if p != place]
 
 
 def read_card(r, orders, args, line):
     if r.seat != r.state["barbarian"]:
         raise LineError(_("only the barbarian chooses the card"))
+    if not args:
+        raise LineError(_("name a card of your deck{example}").format(
+            example=example_for(r.state, r.seat, "card")))
     orders["card"] = deck_card(r.state["deck"], [a for a in args if a not in FILLER])
 
 
@@ -449,8 +463,10 @@ def read_answer(r, orders, args, line, accept):
     except ValueError:
         mine = [str(o["id"]) for o in r.state["offers"]
                 if o["to"] == r.seat and o["status"] == "open"]
-        raise LineError(_("name an open offer to you by its number; open offers to you: "
-                          "{numbers}").format(numbers=", ".join(mine) or "-")) from None
+        if not mine:
+            raise LineError(_("no offer to you is open now")) from None
+        raise LineError(_("name an open offer to you by its number ({numbers}){example}").format(
+            numbers=", ".join(mine), example=example_for(r.state, r.seat, "accept"))) from None
     orders.setdefault("answers", []).append({"id": number, "accept": accept})
 
 
@@ -459,7 +475,8 @@ def read_merchant(r, orders, args, line, kind):
     if not merchants:
         raise LineError(_("no merchants came to the valley this turn"))
     if not args:
-        raise LineError(_("say what and how many: buy metal 2"))
+        raise LineError(_("say what and how many{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     good = r.good(args[0], merchants["goods"])
     number = r.count(args[1] if len(args) > 1 else None, 1)
     orders.setdefault("merchants", []).append({"kind": kind, "good": good, "count": number})
@@ -467,7 +484,8 @@ def read_merchant(r, orders, args, line, kind):
 
 def read_peace(r, orders, args, line):
     if not args:
-        raise LineError(_("say with whom and on what terms: peace bob your terms"))
+        raise LineError(_("say with whom and on what terms{example}").format(
+            example=example_for(r.state, r.seat, "peace")))
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     if not at_war(r.state, r.seat, other):
         raise LineError(_("you are not at war with {seat}").format(seat=other))
@@ -477,9 +495,11 @@ def read_peace(r, orders, args, line):
 def read_build(r, orders, args, line):
     if r.seat not in r.state["lords"]:
         raise LineError(_("only lords build"))
-    if not args or args[0] not in BUILDING_WORDS:
-        raise LineError(_("name a building{hint}").format(
-            hint=close(args[0] if args else "", BUILDING_WORDS)))
+    if not args:
+        raise LineError(_("name a building{example}").format(
+            example=example_for(r.state, r.seat, "build")))
+    if args[0] not in BUILDING_WORDS:
+        raise LineError(_("name a building{hint}").format(hint=close(args[0], BUILDING_WORDS)))
     building = BUILDING_WORDS[args[0]]
     if development.done_building(r.state, r.seat, building):
         raise LineError(_("your {building} is finished already").format(
@@ -508,6 +528,9 @@ def read_donate(r, orders, args, line):
     if not development.done_building(r.state, r.seat, "church"):
         raise LineError(_("you need a finished {building} for that").format(
             building=building_name("church")))
+    if not args:
+        raise LineError(_("say what you give{example}").format(
+            example=example_for(r.state, r.seat, "donate")))
     orders["donate"] = r.goods(args, RESOURCES + ("coins",))
 
 
@@ -585,7 +608,8 @@ def payment_reason(step) -> str:
 
 def read_move(r, orders, args, line):
     if len(args) < 2:
-        raise LineError(_("say from where to where: move C3 D4 2"))
+        raise LineError(_("say from where to where{example}").format(
+            example=example_for(r.state, r.seat, "move")))
     source, target = r.place(args[0]), r.place(args[1])
     if source == target:
         raise LineError(_("{first} and {second} are the same place ({place}): name a place "
@@ -609,7 +633,8 @@ def read_leave(r, orders, args, line):
     if r.seat != r.state["barbarian"]:
         raise LineError(_("only the barbarian's warriors leave the valley"))
     if not args:
-        raise LineError(_("say from which tile on the rim: leave A3"))
+        raise LineError(_("say from which tile on the rim{example}").format(
+            example=example_for(r.state, r.seat, "leave")))
     place = r.place(args[0])
     if not r.land.edge(place):
         raise LineError(_("{place} is not on the rim of the valley").format(place=place))
@@ -621,7 +646,8 @@ def read_leave(r, orders, args, line):
 
 def read_war(r, orders, args, line):
     if not args:
-        raise LineError(_("say on whom: war bob"))
+        raise LineError(_("say on whom{example}").format(
+            example=example_for(r.state, r.seat, "war")))
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     orders.setdefault("war", []).append(other)
 
@@ -637,7 +663,8 @@ def read_recruit(r, orders, args, line):
 
 def read_loot(r, orders, args, line, kind):
     if not args:
-        raise LineError(_("say where: pillage C3"))
+        raise LineError(_("say where{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     place = r.place(args[0])
     if place not in war.pillage_options(r.state, r.seat):
         raise LineError(_("you cannot pillage or raze {place}: no fit warrior of yours on "
@@ -647,7 +674,8 @@ def read_loot(r, orders, args, line, kind):
 
 def read_found(r, orders, args, line):
     if len(args) < 2:
-        raise LineError(_("say from which farm and where: found C3 D4 wood food"))
+        raise LineError(_("say from which farm and where{example}").format(
+            example=example_for(r.state, r.seat, "found")))
     source = r.place(args[0])
     if source not in economy.growth_sources(r.state, r.seat):
         raise LineError(_("{place} does not hold 4 resources of a farm of yours").format(
@@ -688,6 +716,31 @@ READERS = {
     "raze": lambda r, o, a, l: read_loot(r, o, a, l, "raze"),
     "found": read_found,
 }
+
+
+# ---------------------------------------------------------------- examples
+
+def help_rows(state, seat) -> list[dict]:
+    """The HELP rows of the open stage for this seat: [{"order", "says"}], each order one
+    the parser reads from it now (each part of "a / b" too); a row none fits is left out."""
+    rows = []
+    for kind, lines in examples.candidates(state, seat):
+        found = next(((line, says) for line, says in lines if reads(state, seat, line)), None)
+        if found:
+            rows.append({"kind": kind, "order": found[0], "says": found[1]})
+    return rows
+
+
+def reads(state, seat, line: str) -> bool:
+    """Does the parser read each " / " part of this line from this seat now, without an
+    error?"""
+    return all(not parse(state, seat, part)[1] for part in line.split(" / "))
+
+
+def example_for(state, seat, kind: str) -> str:
+    """', e.g. ORDER': an order of this kind the seat could send now, or ''."""
+    found = next((row["order"] for row in help_rows(state, seat) if row["kind"] == kind), None)
+    return _(", e.g. {order}").format(order=found) if found else ""
 
 
 # ---------------------------------------------------------------- saying it back

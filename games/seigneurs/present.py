@@ -16,8 +16,8 @@ from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
 from .development import merchant_price, still_owed
-from .examples import examples
 from .narrate import SIDES, STAGE_NAMES, agreement_recorded, told
+from .orders import help_rows
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, card_name, good_name,
                        goods_text, valley)
 from .seasons import default_freeing, prestige
@@ -41,7 +41,7 @@ def view(state, seat=None) -> dict:
     if "you" in out:
         out["you"]["lines"] = your_lines(out, out["you"])
         out["you"]["deck_text"] = deck_text(out["you"].get("deck") or [])
-        out["you"]["examples"] = examples(state, seat)
+        out["you"]["examples"] = help_rows(state, seat)
     return out
 
 

@@ -107,7 +107,11 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     assert orders == {"set": {"winner": "ann"}, "text": "kept every oath A fine game.",
                       "by": "barb"}
     _, errors = parse_ruling("I cannot decide", {"winner": ["ann", "bob"]}, by="barb")
-    assert errors[0].message == "the ruling must set winner: write 'winner VALUE'"
+    assert errors[0].message == "the ruling must set winner, e.g. winner ann"
+    _, errors = parse_ruling("winner", {"winner": ["ann", "bob"]}, by="barb")
+    assert errors[0].message == "say what winner is, e.g. winner ann"
+    _, errors = parse_ruling("I cannot decide", {"points": []}, by="barb")
+    assert errors[0].message == "the ruling must set points"
 
 
 def test_rounds_end_with_a_round_in_which_nobody_acts():

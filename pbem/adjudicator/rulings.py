@@ -93,6 +93,15 @@ def missing(choices: dict, values: dict) -> list[str]:
     return [key for key in sorted(choices) if key not in values]
 
 
+def example_setting(choices: dict, key: str, words: dict) -> str:
+    """', e.g. KEY VALUE' with the first value the ruling may set, in the reader's words;
+    '' when any value will do."""
+    if not choices.get(key):
+        return ""
+    said = [_(words[w]) if w in words else w for w in (key, choices[key][0])]
+    return _(", e.g. {setting}").format(setting=" ".join(said))
+
+
 def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
     """(orders, errors) for a judge's ruling mail.
 
@@ -114,8 +123,8 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
                 reasons.append(line.strip())
             continue
         if len(tokens) < 2:
-            errors.append(OrderError(number, line.strip(),
-                                     _("say what {key} is: {key} VALUE").format(key=tokens[0])))
+            errors.append(OrderError(number, line.strip(), _("say what {key} is{example}").format(
+                key=tokens[0], example=example_setting(choices, key, words or {}))))
             continue
         value = tokens[1].strip(",.;")
         if choices[key]:
@@ -129,8 +138,9 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
             reasons.append(" ".join(tokens[2:]))
     if not errors:
         for key in missing(choices, values):
-            errors.append(OrderError(0, "", _("the ruling must set {key}: write '{key} VALUE'")
-                                     .format(key=_(words[key]) if key in (words or {}) else key)))
+            errors.append(OrderError(0, "", _("the ruling must set {key}{example}").format(
+                key=_(words[key]) if key in (words or {}) else key,
+                example=example_setting(choices, key, words or {}))))
     return {"set": values, "text": " ".join(reasons), "by": by}, errors
 
 

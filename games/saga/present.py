@@ -16,14 +16,12 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
+from .choices import choices
 from .examples import examples
-from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
-                       faction_name, points_text, scenario_name, unit_count, unit_name,
-                       units_text)
+from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name, faction_name,
+                       points_text, scenario_name, unit_count, unit_name, units_text)
 from .moves import captives, ransom_of
-from .rules import (END_REASONS, aftermath_asks, controller, fall_back_options, give_way,
-                    internal_moves, outward_targets, pending, scout_targets, withdraw_options)
-from .start import signup_options
+from .rules import END_REASONS, controller, pending
 from .state import armies_in, board_of, owner_of, vassals_of, zones_of
 
 GREY = "#d0d0d0"
@@ -175,7 +173,11 @@ def own_view(state, seat) -> dict:
     asked = {s: r.kind for s, r in pending(state).items()
              if (controller(state, s) or s) == seat}
     yours["asked"] = asked
-    yours["options"] = {s: options(state, s, kind) for s, kind in asked.items()}
+    chosen = {s: options(state, s, kind) for s, kind in asked.items()}
+    yours["options"] = {s: [line for c in found for line in c["text"]]
+                        for s, found in chosen.items()}
+    yours["option_orders"] = {s: [o for c in found for o in c["orders"]]
+                              for s, found in chosen.items()}
     yours["battle"] = battle_view(state, seat)
     yours["examples"] = examples(state, seat)
     income = ZONE_INCOME * len(yours["zones"])
@@ -185,111 +187,18 @@ def own_view(state, seat) -> dict:
     return yours
 
 
-def options(state, seat, kind) -> list[str]:
-    """The orders a seat asked now may send, as lines of its mail (each within 78 columns)."""
-    lines = ORDER_LINES[kind](state, seat)
-    return [folded for line in lines for folded in indent(line)]
+def options(state, seat, kind) -> list[dict]:
+    """The choices of a seat asked `kind` now (choices.py), each with its lines of mail
+    (folded within 78 columns)."""
+    return [{**choice, "text": indent(choice["line"] + (f"   {choice['note']}"
+                                                       if choice["note"] else ""))}
+            for choice in choices(state, seat, kind)]
 
 
 def indent(line, first="  ", rest="      ") -> list[str]:
     """A line folded within the text width, its continuation indented."""
     return textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False)
-
-
-def choice(words) -> str:
-    """'Kent | Wessex'."""
-    return " | ".join(words)
-
-
-def signup_lines(state, seat) -> list[str]:
-    """Signup: each free faction with its free homelands, and the armies."""
-    lines = [_("faction {faction}   homeland {zones}").format(faction=f, zones=choice(zones))
-             for f, zones in signup_options(state).items()]
-    return lines + [_("host 1 hearthguards 2 warriors 1 levies") + "   " +
-                    _("(4 or 5 points, with the Lord)"),
-                    _("reserve 1 warriors") + "   " + _("(1 or 2 points)")]
-
-
-def turn_lines(state, seat) -> list[str]:
-    """The turn: moves inside, the move out, scouting, reorganising, recruits, the Lord."""
-    armies = state["armies"][seat]
-    lines = [_("move {army} {zone}").format(army=n, zone=choice(internal_moves(state, seat, n)))
-             for n in sorted(armies) if internal_moves(state, seat, n)]
-    lines += [_("move {army} {zone}").format(army=n, zone=choice(outward_targets(state, seat, n)))
-              + "   " + _("(your one move out)")
-              for n in sorted(armies) if outward_targets(state, seat, n)]
-    if scout_targets(state, seat):
-        lines.append(_("scout {zone}").format(zone=choice(scout_targets(state, seat))) + "   " +
-                     _("(instead of moving out; then MOVE or STAY)"))
-    lines += [_("army A+B   split A 2 [NAME]   disband A 1 levies"),
-              _("recruit hearthguards|warriors|levies [ZONE|ARMY]") + "   " +
-              _("(at upkeep, one of each type)")]
-    if state["lords"][seat]["status"] == "captured":
-        lines.append(_("ransom") + "   " + _("({gold} gold: your Lord comes back)").format(
-            gold=ransom_of(state, seat)))
-    return lines + [_("release {seat}").format(seat=s) for s in captives(state, seat)]
-
-
-def move_lines(state, seat) -> list[str]:
-    """After a scouting: MOVE into the scouted zone, or STAY."""
-    zone = state["turn"]["scout"]["zone"]
-    return [_("move {army} {zone}").format(army=n, zone=zone)
-            for n in sorted(state["armies"][seat]) if zone in outward_targets(state, seat, n)] + \
-        [_("stay"), _("recruit hearthguards|warriors|levies [ZONE|ARMY]")]
-
-
-def retreat_lines(state, seat) -> list[str]:
-    """Where each small army may retreat."""
-    zone = state["turn"]["contact"]["zone"]
-    return [_("retreat {army} {zones}").format(
-                army=n, zones=choice(give_way(state, seat, zone, points(state["armies"][seat][n]))))
-            for n in state["turn"]["retreats"]]
-
-
-def setup_lines(state, seat) -> list[str]:
-    """Before a battle: withdraw an army, or fight with all; the scenario."""
-    battle = state["turn"]["battle"]
-    lines = []
-    if seat == battle["defender"] and withdraw_options(state):
-        lines += [_("withdraw {army} {zones}").format(army=n, zones=choice(zones))
-                  for n, zones in sorted(withdraw_options(state).items())] + [_("fight")]
-    if seat == battle.get(battle["chooser"]) and not battle["scenario"]:
-        lines.append(_("scenario 1-6") + "   (" + ", ".join(
-            f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1)) + ")")
-    return lines
-
-
-def aftermath_lines(state, seat) -> list[str]:
-    """After a battle: the units lost, where to fall back, the promotion."""
-    asks = aftermath_asks(state).get(seat, [])
-    lines = []
-    if "losses" in asks:
-        lines.append(_("lose 1 warriors 1 levies") + "   " +
-                     _("(the units you lose, your choice)"))
-    if "fall_back" in asks:
-        lines.append(_("retreat {zones}").format(zones=choice(fall_back_options(state))))
-    if "promote" in asks:
-        lines.append(_("promote warriors | levies | none"))
-    return lines
-
-
-def disband_lines(state, seat) -> list[str]:
-    """Upkeep short: what to disband."""
-    return [_("disband ARMY N [levies|warriors|hearthguards]") + "   " +
-            _("({points} to disband)").format(points=points_text(state["turn"]["short"]))]
-
-
-def result_lines(state, seat) -> list[str]:
-    """A battle's report."""
-    if state["turn"]["battle"].get("points_rule"):
-        return [_("result won points N"), _("result lost points N")]
-    return [_("result won"), _("result lost")]
-
-
-ORDER_LINES = {"signup": signup_lines, "orders": turn_lines, "move": move_lines,
-               "retreat": retreat_lines, "setup": setup_lines, "aftermath": aftermath_lines,
-               "disband": disband_lines, "result": result_lines}
 
 
 def battle_view(state, seat) -> dict | None:

@@ -2,9 +2,11 @@
 
 A choice is a line of a seat's mail ("move host Kent | Wessex   (your one
 move out)") and the orders it offers ("move host Kent", "move host Wessex"),
-each one the game's parser takes from that seat now: an order it would
-refuse is left out, and so is a line left with none. The HELP's examples
-(examples.py) are the first order of each line, with what it does.
+each one the game's parser takes from that seat now (`reads`, the parser's
+verdict, is given by the caller: orders.reads): an order it would refuse is
+left out, and so is a line left with none. The HELP's examples
+(examples.py) and the examples of the parser's answers are the first order
+of each line.
 """
 
 from pbem.i18n import N_, _, ngettext
@@ -13,7 +15,6 @@ from .army import cheapest, points
 from .material import (SCENARIO_NAMES, UNIT_TYPES, faction_name, points_text, scenario_name,
                        unit_name)
 from .moves import captives, ransom_of
-from .orders import parse
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scout_targets, withdraw_options)
 from .start import signup_options
@@ -26,20 +27,16 @@ ONE_UNIT = {"hearthguards": N_("hearthguard"), "warriors": N_("warrior"), "levie
 NEW_NAMES = (N_("raiders"), N_("band"), N_("riders"), N_("troop"))
 
 
-def choices(state, seat, kind: str) -> list[dict]:
-    """[{"line", "note", "orders"}] a seat asked `kind` now may send, each order read."""
+def choices(state, seat, kind: str, reads) -> list[dict]:
+    """[{"line", "note", "orders"}] a seat asked `kind` now may send: each order one
+    reads(state, seat, text) accepts."""
     out = []
-    for line, note, orders in LINES[kind](state, seat):
+    for line, note, orders in LINES[kind](state, seat, reads):
         taken = [o for o in orders if reads(state, seat, o)]
         if taken:
             shown = line if len(taken) == len(orders) else alternatives(taken)
             out.append({"line": shown.replace("\n", "   "), "note": note, "orders": taken})
     return out
-
-
-def reads(state, seat, text: str) -> bool:
-    """Does the game's parser read this order text from this seat now, without an error?"""
-    return not parse(state, seat, text)[1]
 
 
 def alternatives(orders: list[str]) -> str:
@@ -84,7 +81,7 @@ def free_names(state, seat) -> list[str]:
 
 # ---------------------------------------------------------------- one maker per question
 
-def signup(state, seat):
+def signup(state, seat, reads):
     for faction, zones in signup_options(state).items():
         orders = [_("faction {faction}").format(faction=faction_word(faction)) + "\n" +
                   _("homeland {zone}").format(zone=z) for z in zones]
@@ -95,7 +92,7 @@ def signup(state, seat):
     yield _("reserve 1 warriors"), _("(1 or 2 points)"), [_("reserve 1 warriors")]
 
 
-def turn(state, seat):
+def turn(state, seat, reads):
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"), internal_moves(state, seat, name),
                               army=name)
@@ -106,7 +103,7 @@ def turn(state, seat):
         yield line, _("(your one move out)"), orders
     line, orders = one_of(_("scout {last}"), scout_targets(state, seat))
     yield line, _("(instead of moving out; then MOVE or STAY)"), orders
-    yield from reorganising(state, seat)
+    yield from reorganising(state, seat, reads)
     yield from recruiting(state, seat)
     if state["lords"][seat]["status"] == "captured":
         yield (_("ransom"), _("({gold} gold: your Lord comes back)").format(
@@ -116,12 +113,12 @@ def turn(state, seat):
         yield order, _("(its Lord goes home)"), [order]
 
 
-def reorganising(state, seat):
+def reorganising(state, seat, reads):
     """Merging two armies, splitting one, disbanding units: the first each seat may give."""
     mine = armies(state, seat)
     merges = [_("army {army}+{other}").format(army=a, other=b) for a, one in mine
               for b, two in mine if a != b and one["zone"] == two["zone"]]
-    yield first_line(state, seat, merges, _("(merge two armies in one zone)"))
+    yield first_line(state, seat, merges, _("(merge two armies in one zone)"), reads)
     for new in free_names(state, seat)[:1]:
         splits = [(_("split {army} {number} {new}").format(army=a, number=n, new=new), a, n)
                   for a, _army in mine for n in (2, 1)]
@@ -133,10 +130,10 @@ def reorganising(state, seat):
                 [found[0]]
     disbands = [_("disband {army} 1 {units}").format(army=a, units=unit_word(kind, 1))
                 for a, army in mine for kind in reversed(UNIT_TYPES) if army["units"][kind]]
-    yield first_line(state, seat, disbands, _("(units leave your army)"))
+    yield first_line(state, seat, disbands, _("(units leave your army)"), reads)
 
 
-def first_line(state, seat, orders: list[str], note: str) -> tuple:
+def first_line(state, seat, orders: list[str], note: str, reads) -> tuple:
     """(line, note, [order]) for the first of these orders the parser reads, or an empty
     choice."""
     found = next((o for o in orders if reads(state, seat, o)), None)
@@ -152,7 +149,7 @@ def recruiting(state, seat):
     yield line, _("(or in another zone of yours)"), orders
 
 
-def after_scouting(state, seat):
+def after_scouting(state, seat, reads):
     zone = state["turn"]["scout"]["zone"]
     moves = [_("move {army} {zone}").format(army=n, zone=zone) for n, _army in
              armies(state, seat)]
@@ -161,7 +158,7 @@ def after_scouting(state, seat):
     yield from recruiting(state, seat)
 
 
-def retreat(state, seat):
+def retreat(state, seat, reads):
     zone = state["turn"]["contact"]["zone"]
     for name in state["turn"]["retreats"]:
         army = state["armies"][seat][name]
@@ -170,7 +167,7 @@ def retreat(state, seat):
         yield line, "", orders
 
 
-def setup(state, seat):
+def setup(state, seat, reads):
     for name, zones in sorted(withdraw_options(state).items()):
         line, orders = one_of(_("withdraw {army} {last}"), zones, army=name)
         yield line, _("(it leaves before the battle)"), orders
@@ -180,7 +177,7 @@ def setup(state, seat):
                                 enumerate(SCENARIO_NAMES, start=1)) + ")", orders
 
 
-def aftermath(state, seat):
+def aftermath(state, seat, reads):
     asks = aftermath_asks(state).get(seat, [])
     battle = state["turn"]["battle"]
     if "losses" in asks:
@@ -198,7 +195,7 @@ def aftermath(state, seat):
         yield line, _("(one unit one step up, or none)"), orders
 
 
-def disband(state, seat):
+def disband(state, seat, reads):
     note = _("({points} to disband)").format(points=points_text(state["turn"]["short"]))
     for name, army in armies(state, seat):
         kinds = [k for k in UNIT_TYPES if army["units"][k]]
@@ -207,7 +204,7 @@ def disband(state, seat):
         yield line, note, orders
 
 
-def result(state, seat):
+def result(state, seat, reads):
     if state["turn"]["battle"].get("points_rule"):
         orders = [_("result won points 14"), _("result lost points 9")]
         yield " / ".join(orders), _("(the points you left on the field)"), orders

@@ -9,8 +9,8 @@ nothing now is shown its next turn's, as if it were its turn.
 
 from pbem.i18n import N_, _
 
-from .choices import choices, reads
-from .orders import VERBS, words
+from .choices import choices
+from .orders import VERBS, reads, words
 from .rules import pending
 from .state import new_turn
 
@@ -43,7 +43,7 @@ def examples(state, seat) -> list[dict]:
         turn = state["turn"]
         state = {**state, "turn": new_turn(turn["number"], turn["round"], seat)}
     rows = []
-    for choice in choices(state, seat, kind):
+    for choice in choices(state, seat, kind, reads):
         for order in choice["orders"][0].split("\n"):
             if not reads(state, seat, order):
                 continue    # a part of a pair that needs the other (a homeland)

@@ -31,6 +31,7 @@ from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
                        faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
                        unit_count, unit_name, unit_of, units_text)
+from . import choices
 from .moves import events as step_events
 from .moves import is_outward, problem, problem_after_scouting, recruit_problem
 from .rules import (aftermath_asks, fall_back_options, give_way, scenario_chooser,
@@ -314,7 +315,8 @@ class Reader:
     def read_move(self, number, line, args) -> None:
         """MOVE army zone."""
         if len(args) < 2:
-            raise ValueError(_("MOVE needs an army and a zone: move host Mercia"))
+            raise ValueError(_("MOVE needs an army and a zone{example}").format(
+                example=example_of(self.state, self.seat, "move")))
         step = {"do": "move", "army": self.army(args[0]), "to": self.zone(args[1:])}
         if self.stage == "move":
             self.after_scouting(step)
@@ -340,7 +342,8 @@ class Reader:
     def read_scout(self, number, line, args) -> None:
         """SCOUT zone [army]."""
         if not args:
-            raise ValueError(_("SCOUT needs a zone: scout Mercia"))
+            raise ValueError(_("SCOUT needs a zone{example}").format(
+                example=example_of(self.state, self.seat, "scout")))
         name = None
         if len(args) > 1 and args[-1] in self.sketch["armies"][self.seat]:
             name, args = args[-1], args[:-1]
@@ -349,14 +352,16 @@ class Reader:
     def read_merge(self, number, line, args) -> None:
         """ARMY A+B (MERGE A B)."""
         if len(args) != 2:
-            raise ValueError(_("name the two armies: army host+reserve"))
+            raise ValueError(_("name the two armies{example}").format(
+                example=example_of(self.state, self.seat, "merge")))
         self.take(number, line, {"do": "merge", "army": self.army(args[0]),
                                  "other": self.army(args[1])})
 
     def read_split(self, number, line, args) -> None:
         """SPLIT army 2 [units] [new name]."""
         if len(args) < 2:
-            raise ValueError(_("SPLIT needs an army and what leaves it: split host 2 raiders"))
+            raise ValueError(_("SPLIT needs an army and what leaves it{example}").format(
+                example=example_of(self.state, self.seat, "split")))
         name = self.army(args[0])
         units, lord, new = self.units(args[1:], self.sketch["armies"][self.seat][name],
                                       allow_name=True)
@@ -366,7 +371,8 @@ class Reader:
     def read_disband(self, number, line, args) -> None:
         """DISBAND army 1 levies."""
         if not args:
-            raise ValueError(_("DISBAND needs an army and units: disband host 1 levies"))
+            raise ValueError(_("DISBAND needs an army and units{example}").format(
+                example=example_of(self.state, self.seat, "disband")))
         name = self.army(args[0])
         units, lord, _name = self.units(args[1:] or ["1"], self.sketch["armies"][self.seat][name])
         if lord:
@@ -377,7 +383,8 @@ class Reader:
         """RECRUIT type [zone|army]: one unit of each type per turn."""
         kind = unit_of(args[0]) if args else None
         if kind is None:
-            raise ValueError(_("RECRUIT needs a unit type: hearthguards, warriors or levies"))
+            raise ValueError(_("RECRUIT needs a unit type{example}").format(
+                example=example_of(self.state, self.seat, "recruit")))
         self.once(f"recruit {kind}", number)
         place = None
         if args[1:]:
@@ -397,7 +404,8 @@ class Reader:
     def read_release(self, number, line, args) -> None:
         """RELEASE seat: free a captive Lord."""
         if not args:
-            raise ValueError(_("RELEASE needs the seat whose Lord you free: release bob"))
+            raise ValueError(_("RELEASE needs the seat whose Lord you free{example}").format(
+                example=example_of(self.state, self.seat, "release")))
         self.take(number, line, {"do": "release", "seat": args[0]})
 
     def finish_turn(self) -> None:
@@ -437,8 +445,8 @@ class Reader:
         elif len(asked) == 1:
             name, rest = asked[0], args
         else:
-            raise ValueError(_("name the army and the zone: retreat {army} Jorvik").format(
-                army=asked[0]))
+            raise ValueError(_("name the army and the zone{example}").format(
+                example=example_of(self.state, self.seat, "retreat")))
         if name not in asked:
             raise ValueError(_("{army} is not asked to retreat (asked: {names})").format(
                 army=name, names=", ".join(asked)))
@@ -458,7 +466,8 @@ class Reader:
         if not options:
             raise ValueError(_("you have no army that may withdraw from this battle"))
         if len(args) < 2:
-            raise ValueError(_("WITHDRAW needs an army and a zone: withdraw reserve Jorvik"))
+            raise ValueError(_("WITHDRAW needs an army and a zone{example}").format(
+                example=example_of(self.state, self.seat, "withdraw")))
         name = self.army(args[0])
         zone = self.zone(args[1:])
         if name not in options or zone not in options[name]:
@@ -503,7 +512,8 @@ class Reader:
         if sum(units.values()) + lord != count or not has(army, units, lord):
             raise ValueError(ngettext(
                 "name {num} unit of {units}", "name {num} units of {units}", count).format(
-                num=count, units=units_text(army["units"], army["lord"])))
+                num=count, units=units_text(army["units"], army["lord"])) +
+                example_of(self.state, self.seat, "lose"))
         self.once("losses", number)
         self.orders["losses"] = {"units": units, "lord": lord}
 
@@ -533,6 +543,26 @@ class Reader:
         if self.stage in ("orders", "move", "disband"):
             return {"steps": self.steps}, sorted(self.errors, key=lambda e: e.line)
         return self.orders, self.errors
+
+
+# ---------------------------------------------------------------- examples
+
+def reads(state, seat, text: str) -> bool:
+    """Does the parser read this order text from this seat now, without an error?"""
+    return not parse(state, seat, text)[1]
+
+
+def example_of(state, seat, verb: str) -> str:
+    """', e.g. ORDER': an order of this kind the seat may send now, or ''."""
+    stage = stage_of(state)
+    if stage not in choices.LINES:
+        return ""
+    for choice in choices.choices(state, seat, stage, reads):
+        for order in choice["orders"]:
+            line = order.split("\n")[0]
+            if VERBS.get(words(line)[0]) == verb:
+                return _(", e.g. {order}").format(order=line)
+    return ""
 
 
 # ---------------------------------------------------------------- saying it back

@@ -17,6 +17,7 @@ from pbem.i18n import _, ngettext
 
 from .army import points
 from .choices import choices
+from .orders import reads
 from .examples import examples
 from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name, faction_name,
                        points_text, scenario_name, unit_count, unit_name, units_text)
@@ -192,7 +193,7 @@ def options(state, seat, kind) -> list[dict]:
     (folded within 78 columns)."""
     return [{**choice, "text": indent(choice["line"] + (f"   {choice['note']}"
                                                        if choice["note"] else ""))}
-            for choice in choices(state, seat, kind)]
+            for choice in choices(state, seat, kind, reads)]
 
 
 def indent(line, first="  ", rest="      ") -> list[str]:

@@ -269,6 +269,9 @@ def test_auguste_help_shows_a_laurel_order_the_seat_can_give_now(lang, tmp_path)
 def test_auguste_help_says_when_the_laurel_order_can_be_given(lang, tmp_path):
     text, shown, state = auguste_help(tmp_path / "game", ["MOC"], lang)
     assert "MOC" not in board_of(state).neighbours["FIM"]
-    laurel = next(e for e in shown if re.search(r"\b(laurel|laurier)\b", e))
-    assert auguste_parse(state, "ann", laurel)[1], "not next to the crown: the order is refused now"
-    assert "FIM)" in " ".join(text.split())
+    assert not any(re.search(r"\b(laurel|laurier)\b", e) for e in shown), \
+        "not next to the crown: no laurel order among the examples"
+    said = " ".join(text.split())
+    assert "(on FIM)" in said or "(sur FIM)" in said
+    laurel = re.search(r"(?:next to it|case libre voisine)\s?: (.+?)\.", said).group(1)
+    assert auguste_parse(state, "ann", laurel)[1], "the order it will be is refused now"

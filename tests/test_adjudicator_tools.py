@@ -114,6 +114,18 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     assert errors[0].message == "the ruling must set points"
 
 
+def test_a_ruling_sets_several_values_on_a_line_and_names_every_one_missing():
+    farms = {"ann-1": ["c5", "d4"], "ann-2": ["c5", "d4"], "bob-1": ["g4"]}
+    orders, errors = parse_ruling("ruling ann-1 c5 ann-2 d4 the poorest rise\nbob-1 g4",
+                                  farms, by="barb")
+    assert errors == [] and orders["set"] == {"ann-1": "c5", "ann-2": "d4", "bob-1": "g4"}
+    assert orders["text"] == "the poorest rise"
+    _, errors = parse_ruling("ruling", farms, by="barb")
+    assert [e.message for e in errors] == [
+        "the ruling must set ann-1, ann-2 and bob-1, e.g. ann-1 c5 ann-2 d4 bob-1 g4"]
+    assert not parse_ruling("ann-1 c5 ann-2 d4 bob-1 g4", farms, by="barb")[1]
+
+
 def test_rounds_end_with_a_round_in_which_nobody_acts():
     taxation = rounds.start("taxation", ["ann", "bob"])
     taxation = rounds.acted(taxation, "bob")

@@ -212,9 +212,12 @@ def growth(state, seat) -> list:
 
 
 def revolt(state, seat) -> list:
-    ruling = _("ruling")
-    return [("ruling", [(f"{ruling} {key} {words[0]}", _("one line per farm that turns free"))
-                        for key, words in sorted(revolt_choices(state).items()) if words])]
+    said, used = [_("ruling")], set()
+    for key, words in sorted(revolt_choices(state).items()):
+        farm = next((w for w in words if w not in used), words[0] if words else "")
+        used.add(farm)
+        said += [key, farm]
+    return [("ruling", [(" ".join(said), _("the farms that turn free, each by its key"))])]
 
 
 def judgement(state, seat) -> list:

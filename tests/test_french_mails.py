@@ -69,3 +69,23 @@ def test_a_lords_new_warriors_are_one_line(tmp_path):
     report = flat(outbox(referee, seat="ann", kind="report")[-1])
     assert report.count("4 guerriers rejoignent ann.") == 1
     assert "Un nouveau guerrier" not in report
+
+
+def test_a_french_signup_and_the_campaigns_end_read_as_french(tmp_path):
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example", lang="fr")
+               for name in ("ann", "bob")]
+    referee.new_game("saga", "c", players, START, {"rounds": "2"}, seed="french")
+    ann = reply(referee, "c", "ann", "faction scots\npatrie Alba\n"
+                "ost 1 gardes 2 guerriers 1 levées", START)
+    said = flat(answer_to(referee, ann))
+    assert "patrie : Alba" in said
+    assert "Ost principal : 1 unité de Gardes, 2 unités de Guerriers, 1 unité de Levées" \
+        in said
+    now = START
+    while not referee.table("c").state["engine"]["over"]:
+        now = later(referee.table("c").state["engine"]["deadline"], 1)
+        referee.tick(now, send=False)
+    over = flat(outbox(referee, seat="ann", kind="over")[-1])
+    assert "(le plus de zones après 2 manches)" in over
+    assert "most zones" not in over

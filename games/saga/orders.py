@@ -623,7 +623,7 @@ def describe_signup(state, orders) -> list[str]:
             zone=signup_options(state)[orders["faction"]][0]))
     for key, label in (("host", _("Main Host")), ("reserve", _("Reserve"))):
         if orders.get(key):
-            lines.append(f"{label}: {units_text(orders[key])}")
+            lines.append(_("{army}: {units}").format(army=label, units=units_text(orders[key])))
     return lines or [_("nothing")]
 
 

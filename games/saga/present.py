@@ -435,7 +435,8 @@ def scouted_text(p) -> str:
         zone=p["zone"], die=p["die"], name=effect_name(p["effect"]))
     fact = p.get("fact")
     if not fact:
-        return head + ": " + _("your scouts learned nothing")
+        return _("{scouting}: {seen}").format(scouting=head,
+                                              seen=_("your scouts learned nothing"))
     holder = fact["owner"] or _("nobody")
     if not fact["armies"]:
         seen = _("held by {seat}, no army there").format(seat=holder)
@@ -450,7 +451,7 @@ def scouted_text(p) -> str:
         seen += ". " + _("If you attack it this turn, the defender starts the battle with at "
                          "most 3 points; the rest arrives on the third battle turn from your "
                          "edge")
-    return f"{head}: {seen}"
+    return _("{scouting}: {seen}").format(scouting=head, seen=seen)
 
 
 def table_text(p) -> str:
@@ -583,10 +584,10 @@ def battle_joined_text(p) -> str:
         head += ", " + _("their homeland: the defender picks the scenario")
     else:
         picks = {"attacker": p["attacker"], "defender": p["defender"]}.get(p["chooser"])
-        head += ", " + _("setup dice {a}+{d}").format(a=p["dice"][0], d=p["dice"][1])
-        head += ": " + (_("{seat} picks the scenario").format(seat=picks) if picks else
-                        _("the scenario is random, die {die}: {name}").format(
-                            die=p["scenario_die"], name=scenario_name(p["scenario"])))
+        head += ", " + _("setup dice {a}+{d}: {picked}").format(
+            a=p["dice"][0], d=p["dice"][1], picked=_("{seat} picks the scenario").format(
+                seat=picks) if picks else _("the scenario is random, die {die}: {name}").format(
+                    die=p["scenario_die"], name=scenario_name(p["scenario"])))
     return head
 
 

@@ -15,7 +15,7 @@ Everything here reads the state and changes nothing. The phases:
 
 from pbem.adjudicator.contract import REFEREE, Request
 from pbem.adjudicator.rulings import ruling_request
-from pbem.i18n import N_, _
+from pbem.i18n import N_, Said, _
 
 from .army import points, unit_count
 from .material import MIN_FIGHT, points_text
@@ -260,8 +260,9 @@ def outcome(state) -> dict | None:
     result = state["result"]
     if result is None:
         return None
+    why = END_REASONS[result["reason"]]    # said in each reader's language
     return {"winners": list(result["winners"]),
-            "reason": END_REASONS[result["reason"]].format(**result["values"]),
+            "reason": Said(why, **result["values"]).stored(),
             "scores": dict(result["zones"])}
 
 

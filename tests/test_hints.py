@@ -1,8 +1,9 @@
 """Every hint a seat is shown is an order its game's parser takes, there and then.
 
 Whole bot games of every game run through a real referee, half the seats in
-French. After every phase, every mail to a seat that is asked something (for
-itself, or for a seat whose orders it gives) is read as the player reads it:
+French, one seat a phase asking for HELP. After every phase, every mail to a
+seat that is asked something (for itself, or for a seat whose orders it
+gives) is read as the player reads it:
 
 - its HELP: each example row (the first column of a row indented by two
   spaces; " / " parts are examples each; a row that starts with "+ " is a
@@ -195,6 +196,11 @@ def bot_game(folder, ruleset: str, seed: str) -> Hints:
             for ruling in referee.rulings("g"):
                 referee.rule("g", ruling["id"], text, values, now)
             continue
+        asked = [s for s in sorted(engine["requests"]) if s != REFEREE]
+        if asked:   # one seat asks for HELP each phase: its HELP mail is read too
+            inbound.submit(referee, "g", asked[0], "AIDE" if language(asked[0]) == "fr"
+                           else "HELP", now)
+            hints.read_new_mails()
         ruler = getattr(game, "controller", None)
         mails = {}
         for name in sorted(engine["requests"]):

@@ -11,9 +11,7 @@ not with this module: a tick with nothing due never loads them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import fcntl
 import json
 import math
 import os
@@ -26,11 +24,11 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
-from .config import ConfigError
 from .digest import digest
-from .errors import PbemError
+from .errors import PbemError, TryLater
 from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import new_token, valid_address, valid_game_id
+from .identity import address_problem, new_token, valid_game_id
+from .locks import job_lock
 from .receipts import receipt
 from .store import Store, row_event
 from .timeutil import iso, later, parse_time, valid_timezone
@@ -54,29 +52,59 @@ class SeatSpec:
     email: str
     tz: str | None = None
     lang: str | None = None
+    player: str | None = None   # the player's name as written, when known
 
 
 @dataclass
 class TickReport:
-    """What one tick did."""
+    """What one tick did, and what it could not do."""
 
     mails_read: int = 0
+    started: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     reminders: int = 0
+    published: list = field(default_factory=list)
     sent: int = 0
     failed: int = 0
+    later: int = 0
+    problems: list = field(default_factory=list)
     error: str | None = None
+    exit_code: int = 0
 
     def lines(self) -> list[str]:
-        """The report as short lines for the terminal."""
+        """What was done, as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
+        out += [f"game {g}: started with the players who joined" for g in self.started]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
+        if self.published:
+            out.append(f"archive rewritten for {', '.join(self.published)}")
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
-        if self.error:
-            out.append(f"mail not sent: {self.error}")
         return out
+
+    def trouble(self) -> list[str]:
+        """What went wrong, one line each, for standard error."""
+        return self.problems + ([f"mail not sent: {self.error}"] if self.error else [])
+
+    def as_dict(self) -> dict:
+        """The report as plain data (pbem tick --json)."""
+        return {"mails_read": self.mails_read, "phases": dict(sorted(self.phases.items())),
+                "reminders": self.reminders, "sent": self.sent, "failed": self.failed,
+                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code,
+                "started": self.started, "published": self.published}
+
+    def sending(self, done) -> None:
+        """Take in what sending the outbox did; set the exit code it calls for."""
+        self.sent, self.failed, self.later = done.sent, done.failed, done.later
+        self.problems = list(done.problems)
+        if done.stopped is not None:
+            self.error = str(done.stopped)
+            self.exit_code = done.stopped.exit_code
+        elif self.failed:
+            self.exit_code = PbemError.exit_code
+        elif self.later:
+            self.exit_code = TryLater.exit_code
 
 
 class Referee:
@@ -137,17 +165,21 @@ class Referee:
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
         """Create a game, mail every seat its welcome, and open the first phase."""
+        with self.store.transaction():
+            return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+
+    def create_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
+                    options: dict | None = None, seed: str | None = None,
+                    position: dict | None = None) -> str:
+        """`new_game` inside the caller's transaction (an open game that starts)."""
         from . import letters
         now = iso(parse_time(now))
-        try:
-            game = pbem.games.load(ruleset)
-        except KeyError:
-            raise PbemError(f"unknown game {ruleset!r}; available: "
-                            f"{', '.join(pbem.games.names())}") from None
+        game = ruleset_module(ruleset)
         check_new_game(game_id, seats)
         options = dict(options or {})
         default_lang = game_language(options.pop("lang", "en"))
-        if self.store.game(game_id):
+        waiting = self.store.open_game(game_id)
+        if self.store.game(game_id) or (waiting and waiting["status"] == "open"):
             raise PbemError(f"there is already a game called {game_id!r}")
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
@@ -159,20 +191,20 @@ class Referee:
                 events.append(engine.open_phase(game, state, now))
         except SetupError as problem:
             raise PbemError(str(problem)) from None
-        with self.store.transaction():
-            self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
-                                        "created_at": now})
-            for position_index, seat in enumerate(seats):
-                self.store.insert("seats", {
-                    "game": game_id, "name": seat.name, "position": position_index,
-                    "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
-                    "lang": normal_language(seat.lang) if seat.lang else default_lang,
-                    "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
-                })
-            blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
-            table = self.record(blank, events, now)
-            letters.welcome(table, self.store.seats(game_id), now)
-            letters.ask_referee(table, now)
+        self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
+                                    "created_at": now})
+        for position_index, seat in enumerate(seats):
+            self.store.insert("seats", {
+                "game": game_id, "name": seat.name, "position": position_index,
+                "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                "lang": normal_language(seat.lang) if seat.lang else default_lang,
+                "player": seat.player,
+                "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+            })
+        blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
+        table = self.record(blank, events, now)
+        letters.welcome(table, self.store.seats(game_id), now)
+        letters.ask_referee(table, now)
         return game_id
 
     # ------------------------------------------------------------ phases
@@ -455,7 +487,8 @@ class Referee:
                 raise PbemError(f"the log of {game_id} does not give its own state at seq "
                                 f"{to_seq}: run pbem replay {game_id} --verify")
             held = eng.get("paused")
-            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier), now)
+            told = letters.turn_of(table.game, earlier)
+            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier, told), now)
             table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
             if held:
                 table = self.record(table, [engine.paused(table.state, held["reason"], now)],
@@ -500,10 +533,17 @@ class Referee:
                 "board": table.game.board_text(table.game.view(after["game"], None)),
                 "result": table.game.outcome(after["game"])}
 
-    def orders_in(self, game_id: str, with_orders: bool = False) -> dict:
-        """Which seats the open phase asks have sent orders, when, and (with_orders) what."""
+    def orders_in(self, game_id: str, with_orders: bool = False, public: bool = False) -> dict:
+        """Which seats the open phase asks have sent orders, when, and (with_orders) what.
+
+        `public`: as anyone may know it; in a game that keeps who is asked secret
+        (fog of war), "seats" is then None.
+        """
         table = self.table(game_id)
         eng = table.state["engine"]
+        if public and engine.private_requests(table.game, table.state):
+            return {"game": game_id, "phase": eng["phase"], "deadline": eng["deadline"],
+                    "paused": (eng.get("paused") or {}).get("reason"), "seats": None}
         seats = {s["name"]: s for s in self.store.seats(game_id)}
         rows = []
         for name, request in sorted(eng["requests"].items()):
@@ -542,7 +582,9 @@ class Referee:
             return fetch.poll(self, now, watch=watch)
 
     def tick(self, now: str, send: bool = True) -> TickReport:
-        """Read the inbox, resolve what is due, send reminders, then send the outbox.
+        """Read the inbox, start the open games that are full (or due), resolve what is due,
+        send reminders, send the outbox, then rewrite the archive (publish_dir) of the
+        games that changed.
 
         Only one tick runs at a time on a database: a second one (cron firing
         while a slow tick still runs) stops at once with PbemError. The
@@ -555,6 +597,9 @@ class Referee:
                 from . import inbound
                 report.mails_read = inbound.process_inbox(self, now)
             digest(self, now)
+            if self.store.one("SELECT 1 FROM open_games WHERE status = 'open' LIMIT 1"):
+                from . import signup
+                report.started = signup.start_due(self, now)
             for game_id in self.due_games(now):
                 count = self.step(game_id, now)
                 if count:
@@ -563,11 +608,25 @@ class Referee:
             if send and self.store.one("SELECT 1 FROM outbox WHERE status = 'pending' "
                                        "AND next_attempt <= ? LIMIT 1", [now]):
                 from .mail import outbox
+                done = outbox.Sending()
                 try:
-                    report.sent, report.failed = outbox.flush(self, now)
-                except (PbemError, ConfigError) as problem:
-                    report.error = str(problem)
+                    outbox.flush(self, now, done)
+                except PbemError as problem:
+                    done.stopped = problem
+                report.sending(done)
+            if self.config["publish_dir"]:
+                self.publish_archive(report)
         return report
+
+    def publish_archive(self, report: TickReport) -> None:
+        """Rewrite the archive in publish_dir for the games that changed; a failure is the
+        report's problem (the tick's other work is done)."""
+        from .publish import publish_changed
+        try:
+            report.published = publish_changed(self)
+        except (OSError, PbemError) as problem:
+            report.problems.append(f"archive not written: {problem}")
+            report.exit_code = report.exit_code or getattr(problem, "exit_code", os.EX_IOERR)
 
     # ------------------------------------------------------------ reading
 
@@ -585,17 +644,21 @@ class Referee:
         return view
 
     def events(self, game_id: str, seat: str | None):
-        """The events a seat (None: the public; REFEREE: all) may see, as dicts.
+        """The events a seat (None: the public; REFEREE: all) may see, as dicts, each as
+        that seat reads it (engine.as_seen: anonymous press names no sender).
 
         `undone` marks the events a rollback undid.
         """
         self.game_row(game_id)
+        if seat not in (None, REFEREE):
+            self.store.existing_seat(game_id, seat)
         spans = engine.undone_spans(self.store.event_rows(game_id, of_type="phase_rolled_back"))
         for row in self.store.event_rows(game_id):
             event = row_event(row)
             if event.visible(seat):
+                seen = engine.as_seen(event, seat)
                 yield {"seq": row["seq"], "at": row["at"], "type": row["type"],
-                       "payload": row["payload"], "visible_to": row["visible_to"],
+                       "payload": seen.payload, "visible_to": seen.visible_to,
                        "undone": engine.is_undone(spans, row)}
 
     def seat_sheet(self, game_id: str, seat: str) -> dict:
@@ -617,27 +680,6 @@ def ruling_id(phase: int, asked: str) -> str:
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
 
 
-@contextmanager
-def database_lock(db_path: str, job: str):
-    """Hold an exclusive lock for one job (tick, poll) on a database while it runs.
-
-    The lock file sits beside the real database file, symbolic links resolved
-    (as SQLite resolves them), so every path to one database shares one lock.
-    A second holder stops at once with PbemError.
-    """
-    real = os.path.realpath(db_path)
-    with open(f"{real}.{job}-lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PbemError(f"another pbem {job} is running on this database ({real})") \
-                from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def reminder_due(row: dict, now: str) -> bool:
     """Does the games row say a reminder round is due at `now`? (Its state says for sure.)"""
     return row["status"] == "running" and bool(row["remind_at"]) and row["remind_at"] <= now \
@@ -645,13 +687,23 @@ def reminder_due(row: dict, now: str) -> bool:
 
 
 def tick_lock(db_path: str):
-    """The lock a tick holds on a database for its whole length."""
-    return database_lock(db_path, "tick")
+    """The lock a tick holds on a database file for its whole length (see pbem/locks.py)."""
+    return job_lock(db_path, "tick")
 
 
 def poll_lock(db_path: str):
-    """The lock a poll holds on a database for its whole length (a watching one, for ever)."""
-    return database_lock(db_path, "poll")
+    """The lock a poll holds on a database file for its whole length (a watching one, for
+    ever)."""
+    return job_lock(db_path, "poll")
+
+
+def ruleset_module(ruleset: str):
+    """The game module of a ruleset; PbemError naming the games there are."""
+    try:
+        return pbem.games.load(ruleset)
+    except KeyError:
+        raise PbemError(f"unknown game {ruleset!r}; available: "
+                        f"{', '.join(pbem.games.names())}") from None
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
@@ -666,8 +718,10 @@ def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
     for seat in seats:
         if not valid_game_id(seat.name):
             raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        if not valid_address(seat.email):
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address")
+        problem = address_problem(seat.email.lower())
+        if problem is not None:
+            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
+                            f"{problem}")
         if seat.tz and not valid_timezone(seat.tz):
             raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
         if seat.lang and not normal_language(seat.lang):

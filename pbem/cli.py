@@ -22,31 +22,39 @@ import pbem.games
 from . import __version__
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
-from .adjudicator.engine import TIMING_OPTIONS, waiting_for
+from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
+from . import console
 from .config import ConfigError, load
+from .console import done, failure, verbosity
 from .errors import PbemError
 from .i18n import counted, said
 from .identity import without_tokens
-from .store import Store
-from .timeutil import parse_time, iso, system_now
+from .store import SQLITE_MAX, Store
+from .timeutil import EARLIEST, LATEST, parse_time, iso, system_now
 
 
 def common(command):
-    """Add --db and --config to a command and hand it a ready Referee as `referee`."""
+    """Add --db, --config, -v and -q to a command and hand it a ready Referee as `referee`.
+
+    An error ends the command with one line on standard error and the exit code its
+    kind calls for (pbem/console.py).
+    """
     @click.option("--config", "config_path", type=click.Path(dir_okay=False),
                   help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
     @click.option("--db", type=click.Path(dir_okay=False),
                   help="SQLite database file (default: the db setting, pbem.db).")
+    @verbosity
     @functools.wraps(command)
     def wrapper(*args, config_path=None, db=None, **kwargs):
+        console.start_logging()
         try:
             config = load(config_path, overrides={"db": db} if db else None)
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
-            raise click.ClickException(str(problem)) from None
+            raise failure(problem) from None
     return wrapper
 
 
@@ -76,6 +84,11 @@ class Commands(click.Group):
             sys.exit(1)
         except OSError as problem:
             raise click.ClickException(os_problem(problem)) from None
+        except sqlite3.OperationalError as problem:
+            busy = "locked" in str(problem) or "busy" in str(problem)
+            raise console.Fail(f"the database refused: {problem}"
+                               + (" (another pbem is writing; run again later)" if busy else ""),
+                               console.TEMPFAIL if busy else console.REFUSED) from None
         except sqlite3.Error as problem:
             raise click.ClickException(f"the database refused: {problem}") from None
 
@@ -107,9 +120,13 @@ def when(now: str | None) -> str:
     if not now:
         return system_now()
     try:
-        return iso(parse_time(now))
+        moment = parse_time(now)
     except ValueError as problem:
         raise click.BadParameter(str(problem), param_hint="--now") from None
+    if not EARLIEST <= moment <= LATEST:
+        raise click.BadParameter(f"{now!r} is not between {iso(EARLIEST)} and {iso(LATEST)}",
+                                 param_hint="--now")
+    return iso(moment)
 
 
 # Characters JSON leaves as they are that a terminal acts on (DEL, C1 controls) or that
@@ -143,13 +160,17 @@ def listing(rows: list[dict], as_json: bool, empty: str, lines) -> None:
             click.echo(line)
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=console.EXIT_HELP)
 @click.version_option(__version__, prog_name="pbem")
+@verbosity
 def main():
     """pbem: a play-by-email referee for board games.
 
     Players mail orders; `pbem poll && pbem tick` (from cron) reads them,
     adjudicates every turn that is due and mails each player a report.
+    A run that did nothing prints nothing; -v also prints what was done,
+    -q only errors. Errors and warnings go to standard error.
 
     Example: pbem demo
     """
@@ -165,28 +186,30 @@ def init(folder, db):
 
     An existing pbem.toml is kept as it is.
 
+    The folders it makes and the database are readable by the referee alone:
+    they hold every game's secret seed and every seat's code.
+
     Example: pbem init --dir ~/referee
     """
+    console.start_logging()
     root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
     settings = root / "pbem.toml"
     if not settings.exists():
         named = json.dumps(str(Path(db).resolve())) if db else '"pbem.db"'
         settings.write_text(SAMPLE_CONFIG.replace('db = "pbem.db"', f"db = {named}", 1),
                             encoding="utf-8")
+        settings.chmod(0o600)  # it holds no secret yet, but may one day
         click.echo(f"wrote {settings}")
     elif db:
         click.echo(f"{settings} is kept as it is: pass --db {db} to every command, "
                    "or set db in it")
     try:
         config = load(str(settings), overrides={"db": str(Path(db).resolve())} if db else None)
-    except ConfigError as problem:
-        raise click.ClickException(str(problem)) from None
-    config.path("db").parent.mkdir(parents=True, exist_ok=True)
-    try:
+        config.path("db").parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         Store(config.path("db"))
-    except PbemError as problem:
-        raise click.ClickException(str(problem)) from None
+    except (PbemError, ConfigError) as problem:
+        raise failure(problem) from None
     from .mail import maildir
     for key in ("inbox", "outbox"):
         maildir.folder(config.path("mail", key))
@@ -200,6 +223,8 @@ db = "pbem.db"
 address = "pbem@localhost"        # the referee robot's address: From and Reply-To
 name = "pbem referee"
 referee = "referee@localhost"     # where notices for the human referee go
+# lang = "fr"                     # the club's language (default en)
+# publish_dir = "/var/www/club"   # the public archive each tick keeps up to date
 
 [mail]
 inbox = "mail/inbox"              # Maildir read by `pbem poll` when [imap] has no host
@@ -231,10 +256,15 @@ def games_command(as_json):
 
 
 @main.command("list")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Name the seats asked even in a game that keeps them secret (fog of war).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
 @common
-def list_command(referee, as_json):
+def list_command(referee, as_referee, as_json):
     """List the games in the database with their state.
+
+    In a game that keeps who is asked secret (fog of war), only --referee
+    names the seats asked, whose orders are in, and who is in civil disorder.
 
     Example: pbem list --json
     """
@@ -243,18 +273,22 @@ def list_command(referee, as_json):
         table = referee.table(game["id"])
         eng = table.state["engine"]
         seats = referee.store.seats(game["id"])
+        hidden = not as_referee and private_requests(table.game, table.state)
         sent = [s["seat"] for s in referee.orders_in(game["id"])["seats"] if s["sent"]]
         rows.append({
             "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
             "phase": eng["phase"], "deadline": eng["deadline"],
-            "waiting_for": sorted(eng["requests"]),
-            "orders_in": sent,
+            "waiting_for": None if hidden else sorted(eng["requests"]),
+            "orders_in": None if hidden else sent,
             "seats": [s["name"] for s in seats],
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
-            "disorder": eng.get("disorder", []),
+            "disorder": None if hidden else eng.get("disorder", []),
             "paused": (eng.get("paused") or {}).get("reason"),
             "result": said_result(eng["result"]),
+            "standby": [s["name"] for s in referee.store.standby(game["id"])],
         })
+    rows += open_rows(referee.store)
+    rows.sort(key=lambda row: row["id"])
     if as_json:
         emit_json(rows)
         return
@@ -264,14 +298,33 @@ def list_command(referee, as_json):
         click.echo(f"{row['id']:12} {row['ruleset']:8} {game_line(row)}")
 
 
+def open_rows(store) -> list[dict]:
+    """pbem list's rows of the games that wait for players to join."""
+    from .signup import joined, waiting_games
+    return [{"id": row["id"], "ruleset": row["ruleset"], "status": "open",
+             "players": {"min": row["min_players"], "max": row["max_players"]},
+             "starts": row["starts"], "seats": [p["name"] for p in joined(store, row["id"])],
+             "standby": [p["name"] for p in store.standby(row["id"])]}
+            for row in waiting_games(store)]
+
+
 def game_line(row: dict) -> str:
     """One game of pbem list, in words: its result, or its open phase and who it waits for."""
     from .letters import result_text
+    if row["status"] == "open":
+        joined = ", ".join(row["seats"]) or "nobody yet"
+        line = f"open for {row['players']['min']}-{row['players']['max']} players, " \
+            f"joined: {joined}" + (f"; starts {row['starts']}" if row["starts"] else
+                                   "; starts when full")
+        return line + (f"; standby: {', '.join(row['standby'])}" if row["standby"] else "")
     if row["status"] == "over":
         return f"over: {result_text(row['result'], game=pbem.games.load(row['ruleset']))}"
-    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
     line = f"phase {row['phase']}, " + (f"paused ({row['paused']})" if row["paused"] else
                                          f"deadline {row['deadline']}")
+    if row["waiting_for"] is None:
+        return line + ", waiting for others (who is asked is secret: pbem list --referee)" + \
+            (f"; mail to {', '.join(row['bouncing'])} bounces" if row["bouncing"] else "")
+    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
     line += f", waiting for {', '.join(missing)}" if missing else \
         ", every order is in"
     if row["orders_in"]:
@@ -280,6 +333,8 @@ def game_line(row: dict) -> str:
         line += f"; in civil disorder, to replace: {', '.join(row['disorder'])}"
     if row["bouncing"]:
         line += f"; mail to {', '.join(row['bouncing'])} bounces"
+    if row["standby"]:
+        line += f"; standby: {', '.join(row['standby'])}"
     return line
 
 
@@ -299,7 +354,7 @@ def parse_pairs(values, what: str) -> dict:
 @main.command()
 @click.argument("ruleset")
 @click.option("--id", "game_id", required=True, help="Game id: lower-case letters, digits, '-'.")
-@click.option("--seat", "seats", multiple=True, required=True,
+@click.option("--seat", "seats", multiple=True,
               help="A player: NAME=EMAIL. Repeat for every seat, in seat order.")
 @click.option("--tz", "zones", multiple=True, help="A seat's timezone: NAME=Europe/Paris.")
 @click.option("--lang", "langs", multiple=True,
@@ -310,15 +365,23 @@ def parse_pairs(values, what: str) -> dict:
 @click.option("--seed", help="The secret seed (default: a fresh random one).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML, see docs/positions.md).")
+@click.option("--open", "is_open", is_flag=True,
+              help="Wait for players to join by mail (JOIN); --seat seats some by hand first.")
+@click.option("--players", metavar="MIN-MAX",
+              help="With --open: how many players (default: every number the game takes).")
+@click.option("--starts", metavar="DATE",
+              help="With --open: start then with at least MIN players (else when full).")
 @now_option
 @common
 def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, seed, position,
-        now):
-    """Create a game and mail every seat its welcome.
+        is_open, players, starts, now):
+    """Create a game and mail every seat its welcome, or open one that players join by mail.
 
     Example: pbem new auguste --id rome --seat ann=ann@example.org --seat bob=bob@example.org
 
     Example: pbem new auguste --id lyon --seat ann=a@x.org --seat bob=b@x.org --lang ann=fr
+
+    Example: pbem new attila --id hun --open --players 3-5 --starts 2026-12-24T18:00Z
     """
     seat_map = parse_pairs(seats, "NAME=EMAIL")
     tz = seat_pairs(zones, "NAME=TIMEZONE", seat_map, "--tz")
@@ -328,17 +391,53 @@ def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, 
         opts["preset"] = preset
     if judge:
         opts["judge"] = judge
+    specs = [SeatSpec(name, email, tz.get(name), lang.get(name))
+             for name, email in seat_map.items()]
+    if is_open:
+        if position:
+            raise click.UsageError("--position sets up known seats: leave it out with --open")
+        from .signup import open_game
+        row = open_game(referee, ruleset, game_id, when(now), opts, player_range(players),
+                        starting_time(starts), seed, specs)
+        click.echo(f"game {game_id} is open for {row['min_players']}-{row['max_players']} "
+                   f"players; they join by mailing JOIN {game_id} to "
+                   f"{referee.config['address']} (pbem list shows who has joined)")
+        return
+    if players or starts:
+        raise click.UsageError("--players and --starts go with --open")
+    if not specs:
+        raise click.UsageError("give the players (--seat NAME=EMAIL, once per player), "
+                               "or --open to let them join by mail")
     data = None
     if position:
         try:
             data = tomllib.loads(Path(position).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as problem:
             raise click.ClickException(f"{position}: {problem}") from None
-    specs = [SeatSpec(name, email, tz.get(name), lang.get(name))
-             for name, email in seat_map.items()]
     referee.new_game(ruleset, game_id, specs, when(now), opts, seed, data)
     click.echo(f"game {game_id} created; welcome mails queued for {', '.join(seat_map)} "
                "(pbem tick sends them)")
+
+
+def player_range(text: str | None) -> tuple[int, int] | None:
+    """--players MIN-MAX (or N) as (MIN, MAX)."""
+    if not text:
+        return None
+    found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if not found:
+        raise click.BadParameter(f"{text!r}: write MIN-MAX, e.g. 3-5", param_hint="--players")
+    fewest = int(found.group(1))
+    return fewest, int(found.group(2) or fewest)
+
+
+def starting_time(text: str | None) -> str | None:
+    """--starts as ISO UTC."""
+    if not text:
+        return None
+    try:
+        return iso(parse_time(text))
+    except ValueError as problem:
+        raise click.BadParameter(str(problem), param_hint="--starts") from None
 
 
 def seat_pairs(values, what: str, seat_map: dict, option: str) -> dict:
@@ -350,26 +449,29 @@ def seat_pairs(values, what: str, seat_map: dict, option: str) -> dict:
     return pairs
 
 
-@main.command()
+@main.command(epilog=console.EXIT_HELP)
 @click.option("--watch", is_flag=True,
               help="Keep waiting for mail (IMAP IDLE, or polling every imap.poll_seconds).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON.")
 @now_option
 @common
-def poll(referee, watch, now):
+def poll(referee, watch, as_json, now):
     """Fetch new mail into the inbox (Maildir, or IMAP when configured).
 
     Each mail is stored before it is marked read or moved to the Processed
     folder, so an interrupted poll loses nothing and stores nothing twice.
-    Only one poll runs at a time on a database.
+    Only one poll runs at a time on a database. Silent unless -v, --json or
+    an error; with --watch, -v logs each mail stored.
 
     Example: pbem poll && pbem tick
     """
     if watch:
-        import logging
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        console.start_logging(with_time=True)
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
     count = referee.poll(moment, watch=watch)
-    click.echo(f"{counted(count, 'new mail')} stored")
+    if as_json:
+        emit_json({"stored": count})
+    done(f"{counted(count, 'new mail')} stored")
 
 
 @main.command()
@@ -388,26 +490,37 @@ def ingest(referee, files, now):
         click.echo(f"{name}: stored as inbox {row}")
 
 
-@main.command()
+@main.command(epilog=console.EXIT_HELP)
 @click.option("--no-send", is_flag=True, help="Queue mails but do not send them.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what the tick did as JSON (see docs/cli-json.md).")
 @now_option
 @common
-def tick(referee, no_send, now):
+def tick(referee, no_send, as_json, now):
     """Handle new mail, resolve every due phase, send reminders and mail.
+
+    Silent when all went well (-v: what was done). A mail not sent is said on
+    standard error, and recorded (pbem outbox): exit 75 when it will be tried
+    again or the server could not be reached, 78 when the settings must change,
+    1 when a mail was given up.
 
     Example: pbem tick --now 2026-12-01T18:00Z
     """
     report = referee.tick(when(now), send=not no_send)
+    if as_json:
+        emit_json(report.as_dict())
     for line in report.lines():
-        click.echo(line)
-    if report.error:
-        sys.exit(1)
+        done(line)
+    for line in report.trouble():
+        console.error(line)
+    if report.exit_code:
+        sys.exit(report.exit_code)
 
 
 def known_ids(store, table: str, ids) -> None:
     """PbemError naming the ids that are not in the table (before anything is changed)."""
-    unknown = [str(i) for i in ids if store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i])
-               is None]
+    unknown = [str(i) for i in ids if not 0 < i <= SQLITE_MAX
+               or store.one(f"SELECT 1 FROM {table} WHERE id = ?", [i]) is None]
     if unknown:
         raise PbemError(f"the {table} has no mail {', '.join(unknown)} (see pbem {table} --all)")
 
@@ -476,11 +589,37 @@ def smtpd(referee, listen):
 
     Example: pbem smtpd --listen 127.0.0.1:2525
     """
-    import logging
     from .mail import smtpd as server
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if listen:
+        try:
+            server.listen_address(listen)
+        except ConfigError as problem:  # the command line's, not the settings'
+            raise PbemError(str(problem)) from None
+    console.start_logging(with_time=True)
     server.serve(referee.config, listen or referee.config["smtpd"]["listen"])
-    click.echo("pbem smtpd stopped")
+    done("pbem smtpd stopped")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@common
+def backup(referee, file):
+    """Copy the whole database into FILE, consistent even while poll and tick run.
+
+    It uses SQLite's online backup, so nothing a running poll --watch or tick
+    has stored is missed (a plain cp of pbem.db can miss the latest mails).
+    FILE is readable by its owner alone, and replaced if it exists. To restore,
+    stop pbem (cron, systemd) and put FILE in the database's place. Silent
+    unless -v.
+
+    Example: pbem backup /var/backups/pbem/pbem-$(date +%F).db
+    """
+    target = Path(file)
+    if target.exists() and target.resolve() == Path(referee.store.path).resolve():
+        raise click.BadParameter("that is the database itself: name another file",
+                                 param_hint="FILE")
+    referee.store.backup(target)
+    done(f"database {referee.store.path} copied to {target}")
 
 
 def typed_text(data: bytes) -> str:
@@ -592,20 +731,25 @@ def ruling(referee, game_id, ruling_id, values, text, as_json, now):
 def orders(referee, game_id, as_referee, as_json):
     """Show which seats have sent orders for the open phase, and when.
 
-    With --referee, what each seat ordered (as the game understood it).
+    With --referee, what each seat ordered (as the game understood it). In a
+    game that keeps who is asked secret (fog of war), only --referee names
+    the seats.
 
     Example: pbem orders rome --referee
     """
-    shown = referee.orders_in(game_id, with_orders=as_referee)
+    shown = referee.orders_in(game_id, with_orders=as_referee, public=not as_referee)
     if as_json:
         emit_json(shown)
         return
     when = f"paused ({shown['paused']})" if shown["paused"] else \
         f"deadline {shown['deadline']}" if shown["deadline"] else "no deadline"
     click.echo(f"game {game_id}, phase {shown['phase']}, {when}:")
-    if not shown["seats"]:
+    if shown["seats"] is None:
+        click.echo("  who is asked is known only to the seats asked (fog of war); "
+                   f"pbem orders {game_id} --referee names them")
+    elif not shown["seats"]:
         click.echo("  nothing is asked of anyone")
-    for row in shown["seats"]:
+    for row in shown["seats"] or []:
         if row["sent"]:
             said = f"orders in since {row['at']}" + \
                 (f", {counted(row['errors'], 'line')} with errors" if row["errors"] else "")
@@ -921,7 +1065,7 @@ def demo(ruleset, seed, folder, turns, db):
     try:
         summary = play(ruleset, seed, Path(folder), turns, Path(db) if db else None)
     except PbemError as problem:
-        raise click.ClickException(str(problem)) from None
+        raise failure(problem) from None
     for line in summary:
         click.echo(line)
 
@@ -964,9 +1108,11 @@ def observe(referee, game_id, address, stop, lang, tz, now):
 @click.option("--email", metavar="ADDRESS",
               help="Move the seat to a player's new mail address: it is mailed the seat's "
                    "reply address, and the old address is told.")
-@click.option("--replace", metavar="ADDRESS",
+@click.option("--replace", metavar="ADDRESS|NAME",
               help="Give the seat to a new player at this address: a new code, the seat's "
-                   "whole history; the old address is told and no longer counts.")
+                   "whole history; the old address is told and no longer counts. A name "
+                   "from the game's standby list (or 'standby': the first) is offered the "
+                   "seat by mail and takes it with CONFIRM.")
 @click.option("--name", "player", metavar="NAME", help="The new player's name (with --replace).")
 @click.option("--lang", metavar="LANGUAGE", help="The language of the seat's mail: en or fr.")
 @click.option("--tz", metavar="ZONE", help="Show the seat's times in this zone, e.g. Europe/Paris.")
@@ -981,6 +1127,8 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
     Example: pbem seat rome ann --email ann@new-provider.example
 
     Example: pbem seat rome ann --replace zoe@example.org --name "Zoé Martin" --lang fr
+
+    Example: pbem seat rome ann --replace standby
 
     Example: pbem seat rome ann --lang fr --tz Europe/Paris
     """
@@ -1014,7 +1162,13 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
         row = move_seat(referee, game_id, seat_name, email, when(now))
         click.echo(f"seat {seat_name} of game {game_id} moved from {old} to {row['email']}; "
                    "mails to both addresses are queued (pbem tick sends them).")
-    if replace:
+    if replace and "@" not in replace:
+        from .signup import offer_seat
+        chosen = offer_seat(referee, game_id, seat_name, replace, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} is offered to {chosen['name']} from its "
+                   "standby list: it is theirs when they answer CONFIRM (pbem tick sends "
+                   "the offer).")
+    elif replace:
         old = row["email"]
         row = replace_player(referee, game_id, seat_name, replace, when(now), player)
         click.echo(f"seat {seat_name} of game {game_id} now belongs to {row['email']}: its "
@@ -1025,3 +1179,82 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
         click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "
                    f"works. A mail with the new reply address is queued for {row['email']} "
                    "(pbem tick sends it).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--add", "adding", metavar="NAME=EMAIL",
+              help="Seat a player by hand in the open game (after those who joined).")
+@click.option("--standby", is_flag=True,
+              help="With --add: put the player on the game's standby list instead.")
+@click.option("--lang", metavar="LANGUAGE", help="With --add: the player's language, en or fr.")
+@click.option("--remove", "removing", metavar="NAME",
+              help="Take a player out of the open game or off its standby list (it is told).")
+@click.option("--start", "starting", is_flag=True,
+              help="Start the open game now with the players who joined.")
+@click.option("--json", "as_json", is_flag=True, help="Print the players as JSON.")
+@now_option
+@common
+def signup(referee, game_id, adding, standby, lang, removing, starting, as_json, now):
+    """List the players waiting for a game (seats, then standby), add or remove one, or
+    start an open game now.
+
+    Example: pbem signup rome --add zoe=zoe@example.org --lang fr
+
+    Example: pbem signup rome --start
+    """
+    from .signup import add_player, remove_player, signup_rows, start
+    if standby and not adding:
+        raise click.UsageError("--standby goes with --add")
+    if adding:
+        [(name, email)] = parse_pairs([adding], "NAME=EMAIL").items()
+        row = add_player(referee, game_id, SeatSpec(name, email, None, lang), when(now), standby)
+        click.echo(f"{row['name']} ({row['email']}) waits in game {game_id}"
+                   + (" on its standby list" if row["standby"] else ""))
+    if removing:
+        row = remove_player(referee, game_id, removing, when(now))
+        click.echo(f"{row['name']} no longer waits in game {game_id}; {row['email']} is told "
+                   "(pbem tick sends the mail)")
+    if starting:
+        start(referee, game_id, when(now), anyhow=True)
+        click.echo(f"game {game_id} has started; welcome mails are queued (pbem tick sends "
+                   "them)")
+    if adding or removing or starting:
+        return
+    if referee.store.open_game(game_id) is None:
+        referee.game_row(game_id)
+    rows = [{k: row[k] for k in ("name", "email", "player", "lang", "standby", "joined_at")}
+            for row in signup_rows(referee.store, game_id)]
+    listing(rows, as_json, f"nobody waits in game {game_id}", lambda row: [
+        f"{row['name']:16} {row['email']:30} {'standby' if row['standby'] else 'seat':8} "
+        f"{row['joined_at']}"])
+
+
+@main.command()
+@click.argument("game_ids", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False),
+              help="The archive's folder (default: the publish_dir setting).")
+@click.option("--reveal", is_flag=True,
+              help="Publish finished games whole: every board and event but private press.")
+@common
+def publish(referee, game_ids, out, reveal):
+    """Write the public web archive: the club's games, and each game turn by turn.
+
+    Only what every player may see is written: the public boards (PNG and
+    SVG), public events and press, deadlines, and at the end the result and
+    the revealed seed. Pages in French and English, plain relative links, no
+    script: serve the folder with any web server, or copy it to any host.
+    Silent unless -v.
+
+    Example: pbem publish --out /var/www/club
+
+    Example: pbem publish rome --reveal --out /var/www/club
+    """
+    from .publish import publish as write
+    folder = Path(out) if out else (referee.config.path("publish_dir")
+                                    if referee.config["publish_dir"] else None)
+    if folder is None:
+        raise click.UsageError("give --out DIR, or set publish_dir in pbem.toml")
+    written = write(referee, folder, list(game_ids) or None, reveal)
+    done(f"archive written to {folder}: {counted(len(written), 'game')}"
+         + (f" ({', '.join(written)})" if written else "") + " and the club's index")

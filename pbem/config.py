@@ -5,7 +5,9 @@ A setting ``key`` at the top of pbem.toml is ``PBEM_KEY`` in the environment;
 Relative paths are relative to the folder of pbem.toml (or the current folder
 when there is none). Passwords never come from the command line: give
 ``password``, ``password_env`` (the name of a variable holding it) or
-``password_command`` (a command that prints it).
+``password_command`` (a command that prints it). For OAuth2 (XOAUTH2: Microsoft
+365, Outlook.com, Gmail), ``token_command`` is a command that prints a fresh
+access token, as for mutt, isync and msmtp; it takes the password's place.
 
 TLS certificates are checked against the system's authorities, or against
 ``ca_file`` (a PEM file) for a server whose certificate a private authority
@@ -17,17 +19,24 @@ import os
 from pathlib import Path
 import tomllib
 
+from .i18n import LANGUAGES
+from .identity import address_problem
+
 DEFAULTS = {
     "db": "pbem.db",
     "address": "pbem@localhost",
     "name": "pbem referee",
     "referee": "referee@localhost",
+    "lang": "en",         # the club's language: its archive's pages, strangers' answers
+    "publish_dir": "",    # where each tick rewrites the public archive of the games it changed
     "mail": {
         "inbox": "mail/inbox",
         "outbox": "mail/outbox",
         "max_bytes": 1_000_000,
         "rate_per_hour": 30,
         "handle_seconds": 30.0,
+        "press_bytes": 20_000,
+        "press_bytes_per_hour": 200_000,
     },
     "smtp": {
         "host": "",
@@ -37,6 +46,7 @@ DEFAULTS = {
         "password": "",
         "password_env": "",
         "password_command": "",
+        "token_command": "",
         "ca_file": "",
         "per_run": 100,
         "timeout": 30,
@@ -50,6 +60,7 @@ DEFAULTS = {
         "password": "",
         "password_env": "",
         "password_command": "",
+        "token_command": "",
         "ca_file": "",
         "folder": "INBOX",
         "processed": "Processed",
@@ -66,6 +77,9 @@ DEFAULTS = {
         "require_tls": False,
     },
 }
+
+
+LOCAL_HOSTS = ("localhost", "::1", "")
 
 
 class ConfigError(ValueError):
@@ -95,19 +109,52 @@ class Config:
         """The password of a section, from the file, a variable or a command."""
         part = self.data[section]
         if part.get("password_command"):
-            import shlex
-            import subprocess
-            done = subprocess.run(shlex.split(part["password_command"]), capture_output=True,
-                                  text=True, check=False)
-            if done.returncode != 0:
-                raise ConfigError(f"[{section}] password_command failed: {done.stderr.strip()}")
-            return done.stdout.strip()
+            return self.command_output(section, "password_command")
         if part.get("password_env"):
             value = os.environ.get(part["password_env"])
             if value is None:
                 raise ConfigError(f"[{section}] password_env: ${part['password_env']} is not set")
             return value
         return part.get("password", "")
+
+    def token(self, section: str) -> str | None:
+        """A fresh OAuth2 access token from the section's token_command; None without one."""
+        if not self.data[section].get("token_command"):
+            return None
+        return self.command_output(section, "token_command")
+
+    def command_output(self, section: str, key: str) -> str:
+        """What the command of a setting prints; ConfigError, with the reason, when it fails."""
+        import shlex
+        import subprocess
+        command = self.data[section][key]
+        try:
+            done = subprocess.run(shlex.split(command), capture_output=True, text=True,
+                                  check=False, timeout=60)
+        except ValueError as problem:  # shlex: an unclosed quote
+            raise ConfigError(f"[{section}] {key}: {problem} in {command!r}") from None
+        except (OSError, subprocess.TimeoutExpired) as problem:
+            reason = problem.strerror if isinstance(problem, OSError) else "no answer in 60 s"
+            raise ConfigError(f"[{section}] {key}: cannot run {command!r}: {reason}") from None
+        said = " ".join(done.stderr.split())[:300]
+        if done.returncode != 0:
+            raise ConfigError(f"[{section}] {key} {command!r} failed with exit status "
+                              f"{done.returncode}: {said or 'it printed no reason'}")
+        value = done.stdout.strip()
+        if not value:
+            raise ConfigError(f"[{section}] {key} {command!r} printed nothing"
+                              + (f": {said}" if said else ""))
+        return value
+
+    def clear_text_warning(self, section: str) -> str | None:
+        """A warning when a [section] with security = "none" reaches another machine."""
+        part = self.data[section]
+        if part["security"] != "none" or part["host"] in LOCAL_HOSTS \
+                or part["host"].startswith("127."):
+            return None
+        return (f'[{section}] security = "none": everything, password included, goes in '
+                f"clear to {part['host']}; use \"ssl\" or \"starttls\" for a server on "
+                "another machine")
 
     def client_tls(self, section: str):
         """TLS for connecting to the [section] server: verified against ca_file or the system
@@ -156,8 +203,15 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         source = str(file)
     elif chosen:
         raise ConfigError(f"no settings file at {file}")
-    merge(data, from_environment(env), "environment")
+    merge(data, from_environment(env, password_variables(data, env)), "environment")
     merge(data, overrides or {}, "command line")
+    for key in ("address", "referee"):
+        problem = address_problem(data[key])
+        if problem is not None:
+            raise ConfigError(f"{key} = {data[key]!r} is not a mail address: {problem}")
+    if data["lang"] not in LANGUAGES:
+        raise ConfigError(f"lang: {data['lang']!r} is not a language pbem writes "
+                          f"({' or '.join(LANGUAGES)})")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
 
@@ -174,10 +228,18 @@ def merge(data: dict, extra: dict, origin: str) -> None:
             data[key] = typed(data[key], value, f"{origin}: {key}")
 
 
+BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
+            "0": False, "false": False, "no": False, "off": False}
+
+
 def typed(default, value, where: str):
     """A value converted to the type of its default."""
     if isinstance(default, bool):
-        return str(value).lower() in ("1", "true", "yes", "on")
+        if isinstance(value, bool):
+            return value
+        if str(value).strip().lower() not in BOOLEANS:
+            raise ConfigError(f"{where}: {value!r} is not true or false")
+        return BOOLEANS[str(value).strip().lower()]
     try:
         return type(default)(value)
     except (TypeError, ValueError):
@@ -185,11 +247,21 @@ def typed(default, value, where: str):
         raise ConfigError(f"{where}: {value!r} is not {kind}") from None
 
 
-def from_environment(env) -> dict:
-    """Settings given as PBEM_* variables."""
+def password_variables(data: dict, env) -> set[str]:
+    """The variables the file or the environment name as password_env
+    (PBEM_MAIL_PASSWORD, say)."""
+    named = {part["password_env"] for part in data.values()
+             if isinstance(part, dict) and part.get("password_env")}
+    return named | {value for name, value in env.items()
+                    if name.startswith("PBEM_") and name.endswith("_PASSWORD_ENV")}
+
+
+def from_environment(env, passwords: set[str] = frozenset()) -> dict:
+    """Settings given as PBEM_* variables; ConfigError, with the closest name, for a
+    PBEM_* variable that is neither a setting nor a password_env."""
     out = {}
-    for name, value in env.items():
-        if not name.startswith("PBEM_") or name == "PBEM_CONFIG":
+    for name, value in sorted(env.items()):
+        if not name.startswith("PBEM_") or name == "PBEM_CONFIG" or name in passwords:
             continue
         key = name[5:].lower()
         if key in DEFAULTS and not isinstance(DEFAULTS[key], dict):
@@ -198,4 +270,22 @@ def from_environment(env) -> dict:
         section, _, rest = key.partition("_")
         if section in DEFAULTS and isinstance(DEFAULTS[section], dict) and rest in DEFAULTS[section]:
             out.setdefault(section, {})[rest] = value
+            continue
+        raise ConfigError(f"environment: {name} is not a pbem setting{closest(name)}")
     return out
+
+
+def variable_names() -> list[str]:
+    """Every PBEM_* variable pbem reads."""
+    names = ["PBEM_CONFIG"]
+    for key, value in DEFAULTS.items():
+        names += [f"PBEM_{key}_{sub}".upper() for sub in value] if isinstance(value, dict) \
+            else [f"PBEM_{key}".upper()]
+    return names
+
+
+def closest(name: str) -> str:
+    """' (did you mean PBEM_X?)' for the variable nearest a misspelled one, or ''."""
+    import difflib
+    found = difflib.get_close_matches(name, variable_names(), n=1, cutoff=0.7)
+    return f" (did you mean {found[0]}?)" if found else ""

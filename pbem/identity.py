@@ -28,17 +28,43 @@ def valid_game_id(game_id: str) -> bool:
     return bool(GAME_ID.match(game_id))
 
 
+# An address is one addr-spec of RFC 5322 whose two parts are dot-atoms: no quoted local
+# part, no [domain literal], no comment, and so no comma, space or second address anywhere;
+# UTF-8 letters are allowed (RFC 6532). The standard library's parser is not used: it
+# rewrites comments and quotes away, and refuses UTF-8 local parts.
+ATOM_CHARACTER = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f]")
+LONGEST_ADDRESS = 254
+
+
+def address_problem(address: str) -> str | None:
+    """Why `address` is not exactly one mail address (local@domain), or None when it is."""
+    if not address:
+        return "it is empty"
+    if len(address) > LONGEST_ADDRESS:
+        return f"it is longer than {LONGEST_ADDRESS} characters"
+    odd = next((c for c in address if c not in ".@" and not ATOM_CHARACTER.fullmatch(c)
+                or not c.isprintable()), None)
+    if odd is not None:
+        return f"{odd!r} cannot be in a mail address"
+    if address.count("@") != 1:
+        return "it has no @" if "@" not in address else "it has more than one @"
+    if any(not word for part in address.split("@") for word in part.split(".")):
+        return "each side of the @ is words joined by single dots"
+    return None
+
+
 def valid_address(address: str) -> bool:
-    """Does this look like a mail address a seat can have (local@domain, no spaces)?"""
-    local, at, domain = address.strip().rpartition("@")
-    return bool(at and local and domain) and not any(c.isspace() for c in address.strip())
+    """Is this exactly one mail address, as a seat, an observer or pbem itself can have?"""
+    return address_problem(address) is None
 
 
 def mail_address(text: str) -> str:
-    """A seat's or observer's mail address as pbem keeps it; PbemError when it is none."""
+    """A seat's or observer's mail address as pbem keeps it (lower case, without the spaces
+    around it); PbemError saying why when it is not exactly one address."""
     email = text.strip().lower()
-    if not valid_address(email):
-        raise PbemError(f"{email!r} is not a mail address")
+    problem = address_problem(email)
+    if problem is not None:
+        raise PbemError(f"{email!r} is not a mail address: {problem}")
     return email
 
 

@@ -13,8 +13,9 @@ that mail, with the reason, before the next is handled. What a mail may cost
 depends on what it proves: mail carrying a seat's code from the seat's
 address counts against that seat's hourly allowance, any other mail against
 its sender address's, so forged mail never uses up a seat's. Strangers (an
-address no game knows) are never answered; the referee gets, at most once a
-day, a digest of the mail refused (pbem/digest.py).
+address no game knows) are answered only about joining a game (pbem/signup.py:
+LIST, JOIN, CONFIRM, LEAVE, each at most once a day); the referee gets, at
+most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
 from contextlib import contextmanager
@@ -24,13 +25,15 @@ import signal
 import threading
 import time
 
-from . import letters, players, seats
-from .i18n import N_, _, counted, format_date, speaking
+from . import letters, players, seats, signup
+from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
+from .adjudicator.contract import OrderError
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import SETTINGS, Reading, read_text, sections, sender_names, signature
+from .reading import (SETTINGS, Reading, mistyped_command, read_text, sections,
+                      sender_names, shown, signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -379,6 +382,10 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     """Act on a mail from a proven seat; refuse any other (answering only known addresses)."""
     store = referee.store
     found = who.claim
+    if found.game is None:  # to the club's own address: LIST, JOIN, CONFIRM, LEAVE
+        joining = signup.handle_mail(referee, incoming, now)
+        if joining is not None:
+            return joining
     if who.game is None:
         subject = shorten(visible(incoming.subject), 80)
         said = letters.say(N_("Your mail \"{subject}\" names game {game} in its subject, and "
@@ -408,22 +415,39 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         store.update("seats", {"game": found.game, "name": seat["name"]}, {"bouncing": 0})
     table = referee.table(found.game, who.game)
     if table.state["engine"]["over"]:
-        letters.game_over_answer(table, seat, incoming, now)
-        return "done", "game over", found.game, seat["name"]
+        return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
-        return turn_over(table, seat, incoming, closed, now)
+        return turn_over(table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
 
 
-def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | None:
-    """The turn, now over, whose mail this mail answers; None when it counts for the open one.
+def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
+    """A mail to a game that is over: HISTORY still gets the history; anything else is
+    answered that the game is over."""
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    asked = next((c for c in reading.commands if c.name == "history"), None)
+    if asked is None:
+        letters.game_over_answer(table, seat, incoming, now)
+        return "done", "game over", table.game_row["id"], seat["name"]
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    players.history_command(mail, asked)
+    if mail.answer.notes:
+        letters.seat_note(table, seat, incoming, N_("this game is over"), mail.answer.notes, now)
+    return "done", "game over; commands history", table.game_row["id"], seat["name"]
+
+
+def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple | None:
+    """(the mail of ours it answers: its outbox row, whether a rollback undid its turn) when
+    that turn is over; None when the mail counts for the open one.
 
     The mails of ours it references (In-Reply-To, References) say which turn it
-    answers: the latest of theirs. It is over when that turn has closed and
-    asked something of the seat. A mail that references none of ours, or only
-    asks (HELP, STATUS), counts for the open turn.
+    answers: the one of the latest of them. It is over when a rollback undid
+    it (the game's events when the mail was written are undone), or when it
+    has closed and asked something of the seat. A mail that references none
+    of ours, or only asks (HELP, STATUS), counts for the open turn, and so
+    does a reply to press that holds no orders (a message, whenever it comes).
     """
     if not incoming.references:
         return None
@@ -432,30 +456,53 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> int | 
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT phase, asked, kind FROM outbox WHERE game = ? AND seat = ? "
-                     f"AND message_id IN ({marks})",
+    rows = store.all(f"SELECT id, phase, asked, kind, seq, turn, round, subject FROM outbox "
+                     f"WHERE game = ? AND seat = ? AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
-    if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
-        return None  # a reply to press is a message, whenever it comes
-    latest = max(row["phase"] for row in rows)
-    if latest >= table.state["engine"]["phase"]:
+    if not rows or any(row["phase"] is None for row in rows):
         return None
-    return latest if any(row["asked"] for row in rows if row["phase"] == latest) else None
+    if any(row["kind"] == "press" for row in rows) and not reading.commands and \
+            not orders_like(table, seat["name"], reading.orders_text):
+        return None
+    latest = max(rows, key=lambda row: row["id"])
+    if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
+                                         in undone_spans(store, table)):
+        return latest, True
+    if latest["phase"] >= table.state["engine"]["phase"]:
+        return None
+    asked = [row for row in rows if row["phase"] == latest["phase"] and row["asked"]]
+    return (max(asked, key=lambda row: row["id"]), False) if asked else None
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: int, now: str):
-    """Answer a mail to a turn that is over: not used, and what the open turn needs."""
-    eng = table.state["engine"]
+def undone_spans(store: Store, table) -> list[tuple[int, int]]:
+    """The spans of a game's events its rollbacks undid (see engine.undone_spans)."""
+    return engine.undone_spans(store.event_rows(table.game_row["id"],
+                                                of_type="phase_rolled_back"))
+
+
+def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool, now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): not used, which mail
+    it answered (its subject, as the seat read it), and the open turn's request below."""
+    turn, round_ = table.turn()
+    subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
-        notes = [_("Turn {closed} is over: your mail answers a mail of that turn, so the "
-                   "orders in it were not used.").format(closed=closed)]
-        if seat["name"] in eng["requests"]:
-            notes.append(_("Turn {turn} needs your orders now (see below): send them in a "
-                           "reply to this mail.").format(turn=eng["phase"]))
-    letters.seat_note(table, seat, incoming,
-                      lambda context: _("turn {closed} is over").format(closed=closed),
-                      notes, now)
-    return "rejected", f"answers turn {closed}, which is over", table.game_row["id"], seat["name"]
+        told = engine.told_words(closed["turn"], closed["round"]) \
+            if closed["turn"] is not None else _("an earlier turn")
+        now_told = engine.told_words(turn, round_)
+        notes = [_("The referee took the game back to {told}: your mail answers my mail "
+                   "“{subject}”, of a turn that was undone, so the orders and commands in it "
+                   "were not used.").format(told=now_told, subject=subject) if undone else
+                 _("Your mail answers my mail “{subject}”, which is over: the orders in it "
+                   "were not used.").format(subject=subject)]
+        if seat["name"] in table.state["engine"]["requests"]:
+            notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
+                           "it in a reply to this mail.").format(
+                               told=now_told, asked=table.prompt(seat["name"]).rstrip(". ")))
+        headline = (_("{told} was undone") if undone else _("{told} is over")).format(told=told)
+    letters.late_answer(table, seat, incoming, headline, notes, now)
+    reason = f"answers phase {closed['phase']}, which a rollback undid" if undone else \
+        f"answers phase {closed['phase']}, which is over"
+    return "rejected", reason, table.game_row["id"], seat["name"]
 
 
 def wrong_token(referee, incoming: Incoming, found, seat: dict, now: str):
@@ -486,6 +533,7 @@ class Answer:
     understood: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
+    remarks: list = field(default_factory=list)
     on_file: list = field(default_factory=list)
     recorded: bool = False
     receipts: list = field(default_factory=list)
@@ -499,6 +547,9 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     order the game accepts. A seat that gives the orders of others (a vassal's
     overlord) may head a part of its mail "for SEAT:"; without it, its orders
     go to the one seat it controls that is asked, when it is not asked itself.
+    A reply to a press mail goes back to the press's sender as press, unless it
+    holds a command, an order or a line close to one (see ``orders_like``):
+    then it is read as any mail, and nothing is relayed.
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
@@ -508,32 +559,39 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
     with speaking(seat["lang"]):
-        relayed = "press" not in reading.names and players.answers_press(mail)
+        press = None if "press" in reading.names else players.press_answered(mail)
+        relayed = press is not None and not reading.commands and \
+            not orders_like(table, seat["name"], reading.orders_text)
         if relayed:
+            players.answer_press(mail, press)
             reading = Reading()  # a reply to press is all message: no orders, no commands
             answer.ignored = []
-        elif reading.has_orders:
-            for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
-                take_orders(referee, table, seat["name"], target, part, now, answer,
-                            names)
-        elif not reading.commands:
-            answer.notes.append(_("I found no orders in your mail. Write them as the first "
-                                  "lines of your reply, one per line; send HELP for the "
-                                  "syntax."))
+        else:
+            if press is not None:
+                players.note_not_relayed(mail, press)
+            if reading.has_orders:
+                take_all(referee, table, seat["name"], reading.orders_text, now, answer, names)
+            elif not reading.commands:
+                answer.notes.append(_("I found no orders in your mail. Write them as the "
+                                      "first lines of your reply, one per line; send HELP for "
+                                      "the syntax."))
         run_commands(mail, [c for c in reading.commands if c.name not in SETTINGS])
         table = mail.table
-        if answer.notes or answer.understood or answer.errors:
+        if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
                            understood=answer.understood, errors=answer.errors,
-                           ignored=answer.ignored, on_file=answer.on_file,
-                           recorded=answer.recorded, commands=reading.names,
+                           ignored=answer.ignored, remarks=answer.remarks,
+                           on_file=answer.on_file, recorded=answer.recorded,
+                           commands=reading.names,
                            resolving=answer.recorded and referee.ready(table),
-                           receipts=answer.receipts)
+                           receipts=answer.receipts, relayed=relayed,
+                           unrecorded=reading.has_orders and not answer.remarks)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
-            "on_file": answer.on_file,
+            "remarks": answer.remarks, "on_file": answer.on_file,
             "outcome": "reply to press" if relayed else outcome(
-                answer.recorded, reading.has_orders, reading.names, answer.errors)}
+                answer.recorded, reading.has_orders, reading.names, answer.errors,
+                len(answer.remarks))}
 
 
 def controller(table, seat: str) -> str:
@@ -542,30 +600,59 @@ def controller(table, seat: str) -> str:
     return (ruler(table.state["game"], seat) if ruler else None) or seat
 
 
-def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
-    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
+def take_all(referee, table, sender: str, text: str, now: str, answer: Answer,
+             names: set[str]) -> None:
+    """Take a mail's order text for the seat and for the seats whose orders it gives."""
     ruler = controller(table, sender)
     if ruler != sender:
         answer.notes.append(_("Your orders are given by {seat} now, so these were not "
                               "recorded. You still get your own reports.").format(seat=ruler))
-        return []
+        return
+    for target, part in order_parts(table, sender, text):
+        if target != sender and controller(table, target) != sender:
+            answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
+                                  "for itself), so what you wrote for {seat} was not "
+                                  "recorded.").format(seat=target))
+            continue
+        take_orders(referee, table, sender, target, part, now, answer, names)
+
+
+def order_parts(table, sender: str, text: str) -> list[tuple]:
+    """[(target seat, its order text)] for a mail's orders, by who controls whom.
+
+    In a game where one seat may give another's orders, a "for SEAT:" line may
+    name any seat: a part for one the sender does not give orders for now is
+    kept, for the answer to say so.
+    """
     seats = [s for s in table.state["engine"]["seats"] if s != sender]
     controlled = [s for s in seats if controller(table, s) == sender]
     asked = table.state["engine"]["requests"]
     parts = []
-    # in a game where one seat may give another's orders, a "for SEAT:" line may name any
     named = seats if getattr(table.game, "controller", None) else controlled
     for target, part in sections(text, named):
         if target is None:
             waiting = [s for s in controlled if s in asked]
             target = waiting[0] if sender not in asked and len(waiting) == 1 else sender
-        elif target not in controlled:
-            answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
-                                  "for itself), so what you wrote for {seat} was not "
-                                  "recorded.").format(seat=target))
-            continue
         parts.append((target, part))
     return parts
+
+
+def orders_like(table, sender: str, text: str) -> bool:
+    """Does this text hold an order, or a line close to one, for the sender or the seats
+    whose orders it gives, asked now or not?
+
+    The game reads it for each of them: a line it accepts, or refuses as anything
+    but a remark (chat), is an order or close to one.
+    """
+    if not text.strip():
+        return False
+    parts = order_parts(table, sender, text) if controller(table, sender) == sender \
+        else [(sender, text)]
+    for target, part in parts:
+        _orders, errors = table.game.parse(table.state["game"], target, part)
+        if usable_lines(part, errors) or any(e.text and not e.remark for e in errors):
+            return True
+    return False
 
 
 def take_orders(referee, table, sender: str, target: str, orders_text: str, now: str,
@@ -573,7 +660,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     """Read order lines for a seat; record them when at least one of them can be used.
 
     A signature under the orders (see reading.signature) is left out, as ignored
-    lines rather than errors: it never holds the turn up.
+    lines rather than errors, and so are remarks (chat between the orders, see
+    spelling.aside): neither ever holds the turn up.
     """
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
@@ -581,7 +669,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         players.note_conceded(referee, table, sender, target, answer)
         return
     if target not in eng["requests"]:
-        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or _("nobody")
+        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
+            _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
         note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
                  "not recorded.") if target == sender else \
             _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
@@ -590,13 +679,22 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         return
     orders, errors = table.game.parse(table.state["game"], target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
+    orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
+                                                  answer)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
-        answer.notes.append(lead + (
-            _("None of your lines could be used, so your orders on file are unchanged.")
-            if kept else _("None of your lines could be used, so I still have no orders "
-                           "from you for this turn.")))
+        if errors:
+            said = _("None of your lines could be used, so your orders on file are "
+                     "unchanged.") if kept else _("None of your lines could be used, so I "
+                                                  "still have no orders from you for this "
+                                                  "turn.")
+        else:
+            said = _("Your mail holds no orders, only remarks (below), so your orders on file "
+                     "are unchanged.") if kept else _("Your mail holds no orders, only "
+                                                      "remarks (below), so I still have no "
+                                                      "orders from you for this turn.")
+        answer.notes.append(lead + said)
         answer.on_file += [lead + line for line in kept or []]
         return
     answer.understood += [lead + line for line in
@@ -622,9 +720,38 @@ def without_signature(text: str, errors, names: set[str], answer: Answer) -> tup
         return text, errors
     lines = text.splitlines()
     answer.ignored += [lines[number - 1].strip() for number in signed]
-    kept = "\n".join("" if number in signed else line
-                      for number, line in enumerate(lines, start=1))
-    return kept, [e for e in errors if e.line not in signed]
+    return blanked(text, signed), [e for e in errors if e.line not in signed]
+
+
+def without_remarks(table, target: str, orders, text: str, errors, answer: Answer) -> tuple:
+    """(orders, text, errors) with the remarks set aside: their lines blanked and listed in
+    the answer, the game reading the rest again.
+
+    A remark whose first word is a mistyped mail command (REDAY) is an error
+    that says which command, not a remark.
+    """
+    aside = {e.line: e for e in errors if e.remark}
+    if not aside:
+        return orders, text, errors
+    typos = []
+    for number, remark in sorted(aside.items()):
+        command = mistyped_command(remark.text)
+        if command:
+            typos.append(OrderError(number, remark.text, _(
+                "I do not understand {word!r}; did you mean {command}?").format(
+                    word=remark.text.split()[0], command=shown(command, current()))))
+        else:
+            answer.remarks.append(_("line {line}: {message}").format(line=number,
+                                                                     message=remark.text))
+    text = blanked(text, set(aside))
+    orders, errors = table.game.parse(table.state["game"], target, text)
+    return orders, text, sorted(list(errors) + typos, key=lambda e: e.line)
+
+
+def blanked(text: str, numbers) -> str:
+    """The text with the lines of these numbers (from 1) left empty."""
+    return "\n".join("" if number in numbers else line
+                     for number, line in enumerate(text.splitlines(), start=1))
 
 
 def usable_lines(text: str, errors) -> int:
@@ -738,9 +865,12 @@ COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_c
                     "concede": players.concede_command}
 
 
-def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
+def outcome(recorded: bool, has_orders: bool, commands: list[str], errors,
+            remarks: int = 0) -> str:
     """What a seat's mail did, in a few words for the inbox log."""
-    if recorded:
+    if remarks and not recorded and not errors:
+        said = f"no orders: {counted(remarks, 'remark')} set aside"
+    elif recorded:
         said = f"orders recorded with {counted(len(errors), 'error')}" if errors else "orders recorded"
     elif has_orders and errors:
         said = f"orders not recorded: no line could be used ({counted(len(errors), 'error')})"
@@ -748,6 +878,8 @@ def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> st
         said = "orders not recorded: nothing asked of this seat"
     else:
         said = "" if commands else "no orders found"
+    if remarks and (recorded or errors):
+        said += f"; {counted(remarks, 'remark')} set aside"
     if commands:
         said += ("; " if said else "") + "commands " + ", ".join(commands)
     return said

@@ -8,6 +8,7 @@ mail it causes, and adds to the answer, in the seat's language, what it did.
 
 from datetime import date, datetime, time, timedelta, timezone
 from difflib import get_close_matches
+import json
 import re
 from zoneinfo import ZoneInfo
 
@@ -16,12 +17,15 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, format_date, speaking
-from .reading import plain
+from .i18n import N_, _, format_date, format_number, in_zone, speaking
+from .mail.parse import shorten
+from .reading import plain, shown
 from .store import row_event
 from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
+# A phase's number as written after HISTORY: "3", "#3", "3." (digits of any script, never "²").
+TURN_NUMBER = re.compile(r"^#?(\d+)[.,;:!?)]*$")
 PRESS_MESSAGE_ID = re.compile(r"^<([a-z0-9-]+)\.press\.(\d+)\.[0-9a-f]+@")  # game, seq
 
 
@@ -98,29 +102,82 @@ def press_command(mail, command) -> None:
         note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
                       "on the lines below PRESS."), seats=", ".join(to))
         return
-    send_press(mail, to, text)
+    send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
+                                            for word in re.split(r"[,;]", target)))
 
 
-def send_press(mail, to: list, text: str) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them."""
+def send_press(mail, to: list, text: str, answers: int | None = None,
+               everyone: bool = False, sent: str | None = None) -> None:
+    """Record a press event from the mail's seat to `to` and mail it to them.
+
+    `answers` is the seq of the press this one answers: an answer to
+    anonymous press records it, and never names whom it goes to. Press to ALL
+    (`everyone`) is public: it says so in its event (``all``), and the club's
+    public archive shows it. `sent` is the sentence that tells the sender where
+    it went (a msgid with {seats}), by default "Press sent to ...".
+    """
+    if over_press_limits(mail, to, text):
+        return
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
+    answered = {"answers": answers} if anonymous and answers else {}
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
-                    phase=table.state["engine"]["phase"], **{"from": sender})
+                    phase=table.state["engine"]["phase"], **{"from": sender}, **answered,
+                    **({"all": True} if everyone else {}))
     mail.table = mail.referee.record(table, [event], mail.now)
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
-    if anonymous:
+    if answered:
+        note(mail, N_("Your answer went to the sender of that press, without your name."))
+    elif sent:
+        note(mail, sent, seats=", ".join(to))
+    elif anonymous:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
+    if everyone:
+        note(mail, N_("Press to ALL is public: the club's web archive of the game shows it."))
 
 
-def answers_press(mail) -> bool:
-    """Is this mail a reply to a press mail? Then its whole text goes back to the press's
-    sender, and True."""
+def over_press_limits(mail, to: list, text: str) -> bool:
+    """Is this press longer than ``[mail] press_bytes``, or would it take the seat's press
+    of the last hour past ``[mail] press_bytes_per_hour`` (bytes times recipients)? Then
+    the answer says so, and True."""
+    limits = mail.referee.config["mail"]
+    size = len(text.encode())
+    since = iso(parse_time(mail.now) - timedelta(hours=1))
+    with speaking(mail.seat["lang"]):
+        if size > limits["press_bytes"]:
+            mail.answer.notes.append(_(
+                "Your press is {size} bytes long, over the limit of {limit} bytes, so it was "
+                "not sent: shorten it.").format(size=format_number(size),
+                                                 limit=format_number(limits["press_bytes"])))
+            return True
+        sent = press_sent(mail.referee.store, mail.table.game_row["id"], mail.seat["name"],
+                          since)
+        if sent + size * len(to) > limits["press_bytes_per_hour"]:
+            mail.answer.notes.append(_(
+                "Your press of the last hour comes to {sent} bytes and this one would take it "
+                "past the limit of {limit} bytes an hour (each recipient counts), so it was "
+                "not sent: send it later.").format(
+                    sent=format_number(sent), limit=format_number(limits["press_bytes_per_hour"])))
+            return True
+    return False
+
+
+def press_sent(store, game_id: str, seat: str, since: str) -> int:
+    """The bytes of press a seat sent since a moment, times their recipients."""
+    return sum(len(p["text"].encode()) * len(p["to"]) for p in (
+        json.loads(row["payload"]) for row in store.all(
+            "SELECT payload FROM events WHERE game = ? AND type = 'press' AND at > ?",
+            [game_id, since])) if p["from"] == seat)
+
+
+def press_answered(mail) -> dict | None:
+    """The press a mail replies to (its event's payload, with its seq), when it replies to
+    a press mail its seat received; else None."""
     incoming = mail.incoming
     if incoming is None:
-        return False
+        return None
     game_id = mail.table.game_row["id"]
     for reference in reversed(incoming.references):
         found = PRESS_MESSAGE_ID.match(reference)
@@ -130,52 +187,101 @@ def answers_press(mail) -> bool:
             continue
         row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
                                                  upto=int(found.group(2))))
-        text = incoming.text.strip()
-        if engine.setting(mail.table.state, "press") == "none":
-            note(mail, N_("Press is off in this game, so your message was not sent."))
-        elif not text:
-            note(mail, N_("Your reply to the press was empty, so nothing was sent."))
-        else:
-            send_press(mail, [row["payload"]["from"]], text)
-        return True
-    return False
+        return {**row["payload"], "seq": row["seq"]}
+    return None
+
+
+def answer_press(mail, press: dict) -> None:
+    """A reply to press, holding no orders: its whole text goes back to the press's sender
+    (who stays unnamed when the press was anonymous)."""
+    text = mail.incoming.text.strip()
+    if engine.setting(mail.table.state, "press") == "none":
+        note(mail, N_("Press is off in this game, so your message was not sent."))
+    elif not text:
+        note(mail, N_("Your reply to the press was empty, so nothing was sent."))
+    else:
+        send_press(mail, [press["from"]], text, answers=press["seq"], sent=N_(
+            "Your mail answers the press of {seats} and holds no orders, so it went to "
+            "{seats} alone, as press."))
+
+
+def note_not_relayed(mail, press: dict) -> None:
+    """A reply to press that holds orders or commands: say that it was read as such and
+    that nothing went to the press's sender."""
+    if press["anonymous"]:
+        note(mail, N_("Your mail answers a press message, but it holds orders or commands: "
+                      "I read them as such, and nothing was sent to the message's sender."))
+        return
+    note(mail, N_("Your mail answers the press of {seat}, but it holds orders or commands: "
+                  "I read them as such, and nothing was sent to {seat}. To write to {seat}, "
+                  "start a line with {press} {seat}."), seat=press["from"],
+         press=shown("press", mail.seat["lang"]))
 
 
 # ------------------------------------------------------------------ absences
 
 FILLER = ("from", "to", "until", "till", "du", "au", "jusqu'au", "jusqu", "le", "the", "-")
 DATE_FORMS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y")
+REACH = timedelta(days=366)  # an absence starts at most a year ahead, and ended at most a year ago
+
+
+class OutOfReach(ValueError):
+    """A date of an absence more than a year ahead (its first) or ago (its last), as written."""
+
+    def __init__(self, word: str, ahead: bool):
+        super().__init__(word)
+        self.word, self.ahead = word, ahead
+
+
+class Overlong(ValueError):
+    """An absence longer than a year: pause the game instead."""
+
+    def __init__(self, days: int):
+        super().__init__(days)
+        self.days = days
 
 
 def read_date(word: str, today: date) -> date | None:
-    """A date as players write it: 2026-12-20, 20/12/2026, 20.12.2026, or 20/12 (the next one)."""
+    """A date as players write it: 2026-12-20, 20/12/2026, 20.12.2026, or 20/12 (the next one:
+    29/02 is the next 29 February there is)."""
     for form in DATE_FORMS:
         try:
             return datetime.strptime(word, form).date()
         except ValueError:
             continue
-    for form in ("%d/%m", "%d.%m"):
+    try:
+        day, month = (int(part) for part in re.split(r"[/.]", word))
+    except ValueError:
+        return None
+    for year in range(today.year, today.year + 9):  # a 29 February comes within 8 years
         try:
-            day = datetime.strptime(f"{word}/{today.year}".replace(".", "/"),
-                                    "%d/%m/%Y").date()
-        except ValueError:
+            found = date(year, month, day)
+        except (ValueError, OverflowError):  # no such day that year, or a month of 40 digits
             continue
-        return day if day >= today else day.replace(year=today.year + 1)
+        if found >= today:
+            return found
     return None
 
 
 def away_span(words: list[str], tz_name: str | None, now: str) -> tuple[str, str, int] | None:
     """(start, end, days) in UTC for "20/12 27/12" in the seat's zone: from the start of the
-    first day to the end of the last; one date is one day. None if the words are no dates."""
+    first day to the end of the last; one date is one day. None if the words are no dates;
+    OutOfReach or Overlong (checked before any arithmetic) if they make no absence."""
     zone = ZoneInfo(tz_name) if tz_name else timezone.utc
     today = parse_time(now).astimezone(zone).date()
-    days = [read_date(w.strip(",;."), today) for w in words
-            if w.strip(",;.").lower() not in FILLER]
+    written = [w.strip(",;.") for w in words if w.strip(",;.").lower() not in FILLER]
+    days = [read_date(word, today) for word in written]
     if not days or len(days) > 2 or None in days:
         return None
     first, last = days[0], days[-1]
     if last < first:
         return None
+    if first - today > REACH:
+        raise OutOfReach(written[0], ahead=True)
+    if today - last > REACH:
+        raise OutOfReach(written[-1], ahead=False)
+    if (last - first).days + 1 > MAX_HOURS // 24:
+        raise Overlong((last - first).days + 1)
     start = datetime.combine(first, time(), zone)
     end = datetime.combine(last + timedelta(days=1), time(), zone)
     return iso(start), iso(end), (last - first).days + 1
@@ -193,7 +299,19 @@ def absence_left(state: dict, seat: str) -> tuple[int, int]:
 def absence_command(mail, command) -> None:
     """ABSENCE <from> <to>: no deadline of this seat falls in those days (its own zone)."""
     seat = mail.seat
-    span = away_span(command.args, seat["tz"], mail.now)
+    try:
+        span = away_span(command.args, seat["tz"], mail.now)
+    except OutOfReach as far:
+        note(mail, N_("Line {line}: {date} is more than a year from today, so your absence was "
+                      "not recorded. Declare an absence at most a year ahead.") if far.ahead
+             else N_("Line {line}: {date} is more than a year ago, so your absence was not "
+                     "recorded."), line=command.line, date=far.word)
+        return
+    except Overlong as long:
+        note(mail, N_("Line {line}: an absence of {days} days is longer than a year, so it was "
+                      "not recorded; the referee may pause the game instead."),
+             line=command.line, days=long.days)
+        return
     if span is None:
         note(mail, N_("Line {line}: I could not read the dates of your absence. Write ABSENCE "
                       "and the first and last days away, in your own time zone: ABSENCE "
@@ -255,16 +373,21 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
         seat = referee.store.existing_seat(game_id, seat_name)
         if table.state["engine"]["over"]:
             raise PbemError(f"game {game_id} is over")
-        span = away_span([first, last], seat["tz"], now)
+        try:
+            span = away_span([first, last], seat["tz"], now)
+        except OutOfReach as far:
+            when = "from now: an absence starts" if far.ahead else "ago: an absence ends"
+            raise PbemError(f"{far.word} is more than a year {when} within a year of "
+                            "today") from None
+        except Overlong as long:
+            raise PbemError(f"an absence of {long.days} days is longer than a year; pause the "
+                            f"game instead (pbem pause {game_id})") from None
         if span is None:
             raise PbemError(f"{first} to {last}: give the first and last days away, e.g. "
                             "--from 2026-12-20 --to 2026-12-27 (the second not before the first)")
         start, end, days = span
         if end <= now:
             raise PbemError(f"an absence that ended on {end} changes nothing")
-        if days * 24 > MAX_HOURS:
-            raise PbemError(f"an absence of {days} days is longer than a year; pause the game "
-                            f"instead (pbem pause {game_id})")
         declare_absence(referee, table, seat, start, end, REFEREE, now)
     return {"seat": seat_name, "start": start, "end": end, "days": days}
 
@@ -272,41 +395,60 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
 # ------------------------------------------------------------------ history
 
 
+def asked_words(request: dict | None) -> str:
+    """What a phase asked of a seat, in the current language (its prompt, kept in the log
+    in English, is translated again)."""
+    prompt = (request or {}).get("prompt")
+    return _(prompt) if prompt else _("nothing asked of you")
+
+
 def history_command(mail, command) -> None:
-    """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
+    """HISTORY [turn]: the list of the game's phases by turn, or the seat's report of one
+    turn (HISTORY 0: the setup), rebuilt from the log."""
     table, seat = mail.table, mail.seat
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
     phases = engine.live_phases(rows)
-    asked = next((int(w) for w in command.args if w.isdigit()), None)
-    if asked is None:
+    turns = letters.phase_turns(table.game, rows)
+    written = next((found.group(1) for found in map(TURN_NUMBER.match, command.args)
+                    if found), None)
+    if written is None:
+        unread = [letters.say(N_("Line {line}: I read no turn number in \"{words}\", so here "
+                                 "is the list of turns."), line=command.line,
+                              words=shorten(" ".join(command.args), 40))] if command.args else []
         with speaking(seat["lang"]):
-            lines = [_("Phase {phase}, opened {when}: {what}").format(
-                phase=number, when=format_date(phase["opened"], seat["tz"]),
-                what=(phase["requests"].get(seat["name"]) or {}).get("prompt")
-                or _("nothing asked of you"))
+            lines = [_("{told}, opened {when}: {what}").format(
+                told=letters.capitalised(engine.told_words(*turns[number])),
+                when=format_date(phase["opened"], seat["tz"]),
+                what=asked_words(phase["requests"].get(seat["name"])))
                 for number, phase in sorted(phases.items())]
-        letters.tell(table, seat, "history", letters.say(N_("the phases of this game")), [
-            letters.say(N_("Send HISTORY and a phase's number for your report of that phase, "
-                           "as your seat saw it."))], mail.now, lines=lines,
-                     reply_to_mail=mail.incoming)
+        letters.tell(table, seat, "history", letters.say(N_("the turns of this game")), [
+            *unread, letters.say(N_("Send HISTORY and a turn's number for your report of that "
+                                    "turn, as your seat saw it (HISTORY 0: the setup)."))],
+                     mail.now, lines=lines, reply_to_mail=mail.incoming)
         return
-    phase = phases.get(asked)
-    if phase is None or phase["end"] is None:
-        note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
-                      "{done}."), phase=asked,
-             done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
+    asked = int(written) if len(written) <= 9 else None  # no game has a billion turns
+    done = [number for number, phase in sorted(phases.items()) if phase["end"]]
+    mine = [number for number in done if turns[number][0] == asked]
+    if not mine:
+        note(mail, N_("There is no report of turn {turn} yet: the turns resolved so far are "
+                      "{done} (0: the setup)."), turn=shorten(written, 12) if asked is None
+             else asked, done=", ".join(str(t) for t in sorted({turns[n][0] for n in done}))
+             or "-")
         return
+    start, end = phases[mine[0]]["start"], phases[mine[-1]]["end"]
     gone = engine.undone(rows)
-    shown = [row for row in rows if phase["start"] < row["seq"] <= phase["end"]
-             and row["seq"] not in gone and row_event(row).visible(seat["name"])]
-    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
+    shown = [engine.as_seen(row_event(row), seat["name"]) for row in rows
+             if start < row["seq"] <= end and row["seq"] not in gone
+             and row_event(row).visible(seat["name"])]
+    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= end])
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
-    with speaking(seat["lang"]):
-        happened = [line for line in (engine.narrate(row_event(r), table.game) for r in shown)
+    with speaking(seat["lang"]), in_zone(seat["tz"]):
+        told = engine.told_words(asked, None)
+        happened = [line for line in (engine.narrate(event, table.game) for event in shown)
                     if line]
-        past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
-            phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+        past.send(seat, "history", lambda context: _("your report for {told}").format(
+            told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"])
 
@@ -316,34 +458,38 @@ def history_command(mail, command) -> None:
 
 def draw_command(mail, command) -> None:
     """DRAW: a vote to end the game in a draw; it ends when every seat still playing votes
-    for it in the same turn."""
+    for it before the vote lapses, once each of them has had a turn to answer it
+    (engine.draw_vote)."""
     table, name = mail.table, mail.seat["name"]
     state = table.state
     if name not in engine.survivors(table.game, state):
         note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
         return
     if name in state["engine"].get("draw", {}).get("votes", []):
-        note(mail, N_("Your vote for a draw this turn is counted already."))
+        note(mail, N_("Your vote for a draw is counted already."))
         return
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
     if table.state["engine"]["over"]:
-        note(mail, N_("Every seat still playing voted for a draw: the game is over."))
+        note(mail, N_("You are the only seat still playing, so you win: the game is over.")
+             if events[-1].type == "game_conceded" else
+             N_("Every seat still playing voted for a draw: the game is over."))
         letters.reports(table, mail.referee.store.seats(table.game_row["id"]), mail.now)
         return
     votes = table.state["engine"]["draw"]["votes"]
     waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
     note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
-                  "still playing votes for it during this turn; still to vote: {seats}."),
-         seats=", ".join(waiting))
+                  "still playing votes for it; the vote stands until each of them has had a "
+                  "turn to answer. Still to vote: {seats}."), seats=", ".join(waiting))
     for seat in mail.referee.store.seats(table.game_row["id"]):
         if seat["name"] in waiting:
             letters.tell(table, seat, "draw", letters.say(N_("{seat} proposes a draw"),
                                                           seat=name), [
                 letters.say(N_("{seat} votes to end the game in a draw; votes so far: {votes}. "
-                               "It ends in a draw if every seat still playing votes for it "
-                               "during this turn."), seat=name, votes=", ".join(votes)),
-                letters.say(N_("To agree, reply with DRAW before this turn ends.")),
+                               "It ends in a draw if every seat still playing votes for it; "
+                               "the vote stands until each of them has had a turn to "
+                               "answer."), seat=name, votes=", ".join(votes)),
+                letters.say(N_("To agree, reply with DRAW.")),
             ], mail.now)
 
 
@@ -354,16 +500,21 @@ def concede_command(mail, command) -> None:
         note(mail, N_("You conceded already."))
         return
     events = [public("seat_conceded", seat=name)]
-    drawn = engine.draw_agreed(table.game, engine.fold(table.game, events, table.state),
-                               table.game_row["seed"])
-    mail.table = table = mail.referee.record(table, events + ([drawn] if drawn else []),
+    after, seed = engine.fold(table.game, events, table.state), table.game_row["seed"]
+    ending = engine.sole_survivor(table.game, after, seed) or \
+        engine.draw_agreed(table.game, after, seed)
+    mail.table = table = mail.referee.record(table, events + ([ending] if ending else []),
                                              mail.now)
     store = mail.referee.store
     store.update("games", {"id": table.game_row["id"]}, {"dirty": 1})
-    note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
-                  "still get the reports. Only the referee can give the seat to someone "
-                  "else."))
-    if drawn:
+    if ending is not None and ending.type == "game_conceded":
+        note(mail, N_("You conceded: {seat} is the only seat still playing and wins, so the "
+                      "game is over."), seat=ending.payload["winner"])
+    else:
+        note(mail, N_("You conceded: your seat plays its default orders from now on, and you "
+                      "still get the reports. Only the referee can give the seat to someone "
+                      "else."))
+    if ending:
         letters.reports(table, store.seats(table.game_row["id"]), mail.now)
         return
     for seat in store.seats(table.game_row["id"]):

@@ -105,7 +105,7 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
         closed = next(r for r in reversed(rows[:index]) if r["type"] == "orders_set")
         expected[seq] = engine.lateness(game, state, closed["payload"])
         return
-    if row["type"] in ("state_restored", "game_drawn"):
+    if row["type"] in ("state_restored", "game_drawn", "game_conceded"):
         check_table_act(verdict, game, seed, state, rows, index)
         return
     if row["type"] == "phase_opened":
@@ -123,7 +123,8 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
 
 
 def check_table_act(verdict, game, game_seed, state, rows, index) -> None:
-    """A rollback returns to a state the log had; a draw has every surviving seat's vote."""
+    """A rollback returns to a state the log had; a draw has every surviving seat's vote; a
+    game won by concession has one seat still playing."""
     row, seq = rows[index], rows[index]["seq"]
     if row["type"] == "state_restored":
         back = rows[index - 1] if index else None
@@ -143,7 +144,11 @@ def check_table_act(verdict, game, game_seed, state, rows, index) -> None:
         return
     standing = engine.survivors(game, state)
     votes = state["engine"].get("draw", {}).get("votes", [])
-    if row["payload"]["seats"] != standing or not set(standing) <= set(votes):
+    if row["type"] == "game_conceded":
+        if [row["payload"]["winner"]] != standing:
+            verdict.problems.append(f"seq {seq}: {row['payload']['winner']} is not the only "
+                                    "seat still playing")
+    elif row["payload"]["seats"] != standing or not set(standing) <= set(votes):
         verdict.problems.append(f"seq {seq}: the draw is not every surviving seat's vote")
     if row["payload"]["seed"] != game_seed:
         verdict.problems.append(f"seq {seq}: the seed revealed is not the game's")

@@ -15,15 +15,23 @@ transaction.
 """
 
 from contextlib import contextmanager
+from difflib import get_close_matches
 from functools import cached_property
 import hashlib
 import json
+import logging
+import os
+from pathlib import Path
 import sqlite3
 
+from . import __version__
 from .adjudicator.contract import Event, canonical
-from .errors import PbemError
+from .errors import Misconfigured, PbemError
+
+log = logging.getLogger(__name__)
 
 GENESIS = "0" * 64
+SQLITE_MAX = 2 ** 63 - 1  # the largest integer SQLite keeps (an id, a seq)
 
 
 def _m001_initial(db) -> None:
@@ -232,15 +240,102 @@ def _m04m_outbox_parts(db) -> None:
     db.execute("ALTER TABLE outbox DROP COLUMN raw")
 
 
+def _m08j_open_games(db) -> None:
+    # Games that wait for players to join by mail, the players who joined (or wait on a
+    # game's standby list), the requests that wait for a CONFIRM from their address, and
+    # when each stranger was last answered about each command and game.
+    db.executescript(
+        """
+        CREATE TABLE open_games (
+            id TEXT PRIMARY KEY,
+            ruleset TEXT NOT NULL,
+            options TEXT NOT NULL,
+            min_players INTEGER NOT NULL,
+            max_players INTEGER NOT NULL,
+            starts TEXT,
+            seed TEXT,
+            status TEXT NOT NULL DEFAULT 'open',
+            created_at TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            problem TEXT
+        );
+        CREATE TABLE signups (
+            game TEXT NOT NULL,
+            email TEXT NOT NULL,
+            name TEXT NOT NULL,
+            player TEXT,
+            lang TEXT NOT NULL,
+            tz TEXT,
+            standby INTEGER NOT NULL DEFAULT 0,
+            joined_at TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            PRIMARY KEY (game, email)
+        );
+        CREATE TABLE confirmations (
+            code TEXT PRIMARY KEY,
+            email TEXT NOT NULL,
+            game TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}',
+            lang TEXT NOT NULL,
+            asked_at TEXT NOT NULL
+        );
+        CREATE INDEX confirmations_email ON confirmations(email, game, action);
+        CREATE TABLE stranger_answers (
+            address TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            answered_at TEXT NOT NULL,
+            PRIMARY KEY (address, topic)
+        );
+        """
+    )
+
+
+def _m08j_archive(db) -> None:
+    # What the public archive (publish_dir) last showed of each game: its last event, or an
+    # open game's version.
+    db.execute("CREATE TABLE published (name TEXT PRIMARY KEY, mark TEXT NOT NULL)")
+def _m05r_outbox_seq(db) -> None:
+    # The game's last event when each mail was written: a reply to a mail of a phase a
+    # rollback undid is known for one, whatever number the phase reopened has.
+    db.execute("ALTER TABLE outbox ADD COLUMN seq INTEGER")
+
+
+def _m08c_outbox_turn(db) -> None:
+    # The turn and round a seat's mail named in its subject (turn 0: the setup; NULL in
+    # mails written before): an answer to a late reply names them as the seat read them.
+    db.execute("ALTER TABLE outbox ADD COLUMN turn INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
-# migration's transaction open), and runs inside that transaction.
+# migration's transaction open, from sqlite-utils 4.0), and runs inside that transaction.
+# Each name is recorded in _migrations with the version of the pbem that applied it.
 MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("003_inbox_digest", _m003_inbox_digest), ("020_seat_language", _m020_seat_language),
               ("010_outbox_phase", _m010_outbox_phase),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
-              ("04m_outbox_parts", _m04m_outbox_parts)]
+              ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
+              ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
+              ("08j_archive", _m08j_archive)]
+
+
+def private_file(path: Path) -> None:
+    """Create an empty file readable and writable by its owner alone, unless it exists."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
+def newer_database(path: str, names: list[str], applied: dict) -> str:
+    """The line refusing a database that a newer pbem migrated."""
+    versions = sorted({applied[name] for name in names if applied[name] not in names})
+    by = f"pbem {', '.join(versions)}" if versions else "a newer pbem"
+    return (f"{path} was written by {by} (it has {', '.join(names)}), and this is pbem "
+            f"{__version__}: run the newer pbem, or restore a backup made before it")
 
 
 def raw_digest(raw: bytes) -> str:
@@ -258,13 +353,15 @@ def body_digest(raw: bytes) -> str:
 
 
 class Store:
-    """A pbem database file."""
+    """A pbem database file, created readable by its owner alone (it holds every game's
+    secret seed and every seat's code)."""
 
     def __init__(self, path):
         try:
+            private_file(Path(path))
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
             conn.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.Error as problem:
+        except (OSError, sqlite3.Error) as problem:
             raise PbemError(f"cannot open the database {path}: {problem}") from None
         conn.execute("PRAGMA foreign_keys=ON")
         self.conn = conn
@@ -279,19 +376,58 @@ class Store:
         return sqlite_utils.Database(self.conn)
 
     def migrate(self) -> list[str]:
-        """Apply the migrations this file has not seen yet; return their names."""
+        """Apply the migrations this file has not seen yet; return their names.
+
+        A file that has seen migrations is backed up first, beside it, and the
+        backup announced on standard error. A file a newer pbem migrated (it has
+        migrations this pbem does not know) is refused as it is (Misconfigured).
+        """
         self.conn.execute("CREATE TABLE IF NOT EXISTS [_migrations] "
                           "([name] TEXT PRIMARY KEY, [applied] TEXT)")
-        done = {row[0] for row in self.conn.execute("SELECT name FROM _migrations")}
+        done = dict(self.conn.execute("SELECT name, applied FROM _migrations").fetchall())
+        newer = sorted(set(done) - {name for name, _ in MIGRATIONS})
+        if newer:
+            raise Misconfigured(newer_database(self.path, newer, done))
+        pending = [(name, step) for name, step in MIGRATIONS if name not in done]
+        if pending and done:
+            self.back_up_before(pending[0][0])
         applied = []
-        for name, step in MIGRATIONS:
-            if name in done:
-                continue
+        for name, step in pending:
             with self.transaction():
                 step(self.db)
-                self.insert("_migrations", {"name": name, "applied": name})
+                self.insert("_migrations", {"name": name, "applied": __version__})
             applied.append(name)
         return applied
+
+    def back_up_before(self, migration: str) -> Path:
+        """Copy the file beside itself before an upgrade (PbemError when it cannot be)."""
+        target = Path(f"{self.path}.before-{migration}")
+        try:
+            self.backup(target)
+        except (OSError, sqlite3.Error) as problem:
+            raise PbemError(f"{self.path} needs an upgrade, and a backup first, which failed: "
+                            f"{problem}; nothing was changed") from None
+        log.warning("upgrading the database %s to pbem %s; its copy as it was: %s",
+                    self.path, __version__, target)
+        return target
+
+    def backup(self, target: Path) -> None:
+        """A consistent copy of the whole database into `target` (replaced if it exists),
+        readable by its owner alone, with SQLite's online backup: writers may go on."""
+        target = Path(target)
+        partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        partial.unlink(missing_ok=True)
+        private_file(partial)
+        try:
+            copy = sqlite3.connect(str(partial), isolation_level=None)
+            try:
+                self.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
+            finally:
+                copy.close()
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     @contextmanager
     def transaction(self):
@@ -364,8 +500,21 @@ class Store:
         """One seat row; PbemError when the game has no such seat."""
         seat = self.seat(game_id, name)
         if seat is None:
-            raise PbemError(f"game {game_id} has no seat called {name!r}")
+            names = [row["name"] for row in self.seats(game_id)]
+            close = get_close_matches(str(name), names, n=1)
+            raise PbemError(f"game {game_id} has no seat called {name!r}"
+                            + (f"; did you mean {close[0]}?" if close else
+                               f" (its seats: {', '.join(names)})"))
         return seat
+
+    def open_game(self, game_id: str) -> dict | None:
+        """The open_games row of a game that waits (or waited) for players, or None."""
+        return self.one("SELECT * FROM open_games WHERE id = ?", [game_id])
+
+    def standby(self, game_id: str) -> list[dict]:
+        """The players on a game's standby list, first come first."""
+        return self.all("SELECT * FROM signups WHERE game = ? AND standby = 1 "
+                        "ORDER BY number", [game_id])
 
     def observers(self, game_id: str) -> list[dict]:
         """The addresses that follow a game without a seat, oldest first."""

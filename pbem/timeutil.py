@@ -3,6 +3,11 @@
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+# The moments pbem may be told it is (--now): a game's deadlines, a year or so after them,
+# stay well within what a datetime can count, and every year has four digits.
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
+
 
 def parse_time(text: str) -> datetime:
     """Read '2026-12-01T18:00Z', '2026-12-01T18:00:00+01:00' or '2026-12-01' as UTC."""

@@ -33,7 +33,7 @@ SENDERS = ["seat", "seat-no-code", "other-seat-code", "stranger", "display-addre
            "bogus-encoded-name"]
 BODIES = ["orders", "bad-lines", "quote-bomb", "long-line-quotes", "alternating-quotes", "flowed",
           "html-open-tags", "html-comments", "html-deep", "nul", "random", "base64-broken",
-          "qp-broken", "commands", "empty"]
+          "qp-broken", "commands", "empty", "table"]
 MESSAGE_IDS = ["plain", "space", "paren", "semicolon", "bracket", "backslash", "control",
                "huge", "missing", "two"]
 HEADERS = ["none", "huge-references", "many-recipients", "encoded-subject", "many-lines",
@@ -156,9 +156,58 @@ def header_lines(kind: str, size: int, cast: Cast, number: int) -> list[str]:
     return []
 
 
+# The table's commands as players write them, hostile or careless: every form of date
+# and number, typos, both languages, huge messages.
+DAYS = ["2026-12-20", "20/12/2026", "20.12.2026", "20-12-2026", "20/12", "20.12", "1/1", "29/02",
+        "31/02", "00/00/0000", "32/13/2026", "9999-12-31", "31/12/9999", "0001-01-01",
+        "01/01/0001", "20/12/26", "2026-12-20T10:00", "٢٠/١٢/٢٠٢٦", "２０/１２", "9" * 40 + "/12",
+        "1" * 5000, "demain", "tomorrow", "20/12/2026,", "-", "du", "2027-02-28", "2027-12-02"]
+NUMBERS = ["", "1", "2", "03", "#1", "1.", "phase 1", "²", "³", "½", "٣", "３", "-1", "+2", "1e3",
+           "5,000", "1_000", "7" * 5000, "0", "999999999", "4294967296", "Ⅻ", "three", "deux",
+           "1 2", "NaN"]
+WHOM = ["bob", "bob, cat", "bob,cat:", "ALL", "tous", "Caesar", "pompey", "bbo", "ann", "",
+        "eve@evil.example", "bob\u202e", "; ;"]
+GREETING = ["", "Hello all,", "Bonjour à tous,", "Hi bob!", "Salut,"]
+SIGN_OFF = ["", "Cheers,\nAnn", "Cordialement,\nJean Dupont\n06 12 34 56 78",
+            "-- \nsent from my phone"]
+
+
+def table_text(rng: random.Random, seat: int, size: int) -> str:
+    """A mail of table commands from the seat at index `seat`: greetings and chat around one
+    to three of PRESS, ABSENCE, HISTORY, DRAW, CONCEDE (PRESS last: it takes the rest).
+
+    Only the fourth seat concedes and the third never votes for a draw, so the game goes
+    on however many mails come.
+    """
+    lines = [rng.choice(GREETING)]
+    kinds = ["absence", "history", "draw" if seat != 2 else "history", "press"]
+    if seat == 3:
+        kinds.append("concede")
+    for kind in rng.sample(kinds, rng.randint(1, 3)):
+        if kind == "absence":
+            days = rng.sample(DAYS, rng.choice((1, 2, 2, 3)))
+            lines.append(rng.choice(["ABSENCE", "VACANCES", "absence du", "Away from"]) + " "
+                         + f" {rng.choice(['', 'au', 'to', '-'])} ".join(days))
+        elif kind == "history":
+            lines.append(f"{rng.choice(['HISTORY', 'HISTORIQUE', 'history'])} "
+                         f"{rng.choice(NUMBERS)}".strip())
+        elif kind == "draw":
+            lines.append(rng.choice(["DRAW", "NULLE", "Nulle !", "DRAW please"]))
+        elif kind == "concede":
+            lines.append(rng.choice(["CONCEDE", "ABANDON", "Abandonne"]))
+    if "press" in kinds and rng.random() < 0.6:
+        body = rng.choice(["Let us ally.", "On s'allie ?\nRéponds vite.", "",
+                           "\u202eevil\x1b[2J", "x" * rng.choice((size, 25_000, 300_000))])
+        lines += [f"{rng.choice(['PRESS', 'PRESSE', 'press'])} {rng.choice(WHOM)}".strip(), body]
+    lines.append(rng.choice(SIGN_OFF))
+    return "\n".join(lines) + "\n"
+
+
 def text(recipe: Recipe) -> str:
     """The text of a mail's body."""
     n = recipe.size
+    if recipe.body == "table":
+        return table_text(random.Random(recipe.number), recipe.seat % 4, n)
     return {
         "orders": recipe.orders,
         "bad-lines": "".join(f"nonsense order {i}\n" for i in range(max(1, n // 20))),
@@ -239,6 +288,22 @@ def recipes() -> st.SearchStrategy:
         seat=st.integers(0, 3), number=st.integers(0, 10**6))
 
 
+def table_recipe(rng: random.Random, number: int) -> Recipe:
+    """A seat's mail of table commands (see table_text), now and then a reply to one of
+    pbem's mails, in one MIME shape or another."""
+    return Recipe(body="table", seat=rng.randrange(4), number=number,
+                  size=int(10 ** rng.uniform(0, 4.5)),
+                  header=rng.choice(["none", "none", "reply-to-ours", "encoded-subject"]),
+                  nesting=rng.choice(["single", "single", "alternative"]),
+                  charset=rng.choice(["utf-8", "utf-8", "iso-8859-1", "us-ascii"]))
+
+
+def table_recipes() -> st.SearchStrategy:
+    """Hypothesis: mails of table commands, as table_recipe makes them."""
+    return st.builds(lambda number: table_recipe(random.Random(number), number),
+                     st.integers(0, 10**6))
+
+
 def random_recipe(rng: random.Random, number: int, big: bool) -> Recipe:
     """A recipe from a seeded stream; with `big`, sizes up to past the size cap."""
     return Recipe(
@@ -249,7 +314,8 @@ def random_recipe(rng: random.Random, number: int, big: bool) -> Recipe:
         number=number)
 
 
-ANSWERS = ("ack", "help", "status", "notice")
+ANSWERS = ("ack", "help", "status", "notice", "history")
+MARKS = ", ".join("?" for _ in ANSWERS)
 ENDINGS = {"done", "rejected", "quarantined", "ignored", "duplicate", "bounce"}
 
 
@@ -262,6 +328,7 @@ class Tally:
     unanswered: list = field(default_factory=list)   # done/rejected with no answer, or no ending
     stuck: list = field(default_factory=list)        # a player's mail after a hostile one not taken
     statuses: dict = field(default_factory=dict)
+    quarantined: list = field(default_factory=list)  # the reasons mails were set aside
 
     def line(self) -> str:
         """The figures in one line."""
@@ -273,8 +340,9 @@ class Tally:
 class Fuzz:
     """Stores and ticks mails one by one on a referee, a player's order mail after every few."""
 
-    def __init__(self, referee, game: str, start: str, every: int = 5):
+    def __init__(self, referee, game: str, start: str, every: int = 5, step: float = 1 / 180):
         self.referee, self.game, self.now, self.every = referee, game, start, every
+        self.step = step  # hours between two mails
         seats = referee.store.seats(game)
         ours = [s["thread_id"] for s in seats]
         self.cast = Cast(referee.config["address"], game,
@@ -286,7 +354,7 @@ class Fuzz:
         """Store and tick one mail; its inbox row, None when an exception escaped."""
         store = self.referee.store
         before = store.one("SELECT MAX(id) AS id FROM outbox")["id"] or 0
-        self.now = later(self.now, 1 / 180)
+        self.now = later(self.now, self.step)
         try:
             row_id = intake.ingest(store, raw, "fuzz", self.now)
             self.referee.tick(self.now, send=False)
@@ -296,9 +364,13 @@ class Fuzz:
         self.tally.mails += 1
         row = store.one("SELECT id, status, reason FROM inbox WHERE id = ?", [row_id])
         self.tally.statuses[row["status"]] = self.tally.statuses.get(row["status"], 0) + 1
+        if row["status"] == "quarantined":
+            self.tally.quarantined.append(row["reason"])
         answers = store.one(
-            "SELECT COUNT(*) AS n FROM outbox WHERE id > ? AND kind IN (?, ?, ?, ?) "
+            f"SELECT COUNT(*) AS n FROM outbox WHERE id > ? AND kind IN ({MARKS}) "
             "AND to_addr != ?", [before, *ANSWERS, self.referee.config["referee"]])["n"]
+        self.cast.ours += [r["message_id"] for r in store.all(  # press to answer, later
+            "SELECT message_id FROM outbox WHERE id > ? AND kind = 'press'", [before])]
         if (row["reason"] or "").startswith("could not be handled"):
             self.tally.crashes.append(f"inbox {row['id']}: {row['reason']}")
         if row["status"] not in ENDINGS or not row["reason"] or \
@@ -314,14 +386,18 @@ class Fuzz:
             self.player()
 
     def player(self) -> None:
-        """A player's ordinary order mail: it must be recorded and answered."""
+        """A player's ordinary order mail, from a seat still playing: it must be recorded and
+        answered."""
         self.players += 1
-        seat = self.cast.seats[self.players % len(self.cast.seats)]
         table = self.referee.table(self.game)
+        playing = [index for index, seat in enumerate(self.cast.seats)
+                   if seat.name not in table.state["engine"].get("conceded", [])]
+        index = playing[self.players % len(playing)]
+        seat = self.cast.seats[index]
         orders = table.game.bot_orders(table.state["game"], seat.name,
                                        PhaseRng("fuzz", seat.name, self.players))
-        raw = build(Recipe(seat=self.players % len(self.cast.seats), orders="WAIT\n" + orders,
-                           number=10**7 + self.players), self.cast)
+        raw = build(Recipe(seat=index, orders="WAIT\n" + orders, number=10**7 + self.players),
+                    self.cast)
         row = self.deliver(raw)
         if row is None or row["status"] != "done" or "orders recorded" not in (row["reason"] or ""):
             self.tally.stuck.append(f"{seat.name}: {row and (row['status'], row['reason'])}")

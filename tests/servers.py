@@ -7,7 +7,10 @@ Dovecot runs as root (it drops to unprivileged users itself); when it is not
 installed the tests fail with a message saying how to install it.
 """
 
+import base64
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import json
 import os
 from pathlib import Path
 import shutil
@@ -16,7 +19,9 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
+from urllib.parse import parse_qs
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
@@ -92,7 +97,8 @@ class Dovecot:
     `tls_port`) with that authority's certificate.
     """
 
-    def __init__(self, root: Path, extra: str = "", authority: Authority | None = None):
+    def __init__(self, root: Path, extra: str = "", authority: Authority | None = None,
+                 files: dict | None = None):
         self.root = root
         self.port = free_port()
         self.tls_port = free_port() if authority else 0
@@ -102,7 +108,10 @@ class Dovecot:
         conf = (HERE / "dovecot.conf.in").read_text(encoding="utf-8")
         conf = (conf.replace("@DIR@", str(root)).replace("@PORT@", str(self.port))
                 .replace("@SSL@", tls).replace("@IMAPS_PORT@", str(self.tls_port)))
-        (root / "dovecot.conf").write_text(conf + extra, encoding="utf-8")
+        (root / "dovecot.conf").write_text(conf + extra.replace("@DIR@", str(root)),
+                                           encoding="utf-8")
+        for name, text in (files or {}).items():
+            (root / name).write_text(text, encoding="utf-8")
         for sub in ("run", "state", "mail"):
             (root / sub).mkdir()
         shutil.chown(root / "mail", "nobody", "nogroup")
@@ -190,8 +199,10 @@ class Dovecot:
                 "password": PASSWORD, "timeout": 10, **extra}
 
 
-def start_dovecot(extra: str = "", authority: Authority | None = None) -> Dovecot:
-    """A started Dovecot in a fresh temp dir; pytest.fail when it cannot run here."""
+def start_dovecot(extra: str = "", authority: Authority | None = None,
+                  files: dict | None = None) -> Dovecot:
+    """A started Dovecot in a fresh temp dir (with `files` in it: name -> text; `extra`
+    settings may name that dir @DIR@); pytest.fail when it cannot run here."""
     if shutil.which("dovecot") is None:
         pytest.fail("dovecot is not installed; the mail tests need a real IMAP server: "
                     "apt-get install dovecot-imapd")
@@ -200,7 +211,7 @@ def start_dovecot(extra: str = "", authority: Authority | None = None) -> Doveco
     # not under pytest's 0700 tmp dirs: Dovecot's mail processes run as nobody
     root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
     root.chmod(0o755)
-    server = Dovecot(root, extra, authority)
+    server = Dovecot(root, extra, authority, files)
     server.start()
     return server
 
@@ -231,6 +242,84 @@ def plain_dovecot():
 def tls_dovecot(authority):
     """A real Dovecot that speaks TLS with a certificate of `authority`."""
     server = start_dovecot(authority=authority)
+    yield server
+    finish(server)
+
+
+class TokenIssuer:
+    """An OAuth2 authority's token introspection endpoint (RFC 7662) on 127.0.0.1.
+
+    It knows the access tokens in `valid` (token -> user); any other token,
+    an expired one included, is inactive. Dovecot's oauth2 passdb asks it.
+    """
+
+    def __init__(self):
+        self.valid: dict[str, str] = {}
+        self.asked: list[str] = []
+        issuer = self
+
+        class Introspection(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (the name http.server calls)
+                form = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+                token = form.get("token", [""])[0]
+                issuer.asked.append(token)
+                user = issuer.valid.get(token)
+                body = json.dumps({"active": True, "username": user} if user
+                                  else {"active": False}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                """Quiet."""
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Introspection)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/introspect"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def issue(self, token: str, user: str = USER) -> str:
+        """Make `token` a valid access token of `user`."""
+        self.valid[token] = user
+        return token
+
+    def expire(self, token: str) -> None:
+        """The token is no longer valid (it expired, or was revoked)."""
+        self.valid.pop(token, None)
+
+    def stop(self) -> None:
+        """Stop answering."""
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def token_issuer():
+    """A token introspection endpoint; issue tokens with token_issuer.issue(...)."""
+    issuer = TokenIssuer()
+    yield issuer
+    issuer.stop()
+
+
+# Dovecot's oauth2 passdb, for XOAUTH2 (and OAUTHBEARER) only; passwords still work.
+OAUTH2_SETTINGS = """
+auth_mechanisms = plain login xoauth2 oauthbearer
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = @DIR@/dovecot-oauth2.conf.ext
+}
+"""
+
+
+@pytest.fixture
+def oauth2_dovecot(token_issuer):
+    """A real Dovecot that takes OAuth2 access tokens (XOAUTH2) checked by `token_issuer`."""
+    server = start_dovecot(OAUTH2_SETTINGS, files={"dovecot-oauth2.conf.ext": (
+        f"introspection_mode = post\nintrospection_url = {token_issuer.url}\n"
+        "username_attribute = username\nactive_attribute = active\nactive_value = true\n")})
     yield server
     finish(server)
 
@@ -280,18 +369,19 @@ class SinkHandler:
 class Sink:
     """A real SMTP server (aiosmtpd) on a free port of 127.0.0.1."""
 
-    def __init__(self, users: dict | None = None, tls: ssl.SSLContext | None = None):
-        self.handler = SinkHandler()
+    def __init__(self, users: dict | None = None, tls: ssl.SSLContext | None = None,
+                 handler: SinkHandler | None = None):
+        self.handler = handler or SinkHandler()
         self.users = users
         self.port = free_port()
         auth = {"authenticator": self.authenticate, "auth_required": True,
-                "auth_require_tls": False} if users else {}
+                "auth_require_tls": False} if users is not None else {}
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port,
                                      server_hostname="sink.test", tls_context=tls,
                                      require_starttls=tls is not None, **auth)
 
     def authenticate(self, server, session, envelope, mechanism, auth_data):
-        """Accept the users given, with their passwords."""
+        """Accept the users given, with their passwords (XOAUTH2 is the handler's)."""
         ok = self.users.get(auth_data.login.decode()) == auth_data.password.decode()
         return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535
 
@@ -304,6 +394,25 @@ class Sink:
         """An [smtp] section for pbem.toml that reaches this sink."""
         return {"host": "127.0.0.1", "port": self.port, "security": "none", "timeout": 10,
                 **extra}
+
+
+class Xoauth2Handler(SinkHandler):
+    """A sink's handler that also takes AUTH XOAUTH2 with the tokens of a TokenIssuer."""
+
+    def __init__(self, issuer: TokenIssuer):
+        super().__init__()
+        self.issuer = issuer
+
+    async def auth_XOAUTH2(self, server, args):  # noqa: N802 (aiosmtpd's naming)
+        """user=U^Aauth=Bearer T^A^A; a bad token gets the JSON error, then 535."""
+        answer = base64.b64decode(args[1]) if len(args) > 1 else \
+            await server.challenge_auth("")
+        fields = dict(part.split("=", 1) for part in answer.decode().split("\x01") if "=" in part)
+        user, token = fields.get("user"), fields.get("auth", "").removeprefix("Bearer ")
+        if user and self.issuer.valid.get(token) == user:
+            return AuthResult(success=True, auth_data=user)
+        await server.challenge_auth(b'{"status":"401","schemes":"bearer"}')
+        return AuthResult(success=False, handled=False)
 
 
 @pytest.fixture
@@ -328,6 +437,15 @@ def tls_sink(authority):
 def auth_sink():
     """A real SMTP sink that requires AUTH as pbem/app-password."""
     server = Sink(users={"pbem": "app-password"})
+    server.controller.start()
+    yield server
+    server.controller.stop()
+
+
+@pytest.fixture
+def oauth2_sink(token_issuer):
+    """A real SMTP server that requires AUTH XOAUTH2 with a token of `token_issuer`."""
+    server = Sink(users={}, handler=Xoauth2Handler(token_issuer))
     server.controller.start()
     yield server
     server.controller.stop()

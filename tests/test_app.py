@@ -314,6 +314,7 @@ def test_a_mail_settings_error_does_not_hide_the_tick_work(tmp_path):
     report = referee.tick(later(START, 48))
     assert report.phases == {"g": 1}
     assert "security" in report.error and report.sent == 0
-    assert any(line.startswith("mail not sent:") for line in report.lines())
+    assert any(line.startswith("mail not sent:") for line in report.trouble())
+    assert report.exit_code == 78  # EX_CONFIG: the settings must change
     pending = referee.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'pending'")
     assert pending["n"] == 4

@@ -54,11 +54,11 @@ def test_a_game_from_the_command_line(run, tmp_path):
     assert listed == [{"id": "rome", "ruleset": "auguste", "status": "running", "phase": 1,
                        "deadline": "2026-12-03T12:00:00Z", "waiting_for": ["ann", "bob"],
                        "orders_in": [], "seats": ["ann", "bob"], "bouncing": [],
-                       "disorder": [], "paused": None, "result": None}]
+                       "disorder": [], "paused": None, "result": None, "standby": []}]
     out = run("submit", "rome", "--seat", "ann", "--file", "-", "--now", "2026-12-01T13:00Z",
               stdin="red: move NOWHERE X\n")
     assert "line 1: there is no cell called NOWHERE on this board" in out
-    assert "mails sent: 3" in run("tick", "--now", "2026-12-01T13:00Z")
+    assert "mails sent: 3" in run("tick", "-v", "--now", "2026-12-01T13:00Z")
     assert len(list((tmp_path / "mail" / "outbox" / "new").iterdir())) == 3
     run("tick", "--now", "2026-12-03T12:00Z")
     assert json.loads(run("list", "--json"))[0]["phase"] == 2
@@ -230,7 +230,7 @@ def test_an_idle_tick_loads_no_templates_parser_or_images(run, tmp_path):
     run(*NEW)
     run("tick", "--now", "2026-12-01T12:05Z")  # sends the welcome mails
     probe = ("import sys\nfrom pbem.cli import main\n"
-             "try:\n    main(['tick', '--now', '2026-12-01T12:10Z'])\n"
+             "try:\n    main(['tick', '-v', '--now', '2026-12-01T12:10Z'])\n"
              "except SystemExit:\n    pass\n"
              f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -7,7 +7,13 @@ order mail after every few. Nothing may raise, every mail must end answered,
 quarantined or ignored with a reason, and every player's mail after a
 hostile one must be recorded and answered.
 
+The table's commands (PRESS, ABSENCE with every form of date, HISTORY with
+every form of number, DRAW, CONCEDE) get runs of their own, from seats with
+their codes: every such mail is answered, and none is set aside unless the
+mail itself cannot be read.
+
 The 10,000-mail run: pytest --slow -s tests/test_hostile_mail.py -k ten_thousand
+The table run: pytest --slow -s tests/test_hostile_mail.py -k table_commands_at_length
 """
 
 import random
@@ -17,18 +23,19 @@ import pytest
 
 from conftest import START, make_referee, seats
 import hostile
-from hostile import Fuzz, build, random_recipe
+from hostile import Fuzz, build, random_recipe, table_recipe
 
 BEGIN = "2026-12-01T12:30:00Z"
 
 
-def fuzz(folder) -> Fuzz:
-    """A four-seat Auguste game whose welcome mails are out, ready for mail."""
+def fuzz(folder, **options) -> Fuzz:
+    """A four-seat Auguste game whose welcome mails are out, ready for mail (one mail every
+    20 seconds unless `step` says how many hours)."""
     referee = make_referee(folder)
     referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
                      {"preset": "4-2"}, seed="fuzz")
     referee.tick(START)
-    return Fuzz(referee, "rome", BEGIN)
+    return Fuzz(referee, "rome", BEGIN, **options)
 
 
 def assert_nothing_stopped(tally) -> None:
@@ -69,3 +76,50 @@ def test_ten_thousand_hostile_mails(tmp_path):
     print(run.tally.line())
     assert_nothing_stopped(run.tally)
     assert run.tally.mails == 10_000 + run.players
+
+
+# A mail every two minutes: a seat's thirty an hour are never passed.
+TABLE_STEP = 1 / 30
+
+
+def assert_every_table_mail_answered(tally) -> None:
+    """A run of table commands: nothing stopped, and nothing set aside but mail that could
+    not be read."""
+    assert_nothing_stopped(tally)
+    assert [r for r in tally.quarantined if not r.startswith(("unreadable", "too large"))] == []
+
+
+def table_run(folder, mails: int, seed: int) -> Fuzz:
+    """`mails` seeded mails of table commands, a player's orders after every five."""
+    run = fuzz(folder, step=TABLE_STEP)
+    rng = random.Random(seed)
+    for number in range(mails):
+        run.hostile(build(table_recipe(rng, number), run.cast))
+    return run
+
+
+def test_table_commands_in_any_form_are_all_answered(tmp_path):
+    run = table_run(tmp_path, 150, 21)
+    assert_every_table_mail_answered(run.tally)
+    assert run.tally.mails == 150 + run.players
+    events = {r["type"] for r in run.referee.store.all("SELECT type FROM events")}
+    assert {"press", "absence_declared", "draw_voted", "seat_conceded"} <= events
+    assert run.referee.store.all("SELECT 1 FROM outbox WHERE kind = 'history'")
+
+
+@settings(max_examples=5, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(hostile.table_recipes(), min_size=3, max_size=15))
+def test_table_commands_never_stop_or_lose_a_mail(tmp_path_factory, recipes):
+    run = fuzz(tmp_path_factory.mktemp("table"), step=TABLE_STEP)
+    for recipe in recipes:
+        run.hostile(build(recipe, run.cast))
+    assert_every_table_mail_answered(run.tally)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("not config.getoption('--slow')", reason="run with --slow")
+def test_table_commands_at_length(tmp_path):
+    run = table_run(tmp_path, 3_390, 3_390)
+    print(run.tally.line())
+    assert_every_table_mail_answered(run.tally)

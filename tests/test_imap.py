@@ -86,7 +86,7 @@ def test_an_order_sent_to_imap_is_answered_by_smtp(tmp_path, dovecot, sink):
     ann = next(m for m in welcomes if str(m["To"]) == "ann@players.example")
     dovecot.append(reply_to(ann, text, "<order.1@players.example>"))
 
-    assert "1 new mail stored" in cli(config, "poll", "--now", NOW)
+    assert "1 new mail stored" in cli(config, "poll", "-v", "--now", NOW)
     assert dovecot.messages("INBOX") == []
     assert ids(dovecot.messages("Processed")) == ["<order.1@players.example>"]
     row = referee.store.one("SELECT * FROM inbox")
@@ -374,7 +374,7 @@ def test_mail_pbem_cannot_parse_never_stops_a_poll(tmp_path, dovecot):
     dovecot.append(hostile(3, "multipart/mixed; boundary=top",
                            b"--top\r\n" + deep(1000) + b"--top--\r\n"))
     dovecot.append(order(4))
-    assert "4 new mails stored" in cli(tmp_path / "pbem.toml", "poll", "--now", NOW)
+    assert "4 new mails stored" in cli(tmp_path / "pbem.toml", "poll", "-v", "--now", NOW)
     assert dovecot.messages("INBOX") == []
     assert stored(referee) == ["<h1@players.example>", "<h2@players.example>",
                                "<h3@players.example>", "<m4@players.example>"]

@@ -4,6 +4,8 @@ import email
 from email import policy
 import io
 import json
+import os
+import stat
 
 from PIL import Image
 import pytest
@@ -64,7 +66,7 @@ def test_player_text_is_escaped_in_html(auguste_game):
     plain, html = parts(outbox(auguste_game, "ack")[0])
     assert "<script>" not in html and "<b>bold" not in html
     assert "&lt;script&gt;" in html
-    assert "line 1: I do not understand '<script>alert(\"x\")</script>'" in plain
+    assert "line 1: <script>alert(\"x\")</script> <b>bold</b>" in plain, "a remark, as written"
 
 
 def test_deadlines_are_shown_in_each_seat_timezone(referee):
@@ -114,8 +116,13 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
     auguste_game.tick(START)
     reports = store.all("SELECT * FROM outbox WHERE kind = 'report' ORDER BY id")
     assert len(reports) == len(seats) and {r["status"] for r in reports} == {"sent"}
-    boards = {key for r in reports for _, key in json.loads(r["parts"])}
+    kinds = [[store.one("SELECT kind FROM mail_parts WHERE digest = ?", [key])["kind"]
+              for _, key in json.loads(r["parts"])] for r in reports]
+    assert kinds == [["board", "close-up"]] * len(seats), "the board, and the seat's close-up"
+    boards = {json.loads(r["parts"])[0][1] for r in reports}
     assert len(boards) == 1, "one board for the turn's reports"
+    assert len({json.loads(r["parts"])[1][1] for r in reports}) == len(seats), \
+        "each seat's own area"
     assert store.one("SELECT COUNT(*) AS n FROM mail_parts WHERE kind = 'board'")["n"] == 2
     folder = auguste_game.config.path("mail", "outbox")
     for row in store.all("SELECT * FROM outbox ORDER BY id"):
@@ -128,10 +135,14 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
 def test_outgoing_mail_goes_into_the_maildir_in_batches_each_synced_once(
         auguste_game, monkeypatch, batch, syncs):
     monkeypatch.setattr(outbox_module, "MAILDIR_BATCH", batch)
-    synced = []
-    monkeypatch.setattr(maildir.os, "sync", lambda: synced.append(1))
-    assert outbox_module.flush(auguste_game, START) == (4, 0)  # the four welcome mails
-    assert len(synced) == syncs
+    synced, fsync, whole = [], maildir.os.fsync, []
+    monkeypatch.setattr(maildir.os, "fsync", lambda fd: synced.append(
+        stat.S_ISDIR(os.fstat(fd).st_mode)) or fsync(fd))
+    monkeypatch.setattr(maildir.os, "sync", lambda: whole.append(1))
+    assert outbox_module.flush(auguste_game, START).counts() == (4, 0)  # the four welcome mails
+    assert synced.count(False) == 4, "each mail's file, as it is written"
+    assert synced.count(True) == syncs, "new/, once a batch is linked into it"
+    assert whole == [], "never the whole system"
     folder = auguste_game.config.path("mail", "outbox")
     assert len(list((folder / "new").iterdir())) == 4
     assert not list((folder / "tmp").iterdir())

@@ -137,7 +137,7 @@ def test_a_reply_received_by_smtp_is_answered_by_the_next_tick(referee, server):
 def test_the_smtpd_command_serves_until_sigterm(tmp_path, referee):
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pbem.cli import main; main()", "smtpd",
+        [sys.executable, "-c", "from pbem.cli import main; main()", "smtpd", "-v",
          "--listen", f"127.0.0.1:{port}", "--config", str(tmp_path / "pbem.toml")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -150,6 +150,32 @@ def test_the_smtpd_command_serves_until_sigterm(tmp_path, referee):
     assert process.returncode == 0, err.decode()
     assert "pbem smtpd stopped" in out.decode()
     assert [r["message_id"] for r in inbox(referee)] == ["<order.1@players.example>"]
+
+
+def test_smtpd_logs_one_line_per_mail_with_v_and_nothing_without(tmp_path, referee):
+    logs = {}
+    for flags in ([], ["-v"]):
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pbem", "smtpd", *flags, "--listen", f"127.0.0.1:{port}",
+             "--config", str(tmp_path / "pbem.toml")], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE)
+        try:
+            wait_for_port(port)
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                for number in range(3):
+                    smtp.sendmail("ann@players.example", ["pbem@referee.example"],
+                                  ORDER.replace(b"order.1@", f"order.{number}{flags}@".encode()))
+        finally:
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=10)
+        assert process.returncode == 0, err.decode()
+        logs[" ".join(flags)] = (out.decode(), err.decode().splitlines())
+    assert logs[""] == ("", [])
+    out, lines = logs["-v"]
+    assert out == "pbem smtpd stopped\n"
+    assert len(lines) == 4 and "listening on" in lines[0]
+    assert all("stored inbox" in line and "<ann@players.example>" in line for line in lines[1:])
 
 
 def test_with_a_certificate_starttls_is_offered_and_can_be_required(tmp_path, authority):

@@ -8,13 +8,13 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import apply, default_orders, outcome, pending
 from .start import setup
 from .turn import resolve
 
 TITLE = N_("Attila")  # translated where a seat reads it
-SUMMARY = "peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)"
+SUMMARY = N_("peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)")
 DEMO_SEATS = ["ann", "bob", "cat"]
 OPTIONS = {
     "board": "a board of games/attila/boards/ (default: default, the rules page's map)",
@@ -28,6 +28,11 @@ def demo_options(turns: int) -> dict:
     return {}
 
 
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names (a conflict's bids are part of it); no rounds."""
+    return state["turn"]["number"], None
+
+
 def timing(options: dict) -> dict:
     """The engine's defaults suit Attila; a conflict's bids have their own bid_hours."""
     return {}
@@ -35,5 +40,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
            "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing"]
+           "describe_orders", "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing", "turn_of"]

@@ -9,11 +9,11 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = N_("Auguste")  # translated where a seat reads it
-SUMMARY = "legions race the laurel crown to their camp on a hex board (2-6 players)"
+SUMMARY = N_("legions race the laurel crown to their camp on a hex board (2-6 players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {
     "preset": "legions and teams: 4-2, 6-2, 6-3, 3-3, 5-5 or 2-2-1 (default by player count)",
@@ -48,12 +48,12 @@ def teams(state: dict) -> dict:
     return {team: sorted(seats) for team, seats in sorted(out.items())}
 
 
-def turn_number(state: dict) -> int:
-    """The turn a mail's subject names."""
-    return state["turn"]
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names; Auguste has no rounds."""
+    return state["turn"], None
 
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
-           "narrate", "board_text", "svg_context", "timing", "bot_orders", "briefing", "teams",
-           "turn_number"]
+           "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing", "teams", "turn_of"]

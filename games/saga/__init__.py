@@ -11,7 +11,7 @@ from pbem.i18n import N_
 
 from .bot import bot_orders, bot_ruling
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import (RULING_WORDS, controller, default_orders, outcome, pending,
                     private_requests)
 from .start import setup
@@ -19,7 +19,7 @@ from .state import apply
 from .turn import resolve
 
 TITLE = N_("SAGA campaign")  # translated where a seat reads it
-SUMMARY = "armies move in secret on a map; battles are fought on a table (2-10 players)"
+SUMMARY = N_("armies move in secret on a map; battles are fought on a table (2-10 players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {
     "fog": "fog of war: on (default) or off (everything public)",
@@ -36,6 +36,12 @@ def demo_options(turns: int) -> dict:
     return {"rounds": str(max(2, turns // len(DEMO_SEATS)))}
 
 
+def turn_of(state: dict) -> tuple:
+    """The campaign's turn a mail's subject names (None during the signup); turns are
+    numbered across the rounds, so the round is not named."""
+    return (state["turn"]["number"] if state["turn"] else None), None
+
+
 def timing(options: dict) -> dict:
     """The engine's defaults; battles have their own battle_hours."""
     return {}
@@ -43,6 +49,6 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
-           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
+           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",
-           "RULING_WORDS"]
+           "RULING_WORDS", "turn_of"]

@@ -12,13 +12,13 @@ from .bot import bot_orders
 from .flow import RULING_WORDS, default_orders, outcome, pending, resolve
 from .narrate import REASONS as RESULT_REASONS, narrate
 from .orders import describe_orders, parse
-from .present import board_text, briefing, svg_context, view
+from .present import board_text, briefing, own_area, svg_context, view
 from .rules import apply
 from .start import setup
 
 TITLE = N_("Seigneurs")  # translated where a seat reads it
-SUMMARY = "lords of a valley tax, trade, build and fight; a barbarian raids and judges " \
-          "(2-5 lords and a barbarian)"
+SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian raids and judges "
+             "(2-5 lords and a barbarian)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
 OPTIONS = {
     "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",
@@ -34,6 +34,12 @@ def demo_options(turns: int) -> dict:
     return {"judge": "zed", "turns": str(min(10, max(1, turns // 3)))}
 
 
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names (None while the villages and farms are set up),
+    and the round of a stage that repeats (taxation, market, combat...)."""
+    return state["turn"] or None, (state["round"] or {}).get("number")
+
+
 def timing(options: dict) -> dict:
     """A turn's first phases take a day; rounds within them round_hours."""
     return {"turn_hours": 24.0, "reminder_hours": 6.0}
@@ -41,5 +47,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing", "RULING_WORDS", "RESULT_REASONS"]
+           "describe_orders", "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS", "turn_of"]

@@ -35,7 +35,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 
 from . import intake
 from ..config import ConfigError
-from ..errors import PbemError
+from ..errors import Misconfigured, TryLater
 from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
@@ -79,16 +79,20 @@ class Poller:
             raise ConfigError("[imap] user is not set")
         self.port = self.part["port"] or PORTS[self.part["security"]]
         self.key = f"{self.part['user']}@{self.part['host']}/{self.part['folder']}"
+        warning = referee.config.clear_text_warning("imap")
+        if warning:
+            log.warning(warning)
 
     def once(self) -> int:
-        """Sweep the folder once; PbemError (after keeping what was stored) on failure."""
+        """Sweep the folder once; on failure (after keeping what was stored) TryLater when
+        a new attempt may work, Misconfigured when only new settings can."""
         try:
             with self.connect() as client:
                 self.sweep(client)
         except FATAL as problem:
             raise self.fatal(problem) from None
         except PASSING as problem:
-            raise PbemError(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
+            raise TryLater(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
                             f"{counted(self.stored, 'mail')} "
                             f"{'was' if self.stored == 1 else 'were'} stored before that; the next poll "
                             "goes on from there.") from None
@@ -116,9 +120,9 @@ class Poller:
                 time.sleep(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
 
-    def fatal(self, problem: Exception) -> PbemError:
+    def fatal(self, problem: Exception) -> Misconfigured:
         """The error for a failure that only new settings can cure."""
-        return PbemError(f"IMAP {self.part['host']}:{self.port}: {describe(problem)} "
+        return Misconfigured(f"IMAP {self.part['host']}:{self.port}: {describe(problem)} "
                          "(check the [imap] settings)")
 
     def connect(self) -> IMAPClient:
@@ -130,7 +134,7 @@ class Poller:
         try:
             if security == "starttls":
                 client.starttls(context)
-            client.login(self.part["user"], self.config.secret("imap"))
+            self.log_in(client)
             if self.part["processed"] and not client.folder_exists(self.part["processed"]):
                 client.create_folder(self.part["processed"])
         except BaseException:
@@ -138,6 +142,15 @@ class Poller:
                 client.shutdown()
             raise
         return client
+
+    def log_in(self, client: IMAPClient) -> None:
+        """Log in with an OAuth2 token (XOAUTH2) when token_command is set, else the
+        password."""
+        token = self.config.token("imap")
+        if token is not None:
+            client.oauth2_login(self.part["user"], token)
+        else:
+            client.login(self.part["user"], self.config.secret("imap"))
 
     def sweep(self, client: IMAPClient) -> None:
         """Store the folder's new messages and move every stored one out of it."""

@@ -4,6 +4,7 @@ import hashlib
 import mailbox
 import os
 from pathlib import Path
+import re
 
 
 def folder(path: Path) -> mailbox.Maildir:
@@ -77,10 +78,10 @@ class Delivery:
     """A batch of mails put into a Maildir's new/ folder, but those there already.
 
     Each mail is written to tmp/ as it comes (the batch holds none in
-    memory); `finish` syncs them all at once (one sync of the disks rather
-    than one per file), then links each into new/, as Maildir wants: a
-    reader never sees half a message, and a crash leaves each message whole
-    or absent.
+    memory) and synced; `finish` links each into new/, as Maildir wants, then
+    syncs new/ once: a reader never sees half a message, and a crash leaves
+    each message whole or absent. What a killed run left in tmp/ is removed
+    when the next batch starts (see `sweep`).
     """
 
     def __init__(self, path: Path):
@@ -88,6 +89,7 @@ class Delivery:
         self.path = path
         self.there = delivered(path)
         self.written = []
+        sweep(path / "tmp")
 
     def add(self, key: str, raw: bytes) -> None:
         """Write one mail, to be put into new/ under `key` when the batch is finished."""
@@ -97,13 +99,14 @@ class Delivery:
         self.written.append((key, temporary))
         with open(temporary, "wb") as handle:
             handle.write(raw)
+            handle.flush()
+            os.fsync(handle.fileno())
 
     def finish(self) -> int:
-        """Sync the batch and put each of its mails into new/; return how many were put."""
+        """Put each mail of the batch into new/ and sync the folder; return how many were
+        put."""
         written, self.written = self.written, []
         try:
-            if written:
-                os.sync()
             put = 0
             for key, temporary in written:
                 try:
@@ -111,7 +114,55 @@ class Delivery:
                     put += 1
                 except FileExistsError:
                     pass
+            if written:
+                sync_folder(self.path / "new")
             return put
         finally:
             for _key, temporary in written:
                 temporary.unlink(missing_ok=True)
+
+
+def sync_folder(path: Path) -> None:
+    """Make the names in a folder last (fsync of the folder itself)."""
+    handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+# What Delivery writes in tmp/: a key (see key_for), then the writer's process id.
+LEFTOVER = re.compile(r"^\d{12}\.[0-9a-f]{24}\.pbem\.(\d+)$")
+
+
+def sweep(tmp: Path) -> int:
+    """Remove the files a killed delivery left in tmp/; return how many.
+
+    Only pbem's own files go, and only those of a process that is gone (or
+    of this one: a process id used again): a mail another living process is
+    writing stays. Their mails are still queued, so they are written again.
+    """
+    removed = 0
+    with os.scandir(tmp) as entries:
+        for entry in entries:
+            found = LEFTOVER.match(entry.name)
+            if found and not running_elsewhere(int(found.group(1))):
+                try:
+                    os.unlink(entry.path)
+                    removed += 1
+                except FileNotFoundError:
+                    pass
+    return removed
+
+
+def running_elsewhere(pid: int) -> bool:
+    """Is `pid` a living process other than this one? (Signal 0 only asks.)"""
+    if pid == os.getpid() or not 0 < pid < 2 ** 31:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True

@@ -6,7 +6,7 @@ every time), so a crash between sending and marking it sent can at worst
 send the very same mail twice, never two different ones. Into a Maildir it
 is delivered exactly once: its file name is fixed by its Message-ID, and a
 mail already there is not written again; so mails delivered there are
-marked sent in batches, one transaction (and one sync of the disks) for up
+marked sent in batches, one transaction (and one sync of the folder) for up
 to ``MAILDIR_BATCH`` of them.
 By SMTP it is delivered at least once: a crash after the server took it and
 before it is marked sent sends it again on the next run, so each is marked
@@ -18,14 +18,18 @@ What a failure does depends on whose it is:
   sent): it is tried again later, after an exponential backoff, until
   ``smtp.max_attempts``; a 5xx reply marks it failed at once;
 - the server's (it cannot be reached): the run stops and every mail stays
-  queued as it is, to be tried on the next run;
-- the settings' (login refused, certificate not trusted, no STARTTLS, our
-  address refused as sender): the run stops with an error (PbemError), every
-  mail left stays queued.
+  queued as it is, to be tried on the next run (TryLater);
+- the settings' (login or token refused, certificate not trusted, no
+  STARTTLS, our address refused as sender, a password or token program that
+  fails): the run stops (Misconfigured), every mail left stays queued.
+
+Either way each mail left keeps the reason as its ``last_error``, for
+``pbem outbox``, and the tick says it on standard error.
 
 At most ``smtp.per_run`` mails go out per run, for providers that limit volume.
 """
 
+from dataclasses import dataclass, field
 from datetime import timedelta
 import logging
 import re
@@ -34,7 +38,7 @@ import ssl
 
 from . import maildir
 from ..config import ConfigError
-from ..errors import PbemError
+from ..errors import Misconfigured, PbemError, TryLater
 from ..timeutil import iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -55,6 +59,21 @@ class Permanent(Exception):
 
 class Unreachable(Exception):
     """The server cannot be reached now; leave the whole queue for the next run."""
+
+
+@dataclass
+class Sending:
+    """What one run of the outbox did."""
+
+    sent: int = 0
+    failed: int = 0                     # given up for good
+    later: int = 0                      # refused for now, to be tried again
+    problems: list = field(default_factory=list)   # one line for each mail not sent
+    stopped: PbemError | None = None    # why the run stopped before its end
+
+    def counts(self) -> tuple[int, int]:
+        """(mails sent, mails given up for good)."""
+        return self.sent, self.failed
 
 
 class MaildirSender:
@@ -103,6 +122,9 @@ class SmtpSender:
         self.port = self.part["port"] or PORTS[self.part["security"]]
         self.where = f"SMTP {self.part['host']}:{self.port}"
         self.conn = None
+        warning = config.clear_text_warning("smtp")
+        if warning:
+            log.warning(warning)
 
     def full(self) -> bool:
         """Always: a mail the server took is marked sent at once."""
@@ -121,6 +143,8 @@ class SmtpSender:
         """A new connection: Unreachable if the server is not there, PbemError if refused."""
         part, security, where = self.part, self.part["security"], self.where
         context = self.config.client_tls("smtp")
+        token = self.config.token("smtp") if part["user"] else None
+        password = self.config.secret("smtp") if part["user"] and token is None else None
         conn = None
         try:
             if security == "ssl":
@@ -130,18 +154,23 @@ class SmtpSender:
                 conn = smtplib.SMTP(part["host"], self.port, timeout=part["timeout"])
                 if security == "starttls":
                     conn.starttls(context=context)
-            if part["user"]:
-                conn.login(part["user"], self.config.secret("smtp"))
+            if token is not None:
+                conn.ehlo_or_helo_if_needed()
+                conn.auth("XOAUTH2", xoauth2(part["user"], token))
+            elif part["user"]:
+                conn.login(part["user"], password)
             return conn
         except smtplib.SMTPAuthenticationError as problem:
             hang_up(conn)
             if problem.smtp_code < 500:
                 raise Unreachable(f"{where}: login failed for now: {reply(problem)}") from None
-            raise PbemError(f"{where}: login refused: {reply(problem)} "
-                            "(check [smtp] user and password)") from None
+            secret = "token_command" if token is not None else "password"
+            raise Misconfigured(f"{where}: login refused: {reply(problem)} "
+                                f"(check [smtp] user and {secret})") from None
         except (ssl.SSLError, smtplib.SMTPNotSupportedError) as problem:
             hang_up(conn)
-            raise PbemError(f"{where}: {problem} (check [smtp] security and port)") from None
+            raise Misconfigured(f"{where}: {problem} (check [smtp] security and port)") \
+                from None
         except (OSError, smtplib.SMTPException) as problem:
             hang_up(conn)
             raise Unreachable(f"{where}: {type(problem).__name__}: {problem}") from None
@@ -170,8 +199,8 @@ class SmtpSender:
         if problem.smtp_code == 552:
             return Permanent(reply(problem))
         if problem.smtp_code >= 500:
-            return PbemError(f"{self.where} refuses to send as {self.config['address']}: "
-                             f"{reply(problem)} (check address and [smtp] user)")
+            return Misconfigured(f"{self.where} refuses to send as {self.config['address']}: "
+                                 f"{reply(problem)} (check address and [smtp] user)")
         return Unreachable(f"{self.where}: not sending for now: {reply(problem)}")
 
     def drop(self) -> None:
@@ -187,6 +216,14 @@ class SmtpSender:
             except (OSError, smtplib.SMTPException):
                 hang_up(self.conn)
             self.conn = None
+
+
+def xoauth2(user: str, token: str):
+    """The XOAUTH2 answer for smtplib's auth(): the user and the bearer token; after a
+    refusal (a 334 with the reason) an empty answer, so the server says 535."""
+    def answer(challenge=None) -> str:
+        return "" if challenge else f"user={user}\x01auth=Bearer {token}\x01\x01"
+    return answer
 
 
 def crlf(raw: bytes) -> bytes:
@@ -221,13 +258,22 @@ def sender_for(config):
     return SmtpSender(config) if config["smtp"]["host"] else MaildirSender(config)
 
 
-def flush(referee, now: str) -> tuple[int, int]:
-    """Send what is due in the outbox; return (sent, failed for good)."""
+def flush(referee, now: str, done: Sending | None = None) -> Sending:
+    """Send what is due in the outbox; return what was sent, and what was not and why.
+
+    A run stopped before its end (TryLater: the server cannot be reached;
+    Misconfigured: the settings must change) raises, after every mail left
+    has recorded why, with `done` (when given) telling what went out before.
+    """
     store, config = referee.store, referee.config
-    transport = sender_for(config)
+    done = Sending() if done is None else done
+    try:
+        transport = sender_for(config)
+    except ConfigError as problem:
+        raise stop(store, Misconfigured(str(problem)), now) from None
     due = store.all("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt <= ? "
                     "ORDER BY id LIMIT ?", [now, transport.limit])
-    failed, delivered, sent = 0, [], 0
+    delivered = []
     try:
         for ref in due:
             row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
@@ -237,27 +283,54 @@ def flush(referee, now: str) -> tuple[int, int]:
             try:
                 transport.send(row, store.outbox_mail(row))
             except Unreachable as problem:
-                log.warning("%s; the mails left stay queued for the next run", problem)
+                done.stopped = TryLater(f"{problem}; the mails left wait for the next run")
+                break
+            except ConfigError as problem:
+                done.stopped = Misconfigured(str(problem))
+                break
+            except PbemError as problem:
+                done.stopped = problem
                 break
             except Temporary as problem:
-                failed += retry_later(store, config, row, str(problem), now)
+                given_up = retry_later(store, config, row, str(problem), now)
+                done.failed += given_up
+                done.later += 1 - given_up
+                done.problems.append(unsent(row, problem, given_up))
                 continue
             except Permanent as problem:
                 mark_failed(store, row, now, str(problem))
-                failed += 1
+                done.failed += 1
+                done.problems.append(unsent(row, problem, True))
                 continue
             delivered.append({"id": row["id"], "attempts": row["attempts"]})  # not its mail
             if transport.full():
                 transport.commit()
                 batch, delivered = delivered, []
-                sent += mark_sent(store, batch, now)
+                done.sent += mark_sent(store, batch, now)
     finally:
         try:
             transport.commit()
-            sent += mark_sent(store, delivered, now)
+            done.sent += mark_sent(store, delivered, now)
         finally:
             transport.close()
-    return sent, failed
+    if done.stopped is not None:
+        raise stop(store, done.stopped, now)
+    return done
+
+
+def unsent(row: dict, problem: Exception, given_up: bool) -> str:
+    """One line about a mail the server would not take."""
+    fate = "given up (pbem outbox --retry queues it again)" if given_up else \
+        "it will be tried again"
+    return f"mail {row['id']} to {row['to_addr']} not sent: {problem}; {fate}"
+
+
+def stop(store, problem: PbemError, now: str) -> PbemError:
+    """The error that stopped a run, once every mail due keeps it as its last error."""
+    with store.transaction():
+        store.execute("UPDATE outbox SET last_error = ? WHERE status = 'pending' "
+                      "AND next_attempt <= ?", [str(problem), now])
+    return problem
 
 
 def mark_sent(store, rows, now: str) -> int:

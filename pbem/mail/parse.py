@@ -39,6 +39,7 @@ from functools import lru_cache
 import re
 import warnings
 
+from ..identity import valid_address
 
 REPLY_MARKER = "## pbem: write your reply above this line ##"
 # The marker as each language's mails write it; any of them ends a reply.
@@ -384,14 +385,7 @@ def addresses(value: str) -> list[str]:
         pairs = getaddresses([value[:ADDRESS_CHARS]])
     except Exception:  # nested comments and other garbage: no address to be found
         return []
-    return [addr.lower() for _, addr in pairs if "@" in addr and plain_address(addr)]
-
-
-def plain_address(addr: str) -> bool:
-    """local@domain, printable, without spaces."""
-    local, at, domain = addr.rpartition("@")
-    return bool(at and local and domain) and "@" not in local \
-        and all(c.isprintable() and not c.isspace() for c in addr)
+    return [addr.lower() for _, addr in pairs if valid_address(addr.lower())]
 
 
 def sender_of(values: list[str]) -> tuple[str, str | None]:
@@ -416,7 +410,7 @@ def sender_of(values: list[str]) -> tuple[str, str | None]:
             ("es" if strict else "")
     lenient = addresses(values[0])
     addr = strict[0].lower()
-    if lenient != [addr] or not plain_address(addr):
+    if lenient != [addr] or not valid_address(addr):
         return "", "its From header can be read as another address"
     return addr, None
 

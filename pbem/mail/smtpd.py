@@ -87,8 +87,10 @@ class Handler:
         loop = asyncio.get_running_loop()
         try:
             row = await loop.run_in_executor(self.pool, self.keep, raw)
-        except Exception:  # whatever it is, the sender must keep the mail and retry
-            log.exception("could not store a message from <%s>", visible(envelope.mail_from))
+        except Exception as problem:  # whatever it is, the sender must keep the mail and retry
+            log.error("could not store a message from <%s> (it stays with the sender, who "
+                      "tries again): %s: %s", visible(envelope.mail_from),
+                      type(problem).__name__, problem)
             return "450 4.3.0 cannot store the message now, try again later"
         log.info("stored inbox %s from <%s>", row, visible(envelope.mail_from))
         return f"250 2.0.0 stored as inbox {row}"
@@ -140,6 +142,12 @@ def serve(config, listen: str) -> None:
     """Receive mail on `listen` until SIGTERM or Ctrl-C (call from the main thread)."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    # aiosmtpd logs every command of every session: one line per mail (ours) is enough,
+    # but its warnings and errors join ours
+    aiosmtpd = logging.getLogger("mail.log")
+    aiosmtpd.setLevel(max(logging.WARNING, log.getEffectiveLevel()))
+    aiosmtpd.handlers[:] = logging.getLogger("pbem").handlers
+    aiosmtpd.propagate = False
     try:
         with running(config, listen):
             log.info("pbem smtpd listening on %s for %s", listen, config["address"])

@@ -1,0 +1,582 @@
+"""Orders in the judges' notation: reading a power's lines, checking them, writing them back.
+
+One order per line, in any case, provinces by abbreviation or by name
+(English or French), "-" or "->" or TO for a move::
+
+    A PAR - BUR             A Paris -> Burgundy        F SPA/SC - MAO
+    A MUN H                 F LON S A WAL - BEL        A TYR S A VEN
+    F NTH C A LON - BEL     A LON - BEL VIA CONVOY
+    A BUR - PAR  /  A BUR DISBAND                       (retreats)
+    BUILD A PAR  /  BUILD F STP/NC  /  REMOVE A BER  /  WAIVE   (winter)
+
+Every order is checked against the position when it is read: an order that
+could not succeed whatever the others do (no such unit, not adjacent, a
+fleet sent inland, a coast it cannot reach, a convoy no route needs...) is
+refused with its line and the reason, and the unit holds. What depends on
+the other orders (a support the supported unit does not follow, a convoy
+that is disrupted) is the adjudicator's, not the reader's. The choices
+follow the DATC's preferences (docs/rules/diplomacy.md): the unit type as
+written does not matter, a missing coast is read when only one is possible,
+a nationality ("German A MUN") or a convoy route written out ("A LON - NTH -
+BEL") is read past, two orders for one unit are both refused.
+"""
+
+from functools import lru_cache
+import re
+import unicodedata
+
+from pbem.adjudicator.contract import OrderError
+from pbem.adjudicator.spelling import closest
+from pbem.i18n import _, current, ngettext
+
+from .board import ARMY, FLEET, Board, coast_of, province_of
+from .position import adjustment, place_of, unit_text
+
+UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "F": FLEET, "FLEET": FLEET}
+HOLD = {"H", "HOLD", "HOLDS"}
+MOVE = {"-", "TO", "M", "MOVE", "MOVES"}
+SUPPORT = {"S", "SUPPORT", "SUPPORTS"}
+CONVOY = {"C", "CONVOY", "CONVOYS"}
+DISBAND = {"D", "DISBAND", "DISBANDS"}
+RETREAT = {"R", "RETREAT", "RETREATS"}
+BUILD = {"B", "BUILD", "BUILDS"}
+REMOVE = {"REMOVE", "REMOVES"} | DISBAND
+WAIVE = {"WAIVE", "WAIVES"}
+NATIONALITIES = {"AUSTRIA", "AUSTRIAN", "ENGLAND", "ENGLISH", "BRITISH", "FRANCE", "FRENCH",
+                 "GERMANY", "GERMAN", "ITALY", "ITALIAN", "RUSSIA", "RUSSIAN", "TURKEY",
+                 "TURKISH"}
+COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC",
+               "NORTH": "NC", "SOUTH": "SC", "EAST": "EC"}
+ORDER_MARKS = {"-", "H", "HOLD", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS"}
+KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | \
+    {"VIA", "BY", "/"}
+
+
+class Unreadable(ValueError):
+    """A line that is no order in the judges' notation; the message says why."""
+
+
+def words(line: str) -> list:
+    """A line as upper-case words without accents, with "-" and "/" as words of their own."""
+    plain = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode().upper()
+    plain = plain.replace("->", " - ").replace("=>", " - ")
+    return re.findall(r"[A-Z0-9]+|[-/]", plain)
+
+
+@lru_cache(maxsize=4)
+def name_index(board: Board) -> dict:
+    """Every way to write a province (key, alias, English or French name) as a word tuple."""
+    index = {}
+    for key, province in board.provinces.items():
+        for text in (key, *province.aliases, province.name, province.french):
+            variants = {tuple(words(text))}
+            variants |= {tuple(w for w in v if w != "-") for v in variants}
+            variants |= {tuple("SAINT" if w == "ST" else w for w in v) for v in variants}
+            variants |= {tuple("ST" if w == "SAINT" else w for w in v) for v in variants}
+            for variant in variants:
+                index[variant] = key
+    return index
+
+
+class Reader:
+    """Reads one line's words, left to right."""
+
+    def __init__(self, board: Board, line: str):
+        self.board = board
+        self.words = words(line)
+        self.at = 0
+        self.index = name_index(board)
+        self.longest = max(len(k) for k in self.index)
+
+    def peek(self) -> str | None:
+        return self.words[self.at] if self.at < len(self.words) else None
+
+    def take(self, choices) -> str | None:
+        """The next word if it is one of `choices` (consumed), else None."""
+        word = self.peek()
+        if word in choices:
+            self.at += 1
+            return word
+        return None
+
+    def done(self) -> bool:
+        return self.at >= len(self.words)
+
+    def unit(self) -> str | None:
+        """An optional unit type (A, ARMY, F or FLEET), after an optional nationality
+        ("German A MUN"), which is not needed and not checked."""
+        if self.peek() in NATIONALITIES and not self.names_place():
+            self.at += 1
+        word = self.take(UNIT_WORDS)
+        return UNIT_WORDS[word] if word else None
+
+    def names_place(self) -> bool:
+        """Do the words here begin with a province's name ("English Channel")?"""
+        return any(tuple(self.words[self.at:self.at + size]) in self.index
+                   for size in range(2, self.longest + 1))
+
+    def place(self) -> str:
+        """A province, with the coast if one is written ("SPA/NC", "Spain (nc)")."""
+        for size in range(min(self.longest, len(self.words) - self.at), 0, -1):
+            key = self.index.get(tuple(self.words[self.at:self.at + size]))
+            if key:
+                self.at += size
+                return key + self.coast()
+        raise Unreadable(self.unknown())
+
+    def coast(self) -> str:
+        """An optional coast after a province: "/NC", "(nc)", " NC", "/north coast"."""
+        slash = self.take({"/"})
+        word = self.peek()
+        spelt = word in ("NORTH", "SOUTH", "EAST") and \
+            self.words[self.at + 1:self.at + 2] == ["COAST"]
+        if word in COAST_WORDS and (slash or word in ("NC", "SC", "EC") or spelt):
+            self.at += 2 if spelt else 1
+            return "/" + COAST_WORDS[word]
+        if slash:
+            raise Unreadable(_("a coast is written NC, SC or EC, as in SPA/NC"))
+        return ""
+
+    def unknown(self) -> str:
+        """Why the words here name no province, and the closest names."""
+        span = []
+        for word in self.words[self.at:]:
+            if word in KEYWORDS and span:
+                break
+            span.append(word)
+        if not span:
+            return _("a province is missing at the end of the line")
+        said = " ".join(span)
+        names = {k: k for k in self.board.provinces}
+        for key, province in self.board.provinces.items():
+            names[" ".join(words(province.name))] = key
+            names[" ".join(words(province.french))] = key
+        near = list(dict.fromkeys(names[n] for n in closest(said, names)))
+        if near:
+            return _("there is no province {word}; did you mean {names}?").format(
+                word=said, names=_(" or ").join(place_words(self.board, n) for n in near))
+        return _("there is no province {word}").format(word=said)
+
+
+def place_words(board: Board, place: str) -> str:
+    """A place for a message, in the reader's language: "Spain (north coast) (SPA/NC)"."""
+    return f"{board.name(place, french=current() == 'fr')} ({place})"
+
+
+def power_words(board: Board, power: str) -> str:
+    """A power's name in the reader's language."""
+    return board.powers[power].french if current() == "fr" else board.powers[power].name
+
+
+def read_line(board: Board, phase: str, line: str, example: str) -> dict:
+    """One line as an order, not yet checked against the position. Raises Unreadable."""
+    reader = Reader(board, line)
+    if phase == "adjustment":
+        order = read_adjustment(reader)
+    else:
+        unit = reader.unit()
+        try:
+            place = reader.place()
+        except Unreadable:
+            if unit or ORDER_MARKS.intersection(reader.words):
+                raise
+            raise Unreadable(_("I cannot read this as an order; write for example {example}")
+                             .format(example=example)) from None
+        order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
+    if not reader.done():
+        raise Unreadable(_("I do not understand {words!r} at the end of the line").format(
+            words=" ".join(reader.words[reader.at:])))
+    return order
+
+
+def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
+    """What follows the unit: hold, move, support, convoy (or retreat, disband)."""
+    if reader.take(HOLD):
+        return {"type": "hold", **order}
+    if reader.take(DISBAND):
+        return {"type": "disband", **order}
+    if reader.take(MOVE | RETREAT):
+        order = {"type": "retreat" if phase == "retreat" else "move", **order,
+                 "to": reader.place()}
+        while reader.take(MOVE):  # a convoy route written out: only its end counts
+            order["to"] = reader.place()
+        if reader.take({"VIA", "BY"}):
+            if not reader.take(CONVOY):
+                raise Unreadable(_("write VIA CONVOY after a move that takes a convoy"))
+            order["via"] = True
+        return order
+    if reader.take(SUPPORT):
+        order = {"type": "support", **order, "of_unit": reader.unit(), "of": reader.place()}
+        if reader.take(MOVE):
+            order["to"] = reader.place()
+        else:
+            reader.take(HOLD)
+        return order
+    if reader.take(CONVOY):
+        order = {"type": "convoy", **order, "of_unit": reader.unit(), "of": reader.place()}
+        if not reader.take(MOVE):
+            raise Unreadable(_("a convoy names the army and where it goes: F NTH C A LON - BEL"))
+        order["to"] = reader.place()
+        return order
+    if reader.done():
+        raise Unreadable(_("the order is missing: H, -, S or C after the unit"))
+    raise Unreadable(_("I do not understand {word!r}: write H, -, S or C after the unit").format(
+        word=reader.peek()))
+
+
+def read_adjustment(reader: Reader) -> dict:
+    """BUILD A PAR, BUILD F STP/NC, BUILD STP/NC (a fleet), REMOVE A BER, WAIVE."""
+    if reader.take(WAIVE):
+        return {"type": "waive"}
+    if reader.take(BUILD):
+        return {"type": "build", "unit": reader.unit(), "at": reader.place()}
+    if reader.take(REMOVE):
+        return {"type": "remove", "unit": reader.unit(), "at": reader.place()}
+    raise Unreadable(_("in winter, write BUILD A PAR, REMOVE A BER or WAIVE"))
+
+
+# Checking an order against the position.
+
+class Refused(ValueError):
+    """An order that cannot be given in this position; the message says why."""
+
+
+def own_unit(board: Board, position: dict, power: str, place: str) -> tuple:
+    """(province, unit record) of the power's unit at a place. Refused if there is none."""
+    province = province_of(place)
+    unit = position["units"].get(province)
+    if unit is None:
+        raise Refused(_("there is no unit in {place}").format(place=place_words(board, province)))
+    if unit["power"] != power:
+        raise Refused(_("the unit in {place} is {owner}'s: you order only your own units").format(
+            place=place_words(board, province), owner=power_words(board, unit["power"])))
+    return province, unit
+
+
+def fleet_seas(position: dict, board: Board) -> frozenset:
+    """The seas where a fleet stands: the only provinces a convoy can go through."""
+    return frozenset(p for p, u in position["units"].items()
+                     if u["type"] == FLEET and board.is_sea(p))
+
+
+def move_target(board: Board, position: dict, unit: str, place: str, to: str,
+                via: bool = False, without: str | None = None, any_coast: bool = False) -> str:
+    """Where a unit at `place` would end when ordered to `to`: for a fleet, the coast it
+    can reach. Refused when the move is impossible whatever the other orders. `without`
+    is a sea that may not take part in a convoy (the supporter's own); `any_coast` lets
+    a fleet's move name no coast where two are possible (what a support may do)."""
+    start, province = province_of(place), province_of(to)
+    if province == start:
+        raise Refused(_("a unit cannot move to the province it stands in"))
+    if unit == FLEET:
+        if via:
+            raise Refused(_("only armies can be convoyed"))
+        return fleet_target(board, place, to, any_coast)
+    if board.is_sea(province):
+        raise Refused(_("an army cannot go to sea: {place}").format(
+            place=place_words(board, province)))
+    if province in board.army[start] and not via:
+        return province
+    seas = fleet_seas(position, board) - {without}
+    if not board.convoy_route(start, province, seas):
+        if province in board.army[start]:
+            raise Refused(_("no fleets stand at sea between {start} and {end} to convoy the "
+                            "army").format(start=place_words(board, start),
+                                           end=place_words(board, province)))
+        raise Refused(_("{start} does not border {end}, and no fleets stand at sea between "
+                        "them to convoy the army").format(start=place_words(board, start),
+                                                          end=place_words(board, province)))
+    return province
+
+
+def fleet_target(board: Board, place: str, to: str, any_coast: bool = False) -> str:
+    """The place a fleet at `place` reaches when ordered to `to` (coast given or not);
+    with `any_coast`, the province alone when the order names no coast."""
+    province = province_of(to)
+    if board.is_land(province):
+        raise Refused(_("a fleet cannot enter {place}, an inland province").format(
+            place=place_words(board, province)))
+    targets = board.fleet_targets(place, province)
+    if not targets:
+        raise Refused(_("a fleet in {start} cannot reach {end}").format(
+            start=place_words(board, place), end=place_words(board, province)))
+    coast = coast_of(to)
+    if coast and board.provinces[province].coasts:
+        if to not in targets:
+            raise Refused(_("a fleet in {start} cannot reach {end}; it can reach {targets}")
+                          .format(start=place_words(board, place), end=place_words(board, to),
+                                  targets=_(" or ").join(targets)))
+        return to
+    if any_coast:
+        return province
+    if len(targets) > 1:
+        raise Refused(_("say which coast of {place}: {targets}").format(
+            place=place_words(board, province), targets=_(" or ").join(targets)))
+    return targets[0]
+
+
+def check_movement(board: Board, position: dict, power: str, order: dict) -> dict:
+    """The order as it will be played (real unit types and places, coasts filled in).
+    Refused if it is impossible in this position whatever the other orders."""
+    province, unit = own_unit(board, position, power, order["at"])
+    kind, place = unit["type"], place_of(province, unit)
+    checked = {"type": order["type"], "unit": kind, "at": place}
+    if order["type"] == "hold":
+        return checked
+    if order["type"] == "move":
+        checked["to"] = move_target(board, position, kind, place, order["to"], order.get("via"))
+        return {**checked, "via": True} if order.get("via") else checked
+    if order["type"] == "support":
+        return {**checked, **support_target(board, position, province, kind, order)}
+    if order["type"] == "convoy":
+        return {**checked, **convoy_target(board, position, province, kind, order)}
+    raise Refused(_("a unit holds (H), moves (-), supports (S) or convoys (C) now"))
+
+
+def support_target(board: Board, position: dict, province: str, kind: str,
+                   order: dict) -> dict:
+    """The supported unit and destination of a support (keys of, of_unit, to)."""
+    of = province_of(order["of"])
+    target = position["units"].get(of)
+    if target is None:
+        raise Refused(_("there is no unit in {place} to support").format(
+            place=place_words(board, of)))
+    if of == province:
+        raise Refused(_("a unit cannot support itself"))
+    checked = {"of": place_of(of, target), "of_unit": target["type"]}
+    if "to" not in order:
+        if not board.reaches(kind, place_of(province, position["units"][province]), of):
+            raise Refused(_("the unit in {start} cannot reach {end}, so it cannot support "
+                            "there").format(start=place_words(board, province),
+                                            end=place_words(board, of)))
+        return checked
+    to = province_of(order["to"])
+    if to == province:
+        raise Refused(_("a unit cannot support a move into its own province"))
+    if not board.reaches(kind, place_of(province, position["units"][province]), to):
+        raise Refused(_("the unit in {start} cannot reach {end}, so it cannot support a move "
+                        "there").format(start=place_words(board, province),
+                                        end=place_words(board, to)))
+    try:
+        reached = move_target(board, position, target["type"], checked["of"], order["to"],
+                              without=province, any_coast=True)
+    except Refused as why:
+        if board.is_sea(province) and board.convoy_route(of, to, fleet_seas(position, board)):
+            raise Refused(_("the army in {start} could reach {end} only through {place}, and a "
+                            "fleet cannot both convoy and support").format(
+                                start=place_words(board, of), end=place_words(board, to),
+                                place=place_words(board, province))) from None
+        raise Refused(_("the move it supports is impossible: {why}").format(why=why)) from None
+    return {**checked, "to": reached}
+
+
+def convoy_target(board: Board, position: dict, province: str, kind: str,
+                  order: dict) -> dict:
+    """The convoyed army and its destination (keys of, of_unit, to)."""
+    if kind != FLEET:
+        raise Refused(_("only fleets convoy"))
+    if not board.is_sea(province):
+        raise Refused(_("a fleet convoys only from open sea, not from {place}").format(
+            place=place_words(board, province)))
+    of, to = province_of(order["of"]), province_of(order["to"])
+    target = position["units"].get(of)
+    if target is None:
+        raise Refused(_("there is no army in {place} to convoy").format(
+            place=place_words(board, of)))
+    if target["type"] != ARMY:
+        raise Refused(_("only armies can be convoyed"))
+    if to == of:
+        raise Refused(_("a unit cannot move to the province it stands in"))
+    if board.is_sea(to) or board.is_land(to):
+        raise Refused(_("an army is convoyed only to a coastal province, not to {place}").format(
+            place=place_words(board, to)))
+    if province not in board.needed_seas(of, to, fleet_seas(position, board)):
+        raise Refused(_("no convoy from {start} to {end} needs the fleet in {place}").format(
+            start=place_words(board, of), end=place_words(board, to),
+            place=place_words(board, province)))
+    return {"of": of, "of_unit": ARMY, "to": to}
+
+
+def check_retreat(board: Board, position: dict, power: str, order: dict) -> dict:
+    """A dislodged unit's retreat or disband, as it will be played. Refused if impossible."""
+    province = province_of(order["at"])
+    unit = position.get("dislodged", {}).get(province)
+    if unit is None or unit["power"] != power:
+        if position["units"].get(province, {}).get("power") == power:
+            raise Refused(_("only dislodged units move now; the unit in {place} was not "
+                            "dislodged").format(place=place_words(board, province)))
+        raise Refused(_("you have no dislodged unit in {place}").format(
+            place=place_words(board, province)))
+    kind, place = unit["type"], place_of(province, unit)
+    if order["type"] == "disband":
+        return {"type": "disband", "unit": kind, "at": place}
+    if order["type"] not in ("retreat", "move"):
+        raise Refused(_("a dislodged unit can only retreat or disband"))
+    if order.get("via"):
+        raise Refused(_("a retreat cannot be convoyed"))
+    to = province_of(order["to"])
+    if to == province_of(unit["from"]) and not unit.get("convoyed"):
+        raise Refused(_("no unit may retreat to {place}, where its attacker came from").format(
+            place=place_words(board, to)))
+    if kind == FLEET:
+        target = fleet_target(board, place, order["to"])
+    elif to in board.army[province]:
+        target = to
+    else:
+        raise Refused(_("{start} does not border {end}").format(
+            start=place_words(board, province), end=place_words(board, to)))
+    if target not in unit["retreats"]:
+        if to in position["units"]:
+            raise Refused(_("{place} is occupied").format(place=place_words(board, to)))
+        raise Refused(_("{place} was left empty by a standoff: no unit may retreat there")
+                      .format(place=place_words(board, to)))
+    return {"type": "retreat", "unit": kind, "at": place, "to": target}
+
+
+class Adjustments:
+    """A power's winter orders, checked one by one in the order given (DATC 4.D.4-4.D.6)."""
+
+    def __init__(self, board: Board, position: dict, power: str):
+        self.board, self.position, self.power = board, position, power
+        self.allowed = adjustment(position, power)
+        self.used = 0
+        self.taken = set()
+
+    def check(self, order: dict) -> dict:
+        """The order as it will be played, counted; Refused if it cannot be."""
+        if order["type"] in ("build", "waive"):
+            checked = self.build(order)
+        elif order["type"] == "remove":
+            checked = self.remove(order)
+        else:
+            raise Refused(_("in winter, orders are BUILD, REMOVE or WAIVE"))
+        self.used += 1
+        if checked["type"] != "waive":
+            self.taken.add(province_of(checked["at"]))
+        return checked
+
+    def build(self, order: dict) -> dict:
+        board, power = self.board, self.power
+        if self.allowed <= 0:
+            raise Refused(_("{power} has no build this winter").format(
+                power=power_words(board, power)))
+        if self.used >= self.allowed:
+            raise Refused(ngettext("one build too many: {power} may build {num} unit",
+                                   "one build too many: {power} may build {num} units",
+                                   self.allowed).format(power=power_words(board, power),
+                                                        num=self.allowed))
+        if order["type"] == "waive":
+            return {"type": "waive"}
+        province = province_of(order["at"])
+        where = place_words(board, province)
+        if board.home_of.get(province) != power:
+            raise Refused(_("{place} is not a home supply centre of {power}").format(
+                place=where, power=power_words(board, power)))
+        if self.position["centres"].get(province) != power:
+            raise Refused(_("{power} does not own {place} now").format(
+                place=where, power=power_words(board, power)))
+        if province in self.position["units"]:
+            raise Refused(_("{place} is occupied").format(place=where))
+        if province in self.taken:
+            raise Refused(_("{place} already has a build").format(place=where))
+        unit = order["unit"] or (FLEET if coast_of(order["at"]) else None)
+        if unit is None and board.is_land(province):
+            unit = ARMY
+        if unit is None:
+            raise Refused(_("say A or F to build in {place}").format(place=where))
+        if unit == ARMY:
+            return {"type": "build", "unit": ARMY, "at": province}
+        if board.is_land(province):
+            raise Refused(_("a fleet cannot be built in {place}, an inland province").format(
+                place=where))
+        places = board.places(province)
+        if len(places) > 1 and order["at"] not in places:
+            raise Refused(_("say which coast of {place}: {targets}").format(
+                place=where, targets=_(" or ").join(places)))
+        return {"type": "build", "unit": FLEET, "at": order["at"] if len(places) > 1
+                else province}
+
+    def remove(self, order: dict) -> dict:
+        board, power = self.board, self.power
+        if self.allowed >= 0:
+            raise Refused(_("{power} has no unit to remove this winter").format(
+                power=power_words(board, power)))
+        if self.used >= -self.allowed:
+            raise Refused(ngettext("one removal too many: {power} removes {num} unit",
+                                   "one removal too many: {power} removes {num} units",
+                                   -self.allowed).format(power=power_words(board, power),
+                                                         num=-self.allowed))
+        province, unit = own_unit(board, self.position, power, order["at"])
+        if province in self.taken:
+            raise Refused(_("the unit in {place} is already removed").format(
+                place=place_words(board, province)))
+        return {"type": "remove", "unit": unit["type"], "at": place_of(province, unit)}
+
+
+def order_text(order: dict) -> str:
+    """An order as a judge writes it: "F NTH C A LON - BEL", "BUILD F STP/NC"."""
+    kind = order["type"]
+    if kind == "waive":
+        return "WAIVE"
+    if kind in ("build", "remove"):
+        return f"{kind.upper()} {order['unit']} {order['at']}"
+    unit = f"{order['unit']} {order['at']}"
+    if kind == "hold":
+        return f"{unit} H"
+    if kind == "disband":
+        return f"{unit} DISBAND"
+    if kind in ("move", "retreat"):
+        return f"{unit} - {order['to']}" + (" VIA CONVOY" if order.get("via") else "")
+    target = f"{order['of_unit']} {order['of']}"
+    letter = "S" if kind == "support" else "C"
+    return f"{unit} {letter} {target}" + (f" - {order['to']}" if "to" in order else "")
+
+
+CHECKS = {"movement": check_movement, "retreat": check_retreat}
+
+
+def example(position: dict, power: str) -> str:
+    """An order this power could give now, to show how orders are written."""
+    if position["phase"] == "retreat":
+        units = {p: u for p, u in position["dislodged"].items() if u["power"] == power}
+        return next((f"{unit_text(p, u)} DISBAND" for p, u in sorted(units.items())),
+                    "A BUR - PAR")
+    units = {p: u for p, u in position["units"].items() if u["power"] == power}
+    return next((f"{unit_text(p, u)} H" for p, u in sorted(units.items())), "A PAR - BUR")
+
+
+def read(board: Board, position: dict, power: str, text: str) -> tuple:
+    """A power's orders for the phase from its lines: (orders, [OrderError]).
+
+    Blank lines are skipped; every other line is one order. A refused line
+    gives no order (the unit holds, or in a retreat is disbanded); two lines
+    for one unit are both refused and the unit holds.
+    """
+    phase = position["phase"]
+    adjustments = Adjustments(board, position, power) if phase == "adjustment" else None
+    taken, errors = {}, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            written = read_line(board, phase, line, example(position, power))
+            if adjustments:
+                order = adjustments.check(written)
+            else:
+                order = CHECKS[phase](board, position, power, written)
+        except (Unreadable, Refused) as why:
+            errors.append(OrderError(number, line.strip(), str(why)))
+            continue
+        key = province_of(order["at"]) if adjustments is None else number
+        taken.setdefault(key, []).append((number, line.strip(), order))
+    orders = []
+    for key, given in taken.items():
+        if len(given) == 1:
+            orders.append(given[0][2])
+            continue
+        for number, line, order in given:
+            errors.append(OrderError(number, line, _(
+                "{unit} has more than one order: none of them counts").format(
+                    unit=f"{order['unit']} {order['at']}")))
+    errors.sort(key=lambda e: e.line)
+    return orders, errors

@@ -1,0 +1,156 @@
+"""The database as a referee keeps it: private files, `pbem backup` while poll --watch runs,
+a backup before every upgrade, and a database from a newer pbem refused."""
+
+import json
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+
+from pbem import __version__
+from pbem.cli import main
+from pbem.mail.parse import message_from_bytes
+
+from conftest import START, seats
+from mails import plain
+from servers import dovecot, mail_referee  # noqa: F401
+
+DEADLINE = "2026-12-03T12:00:00Z"
+
+
+def pbem(*args, code=0):
+    """Run a pbem command; its click result, after checking its exit code."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    return result
+
+
+def mode(path) -> int:
+    """A file's permission bits."""
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_init_makes_the_club_folder_and_database_readable_by_the_referee_alone(tmp_path):
+    club = tmp_path / "club"
+    pbem("init", "--dir", str(club))
+    assert mode(club) == 0o700
+    assert mode(club / "pbem.db") == 0o600 and mode(club / "pbem.toml") == 0o600
+    config = str(club / "pbem.toml")
+    pbem("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+         "--seat", "bob=bob@x.example", "--now", START, "--config", config)
+    for path in club.glob("pbem.db*"):  # the write-ahead log too, while it is there
+        if not path.name.endswith("-lock"):
+            assert mode(path) == 0o600, path
+    copy = tmp_path / "copy.db"
+    assert pbem("backup", str(copy), "--config", config).stdout == ""
+    assert mode(copy) == 0o600
+    assert "copied to" in pbem("backup", str(copy), "-v", "--config", config).stdout
+    refused = pbem("backup", str(club / "pbem.db"), "--config", config, code=2)
+    assert "that is the database itself" in refused.stderr
+
+
+def order_mail(welcome, number: int) -> bytes:
+    """A player's answer to pbem's welcome: a greeting and a STATUS."""
+    return plain(str(welcome["To"]), str(welcome["Reply-To"]), f"Re: {welcome['Subject']}",
+                 f"Bonjour,\n\nSTATUS\n\nMail {number}", message_id=f"<b{number}@players.example>")
+
+
+def test_a_backup_while_poll_watch_runs_loses_no_mail_and_replays(tmp_path, dovecot):
+    referee = mail_referee(tmp_path, imap=dovecot.settings(idle_seconds=5))
+    referee.new_game("auguste", "rome", seats("ann", "bob"), START, seed="fixed-seed")
+    config = str(tmp_path / "pbem.toml")
+    pbem("tick", "--now", START, "--config", config)
+    welcomes = [message_from_bytes(path.read_bytes())
+                for path in sorted((tmp_path / "mail" / "outbox" / "new").iterdir())]
+    watcher = subprocess.Popen([sys.executable, "-m", "pbem", "poll", "--watch",
+                                "--config", config], stderr=subprocess.PIPE)
+    copies = []
+    try:
+        for number in range(12):
+            dovecot.append(order_mail(welcomes[number % 2], number))
+            if number % 3 == 2:  # a copy while mails arrive and are moved
+                moved = [str(message_from_bytes(raw)["Message-ID"])
+                         for raw in dovecot.messages("Processed")]
+                copy = tmp_path / f"copy{number}.db"
+                pbem("backup", str(copy), "--config", config)
+                copies.append((copy, moved))
+        deadline = time.monotonic() + 20
+        while len(dovecot.messages("Processed")) < 12:
+            assert time.monotonic() < deadline, "poll --watch did not move every mail"
+            time.sleep(0.05)
+    finally:
+        watcher.terminate()
+        watcher.communicate(timeout=10)
+    for copy, moved in copies:
+        kept = {row[0] for row in sqlite3.connect(copy).execute("SELECT message_id FROM inbox")}
+        assert set(moved) <= kept, f"{copy.name} lost a mail already moved to Processed"
+        assert sqlite3.connect(copy).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+    last = str(tmp_path / "last.db")
+    pbem("backup", last, "--config", config)
+    assert len(sqlite3.connect(last).execute("SELECT id FROM inbox").fetchall()) == 12
+    pbem("tick", "--now", DEADLINE, "--db", last, "--config", config)
+    checked = pbem("replay", "rome", "--verify", "--db", last, "--config", config)
+    assert "verified: the log is exactly what the rules give" in checked.stdout
+    assert json.loads(pbem("list", "--json", "--db", last, "--config", config).stdout)[0][
+        "phase"] == 2
+
+
+def test_an_upgrade_backs_the_database_up_first_and_says_so(tmp_path):
+    pbem("init", "--dir", str(tmp_path))
+    db = tmp_path / "pbem.db"
+    old = sqlite3.connect(db)  # the file as a pbem before 031_players left it
+    old.executescript("ALTER TABLE seats DROP COLUMN player; "
+                      "DELETE FROM _migrations WHERE name = '031_players';")
+    old.close()
+    upgraded = pbem("list", "--db", str(db))
+    saved = tmp_path / "pbem.db.before-031_players"
+    assert upgraded.stdout == "no games yet (pbem new --help)\n"
+    assert upgraded.stderr.count("\n") == 1
+    assert f"upgrading the database {db} to pbem {__version__}" in upgraded.stderr
+    assert str(saved) in upgraded.stderr
+    assert mode(saved) == 0o600
+    columns = [row[1] for row in sqlite3.connect(saved).execute("PRAGMA table_info(seats)")]
+    assert "player" not in columns
+    assert sqlite3.connect(db).execute("SELECT applied FROM _migrations WHERE name = "
+                                       "'031_players'").fetchone() == (__version__,)
+    again = pbem("list", "--db", str(db))
+    assert again.stderr == ""
+
+
+def test_a_database_from_a_newer_pbem_is_refused_in_one_line(tmp_path):
+    pbem("init", "--dir", str(tmp_path))
+    db = tmp_path / "pbem.db"
+    newer = sqlite3.connect(db)
+    newer.execute("INSERT INTO _migrations VALUES ('07z_seat_colours', '0.9.0')")
+    newer.commit()
+    newer.close()
+    before = list(sqlite3.connect(db).iterdump())
+    refused = pbem("list", "--db", str(db), code=78)
+    assert refused.stdout == "" and refused.stderr.count("\n") == 1
+    assert "written by pbem 0.9.0 (it has 07z_seat_colours)" in refused.stderr
+    assert f"this is pbem {__version__}" in refused.stderr
+    assert list(sqlite3.connect(db).iterdump()) == before
+    assert sorted(p.name for p in tmp_path.glob("pbem.db.before-*")) == []
+
+
+def test_a_restored_backup_is_the_club_as_it_was(tmp_path):
+    def run(*args) -> str:  # each its own process, as the referee runs them
+        done = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+    run("init")
+    run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+        "--seat", "bob=bob@x.example", "--now", START)
+    run("backup", "saved.db")
+    run("end", "rome", "--reason", "a mistake", "--now", START)
+    # what docs/running.md says, pbem stopped: the copy in the database's place
+    shutil.copy(tmp_path / "saved.db", tmp_path / "pbem.db.restored")
+    (tmp_path / "pbem.db.restored").replace(tmp_path / "pbem.db")
+    assert json.loads(run("list", "--json"))[0]["status"] == "running"
+    assert "verified" in run("replay", "rome", "--verify")

@@ -1,0 +1,211 @@
+"""`pbem poll && pbem tick` from cron, against real servers: silent when all is well, one
+line on stderr and a documented exit code when not (75: try again later; 78: the settings
+must change), and every mail that could not be sent kept with its reason."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+from click.testing import CliRunner
+import pytest
+
+from pbem.cli import main
+from pbem.config import ConfigError, load
+
+from conftest import START, seats
+from mails import plain
+from servers import (Sink, USER, auth_sink, authority, dovecot, free_port,  # noqa: F401
+                     mail_referee, sink, tls_dovecot)
+
+NOW = "2026-12-01T13:00:00Z"
+
+
+def pbem(config, *args, env=None):
+    """Run a pbem command as cron does; the click result (stdout and stderr apart)."""
+    return CliRunner().invoke(main, [*args, "--config", str(config)], env=env)
+
+
+def one_line(result, code: int, *words: str) -> str:
+    """The single stderr line of a command that failed with `code`, nothing on stdout."""
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+    return result.stderr
+
+
+def game(referee):
+    """A two-seat game whose two welcome mails wait in the outbox."""
+    referee.new_game("auguste", "rome", seats("ann", "bob"), START, seed="fixed-seed")
+    return referee
+
+
+def test_an_idle_run_prints_nothing_and_v_or_json_say_what_was_done(tmp_path, dovecot, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, imap=dovecot.settings(), smtp=sink.settings()))
+    first = pbem(config, "tick", "--now", START)
+    assert (first.exit_code, first.stdout, first.stderr) == (0, "", "")
+    assert len(sink.deliveries) == 2
+    for command in ("poll", "tick"):
+        idle = pbem(config, command, "--now", NOW)
+        assert (idle.exit_code, idle.stdout, idle.stderr) == (0, "", "")
+    dovecot.append(plain("ann@players.example", "pbem@referee.example", "Salut", "bonjour",
+                         message_id="<chat.1@players.example>"))
+    assert pbem(config, "poll", "-v", "--now", NOW).stdout == "1 new mail stored\n"
+    told = pbem(config, "-v", "tick", "--now", NOW)
+    assert "mails read: 1" in told.stdout and told.stderr == ""
+    assert json.loads(pbem(config, "poll", "--json", "--now", NOW).stdout) == {"stored": 0}
+    report = json.loads(pbem(config, "tick", "--json", "--now", NOW).stdout)
+    assert report == {"mails_read": 0, "phases": {}, "reminders": 0, "sent": 0, "failed": 0,
+                      "retrying": 0, "problems": [], "exit_code": 0, "started": [],
+                      "published": []}
+
+
+def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tmp_path):
+    port = free_port()
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, smtp={"host": "127.0.0.1", "port": port, "security": "none",
+                                      "timeout": 5}))
+    error = one_line(pbem(config, "tick", "--now", START), 75, f"SMTP 127.0.0.1:{port}",
+                     "ConnectionRefusedError", "next run")
+    assert error.startswith("pbem: mail not sent: ")
+    waiting = json.loads(pbem(config, "outbox", "--json").stdout)
+    assert [m["status"] for m in waiting] == ["pending", "pending"]
+    assert all(f"SMTP 127.0.0.1:{port}" in m["last_error"] for m in waiting)
+    assert [m["attempts"] for m in waiting] == [0, 0]  # the mails are not to blame
+
+    server = Sink()  # the server is back on the same port
+    server.port = port
+    server.controller.port = port
+    server.controller.start()
+    try:
+        back = pbem(config, "tick", "--now", NOW)
+        assert (back.exit_code, back.stdout, back.stderr) == (0, "", "")
+        assert len(server.deliveries) == 2
+    finally:
+        server.controller.stop()
+
+
+def test_a_refused_mail_is_said_on_stderr_and_a_given_up_one_exits_1(tmp_path, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, smtp=sink.settings()))
+    sink.handler.refused["bob@players.example"] = "550 5.1.1 no such user"
+    sink.handler.data_replies = ["451 4.3.0 greylisted, try again later"]
+    result = pbem(config, "tick", "--now", START)
+    assert result.exit_code == 1 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert "to ann@players.example not sent: 451 4.3.0 greylisted" in lines[0]
+    assert "tried again" in lines[0]
+    assert "to bob@players.example not sent: 550 5.1.1 no such user" in lines[1]
+    assert "pbem outbox --retry" in lines[1]
+    again = pbem(config, "tick", "--now", "2026-12-01T12:10:00Z")  # after the backoff
+    assert (again.exit_code, again.stderr) == (0, "")
+    assert [d.rcpt_tos for d in sink.deliveries] == [["ann@players.example"]]
+
+
+def test_only_a_mail_to_try_again_exits_75(tmp_path, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, smtp=sink.settings()))
+    sink.handler.data_replies = ["452 4.3.1 insufficient system storage"]
+    one_line(pbem(config, "tick", "--now", START), 75, "452 4.3.1", "tried again")
+
+
+def test_an_imap_server_that_is_down_exits_75(tmp_path):
+    port = free_port()
+    mail_referee(tmp_path, imap={"host": "127.0.0.1", "port": port, "security": "none",
+                                 "user": USER, "password": "x", "timeout": 5})
+    one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 75,
+             f"IMAP 127.0.0.1:{port}", "ConnectionRefusedError", "the next poll goes on")
+
+
+def test_a_wrong_password_exits_78(tmp_path, dovecot, auth_sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, imap=dovecot.settings(password="wrong"),
+                      smtp=auth_sink.settings(user="pbem", password="wrong")))
+    one_line(pbem(config, "poll", "--now", NOW), 78, "AUTHENTICATIONFAILED", "[imap]")
+    one_line(pbem(config, "tick", "--now", START), 78, "login refused: 535",
+             "check [smtp] user and password")
+
+
+def test_a_missing_password_program_exits_78_with_its_reason(tmp_path, dovecot, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path,
+                      imap=dovecot.settings(password="", password_command="pass-nowhere show x"),
+                      smtp=sink.settings(user="pbem", password_command="pass-nowhere show x")))
+    for command in ("poll", "tick"):
+        one_line(pbem(config, command, "--now", START), 78, "password_command",
+                 "cannot run 'pass-nowhere show x'", "No such file or directory")
+    failing = config.read_text().replace("pass-nowhere show x", "sh -c 'exit 2'")
+    config.write_text(failing)
+    one_line(pbem(config, "poll", "--now", NOW), 78, "failed with exit status 2",
+             "it printed no reason")
+    # watching: a settings error stops the watch at once instead of retrying for ever
+    watch = subprocess.run([sys.executable, "-m", "pbem", "poll", "--watch", "--config",
+                            str(config)], capture_output=True, text=True, timeout=60)
+    assert watch.returncode == 78 and "failed with exit status 2" in watch.stderr
+    assert "Traceback" not in watch.stderr
+
+
+def test_a_certificate_pbem_does_not_trust_exits_78(tmp_path, tls_dovecot):
+    mail_referee(tmp_path, imap=tls_dovecot.settings(security="ssl", port=tls_dovecot.tls_port))
+    one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 78,
+             "certificate verify failed", "[imap]")
+
+
+def test_a_misspelled_variable_or_boolean_is_refused_with_the_closest_name(tmp_path):
+    config = tmp_path / "pbem.toml"
+    config.write_text('db = "pbem.db"\n')
+    assert CliRunner().invoke(main, ["init", "--dir", str(tmp_path)]).exit_code == 0
+    one_line(pbem(config, "list", env={"PBEM_SMTP_HOTS": "mail.example.org"}), 78,
+             "PBEM_SMTP_HOTS is not a pbem setting", "did you mean PBEM_SMTP_HOST?")
+    one_line(pbem(config, "list", env={"PBEM_SMTPD_REQUIRE_TLS": "ture"}), 78,
+             "require_tls: 'ture' is not true or false")
+    assert pbem(config, "list", env={"PBEM_SMTPD_REQUIRE_TLS": "yes"}).exit_code == 0
+
+
+def test_a_password_variable_may_be_named_pbem_something():
+    config = load(None, env={"PBEM_SMTP_PASSWORD_ENV": "PBEM_MAIL_PASSWORD",
+                             "PBEM_MAIL_PASSWORD": "s3cret"})
+    assert config["smtp"]["password_env"] == "PBEM_MAIL_PASSWORD"
+    with pytest.raises(ConfigError, match="PBEM_MAIL_PASWORD is not a pbem setting"):
+        load(None, env={"PBEM_MAIL_PASWORD": "s3cret"})
+
+
+def test_security_none_towards_another_machine_is_warned_about(tmp_path, monkeypatch):
+    def no_such_host(host, *args, **kwargs):  # no name lookup leaves this machine
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    config = tmp_path / "pbem.toml"
+    mail_referee(tmp_path, imap={"host": "mail.invalid", "security": "none", "user": "u",
+                                 "password": "p", "timeout": 2})
+    result = pbem(config, "poll", "--now", NOW)
+    warning, error = result.stderr.splitlines()
+    assert 'security = "none"' in warning and "in clear to mail.invalid" in warning
+    assert result.exit_code == 75 and "IMAP mail.invalid:143" in error
+    quiet = pbem(config, "-q", "poll", "--now", NOW)
+    assert quiet.exit_code == 75 and quiet.stderr.count("\n") == 1
+    assert load(str(config)).clear_text_warning("smtp") is None  # no host at all
+    for local in ("127.0.0.1", "localhost", "::1"):
+        config.write_text(f'[imap]\nhost = "{local}"\nsecurity = "none"\n')
+        assert load(str(config)).clear_text_warning("imap") is None
+
+
+def test_log_refuses_a_seat_the_game_does_not_have(tmp_path):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path))
+    one_line(pbem(config, "log", "rome", "--seat", "nobody"), 1,
+             "game rome has no seat called 'nobody'")
+
+
+def test_every_exit_code_is_in_the_help_and_the_docs():
+    from pbem.console import EXIT_CODES
+    docs = (os.path.dirname(__file__) + "/../docs/running.md")
+    with open(docs, encoding="utf-8") as handle:
+        running = handle.read()
+    shown = CliRunner().invoke(main, ["tick", "--help"]).stdout
+    for code in EXIT_CODES:
+        assert f"| {code} |" in running, f"docs/running.md does not explain exit code {code}"
+        assert f"{code} " in shown.split("Exit codes:")[1]

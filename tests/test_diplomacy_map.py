@@ -1,0 +1,103 @@
+"""The standard map as data (games/diplomacy/map.toml) agrees with itself and with the rulebook."""
+
+from collections import Counter
+from itertools import combinations
+from math import dist
+
+from pbem.games.diplomacy.board import board, province_of
+from pbem.games.diplomacy.orders import name_index, words
+from pbem.games.diplomacy.position import start, unit_text
+
+MAP = board()
+
+
+def test_seventy_five_provinces_of_three_kinds():
+    kinds = Counter(p.kind for p in MAP.provinces.values())
+    assert kinds == {"land": 14, "coast": 42, "sea": 19}
+    assert all(len(key) == 3 and key.isupper() for key in MAP.provinces)
+
+
+def test_thirty_four_supply_centres_twenty_two_of_them_home_centres():
+    centres = {k for k, p in MAP.provinces.items() if p.centre}
+    assert len(centres) == 34
+    homes = [p for power in MAP.powers.values() for p in power.home]
+    assert len(homes) == len(set(homes)) == 22 and set(homes) <= centres
+    assert sorted(centres - set(homes)) == ["BEL", "BUL", "DEN", "GRE", "HOL", "NWY", "POR",
+                                            "RUM", "SER", "SPA", "SWE", "TUN"]
+    assert {k: len(p.home) for k, p in MAP.powers.items()} == {
+        "austria": 3, "england": 3, "france": 3, "germany": 3, "italy": 3, "russia": 4,
+        "turkey": 3}
+    assert not any(MAP.is_sea(p) for p in centres)
+
+
+def test_every_abbreviation_and_name_is_unique():
+    written = [w.upper() for p in MAP.provinces.values() for w in (p.key, *p.aliases)]
+    assert len(written) == len(set(written))
+    names = [p.name.upper() for p in MAP.provinces.values()]
+    french = [p.french.upper() for p in MAP.provinces.values()]
+    assert len(set(names)) == len(set(french)) == 75
+    index = name_index(MAP)
+    for key, province in MAP.provinces.items():
+        assert index[(key,)] == key and index[tuple(words(province.name))] == key
+        assert index[tuple(words(province.french))] == key
+
+
+def test_only_spain_st_petersburg_and_bulgaria_have_two_coasts():
+    coasts = {k: p.coasts for k, p in MAP.provinces.items() if p.coasts}
+    assert coasts == {"BUL": ("EC", "SC"), "SPA": ("NC", "SC"), "STP": ("NC", "SC")}
+    assert all(c in MAP.coast_names for cs in coasts.values() for c in cs)
+
+
+def test_army_borders_are_symmetric_and_on_land():
+    for here, there in MAP.army.items():
+        assert not MAP.is_sea(here)
+        for other in there:
+            assert not MAP.is_sea(other), (here, other)
+            assert here in MAP.army[other], f"{here} - {other} is written from one side"
+
+
+def test_fleet_borders_are_symmetric_coast_by_coast_and_never_inland():
+    for here, there in MAP.fleet.items():
+        assert not MAP.is_land(province_of(here))
+        for other in there:
+            assert other in MAP.fleet, f"{here} names {other}, where no fleet stands"
+            assert here in MAP.fleet[other], f"{here} - {other} is written from one side"
+
+
+def test_every_coastal_province_touches_the_sea_and_every_province_is_reachable():
+    for key, province in MAP.provinces.items():
+        if province.kind != "sea":
+            assert bool(MAP.seas_by[key]) == (province.kind == "coast"), key
+    assert len(MAP.distances(["PAR"])) == 75
+
+
+def test_the_sea_is_shared_by_borders_of_both_kinds():
+    """Two coastal provinces a fleet can sail between also border for armies."""
+    for here, there in MAP.fleet.items():
+        for other in there:
+            a, b = province_of(here), province_of(other)
+            if not MAP.is_sea(a) and not MAP.is_sea(b):
+                assert b in MAP.army[a], (here, other)
+
+
+def test_starting_units_stand_on_home_centres():
+    position = start(MAP)
+    assert len(position["units"]) == 22 and len(position["centres"]) == 22
+    for power in MAP.powers.values():
+        assert sorted(power.home) == sorted(u.split()[1].partition("/")[0] for u in power.units)
+    assert unit_text("STP", position["units"]["STP"]) == "F STP/SC"
+    fleets = [p for p, u in position["units"].items() if u["type"] == "F"]
+    assert all(MAP.provinces[p].kind == "coast" for p in fleets)
+
+
+def test_places_on_the_schematic_board_keep_neighbours_near_and_strangers_apart():
+    places = {k: p.place for k, p in MAP.provinces.items()}
+    for key, (x, y) in places.items():
+        assert 0 <= x <= MAP.width and 0 <= y <= MAP.height, key
+    for a, b in combinations(sorted(places), 2):
+        assert dist(places[a], places[b]) >= 35, (a, b)
+    for a in places:
+        for b in MAP.neighbours[a]:
+            assert dist(places[a], places[b]) <= 320, (a, b)
+    for place, (x, y) in MAP.coast_places.items():
+        assert dist((x, y), places[province_of(place)]) <= 70, place

@@ -1,0 +1,161 @@
+"""Reading Diplomacy orders in the judges' notation, and writing them back."""
+
+import pytest
+
+from pbem.games.diplomacy.board import board
+from pbem.games.diplomacy.orders import order_text, read
+from pbem.games.diplomacy.position import start, unit_record
+from pbem.i18n import speaking
+
+MAP = board()
+
+
+def position(units: dict, phase="movement", **more) -> dict:
+    """A position with these units ({"france": ["A PAR"]}) and the home centres owned."""
+    out = start(MAP)
+    out["phase"] = phase
+    out["units"] = {}
+    for power, texts in units.items():
+        for text in texts:
+            kind, place = text.split()
+            out["units"][place.partition("/")[0]] = unit_record(power, kind, place)
+    return {**out, **more}
+
+
+def said(text: str, power: str = "france", where=None) -> list:
+    """The lines as the reader understood them, and the errors as "line N: message"."""
+    orders, errors = read(MAP, where or start(MAP), power, text)
+    return [order_text(o) for o in orders] + [str(e) for e in errors]
+
+
+@pytest.mark.parametrize("line", [
+    "A PAR-BUR", "A PAR - BUR", "a par - bur", "A Paris - Burgundy", "A Paris -> Burgundy",
+    "A PAR TO BUR", "Army Paris to Burgundy", "PAR - BUR", "A Paris - Bourgogne",
+])
+def test_a_move_is_read_in_every_usual_form(line):
+    assert said(line) == ["A PAR - BUR"]
+
+
+@pytest.mark.parametrize("line, understood", [
+    ("A MAR H", "A MAR H"),
+    ("A Marseilles Hold", "A MAR H"),
+    ("F BRE - Mid-Atlantic Ocean", "F BRE - MAO"),
+    ("F Brest - mid atlantic ocean", "F BRE - MAO"),
+    ("F BRE - MID", "F BRE - MAO"),
+    ("A MAR S A PAR - BUR", "A MAR S A PAR - BUR"),
+    ("A Marseilles Supports A Paris - Burgundy", "A MAR S A PAR - BUR"),
+    ("A PAR S BRE", "A PAR S F BRE"),
+    ("A PAR S F BRE H", "A PAR S F BRE"),
+    ("A Marseille soutient... ", None),
+])
+def test_holds_supports_and_names(line, understood):
+    got = said(line)
+    if understood is None:
+        assert got[0].startswith("line 1: ")
+    else:
+        assert got == [understood]
+
+
+def test_coasts_are_written_with_a_slash_brackets_or_a_word():
+    russia = [
+        ("F STP/SC - BOT", "F STP/SC - BOT"),
+        ("F St Petersburg(sc) - Gulf of Bothnia", "F STP/SC - BOT"),
+        ("F Saint-Pétersbourg/SC - Golfe de Botnie", "F STP/SC - BOT"),
+        ("F STP SC - FIN", "F STP/SC - FIN"),
+        ("F STP (south coast) - LVN", "F STP/SC - LVN"),
+    ]
+    for line, understood in russia:
+        assert said(line, "russia") == [understood], line
+    spain = position({"france": ["F SPA/SC", "F POR"]})
+    assert said("F SPA/SC - MAO", where=spain) == ["F SPA/SC - MAO"]
+    assert said("F POR - SPA/NC", where=spain) == ["F POR - SPA/NC"]
+
+
+def test_convoys_and_via_convoy():
+    where = position({"england": ["A LON", "F NTH", "F ENG"]})
+    assert said("F NTH C A LON - BEL\nA LON - BEL", "england", where) == [
+        "F NTH C A LON - BEL", "A LON - BEL"]
+    assert said("A LON - YOR VIA CONVOY", "england", where) == ["A LON - YOR VIA CONVOY"]
+    assert said("F North Sea convoys A London - Belgium", "england", where) == [
+        "F NTH C A LON - BEL"]
+
+
+def test_retreats_and_disbands():
+    where = position({"germany": ["A PAR"]}, phase="retreat",
+                     dislodged={"BUR": {"power": "france", "type": "A", "from": "MUN",
+                                        "retreats": ["GAS", "PIC"]}})
+    assert said("A BUR DISBAND", where=where) == ["A BUR DISBAND"]
+    assert said("A BUR D", where=where) == ["A BUR DISBAND"]
+    assert said("A BUR - MUN", where=where) == [
+        "line 1: no unit may retreat to Munich (MUN), where its attacker came from"]
+    assert said("A BUR - PAR", where=where) == ["line 1: Paris (PAR) is occupied"]
+    assert said("A BUR - PIC", where=where) == ["A BUR - PIC"]
+    assert said("A BUR H", where=where) == ["line 1: a dislodged unit can only retreat or disband"]
+
+
+def test_builds_removals_and_waives():
+    winter = position({"russia": ["A MOS"], "germany": ["A BER", "A MUN", "A KIE", "A HOL"]},
+                      phase="adjustment", season="winter")
+    assert said("BUILD F STP/NC\nbuild a war\nBUILD SEV\nWAIVE", "russia", winter) == [
+        "BUILD F STP/NC", "BUILD A WAR", "WAIVE", "line 3: say A or F to build in Sevastopol (SEV)"]
+    assert said("BUILD STP/SC", "russia", winter) == ["BUILD F STP/SC"]
+    assert said("REMOVE A HOL", "germany", winter) == ["REMOVE A HOL"]
+    assert said("REMOVE A Holland", "germany", winter) == ["REMOVE A HOL"]
+    assert said("BUILD A BER", "germany", winter) == ["line 1: Germany has no build this winter"]
+
+
+def test_every_error_names_its_line_and_why_and_the_closest_name():
+    text = "A PAR - BUR\n\nA Pars - GAS\nF BRE - BUR\nA MAR - Burgandy\nHello France!"
+    assert said(text) == [
+        "A PAR - BUR",
+        "line 3: there is no province PARS; did you mean Paris (PAR)?",
+        "line 4: a fleet cannot enter Burgundy (BUR), an inland province",
+        "line 5: there is no province BURGANDY; did you mean Burgundy (BUR)?",
+        "line 6: I cannot read this as an order; write for example F BRE H",
+    ]
+
+
+def test_an_error_reads_in_french_names_for_a_french_seat():
+    with speaking("fr"):
+        assert said("F BRE - BUR") == [
+            "line 1: a fleet cannot enter Bourgogne (BUR), an inland province"]
+
+
+def test_two_orders_for_one_unit_are_both_refused_and_the_unit_holds():
+    assert said("A PAR - BUR\nA PAR - PIC\nF BRE H") == [
+        "F BRE H",
+        "line 1: A PAR has more than one order: none of them counts",
+        "line 2: A PAR has more than one order: none of them counts",
+    ]
+
+
+def test_an_order_for_another_powers_unit_or_an_empty_province_is_refused():
+    assert said("A BER - SIL") == [
+        "line 1: the unit in Berlin (BER) is Germany's: you order only your own units"]
+    assert said("A BUR - PAR") == ["line 1: there is no unit in Burgundy (BUR)"]
+
+
+def test_the_unit_type_written_does_not_matter_and_is_said_back_right():
+    assert said("F PAR - BUR\nA BRE - MAO") == ["A PAR - BUR", "F BRE - MAO"]
+
+
+@pytest.mark.parametrize("text, where", [
+    ("A MAR S A PAR - BUR\nF BRE - PIC\nA PAR - GAS", start(MAP)),
+    ("F NTH C A LON - BEL\nA LON - BEL VIA CONVOY\nF ENG S A LON - BEL",
+     position({"france": ["A LON", "F NTH", "F ENG"]})),
+    ("F MAO - SPA/NC\nF POR S F MAO - SPA\nF WES S F MAO - SPA/NC",
+     position({"france": ["F MAO", "F POR", "F WES"]})),
+])
+def test_an_order_said_back_reads_as_the_same_order(text, where):
+    power = "france"
+    first, errors = read(MAP, where, power, text)
+    assert not errors
+    again, errors = read(MAP, where, power, "\n".join(order_text(o) for o in first))
+    assert again == first and not errors
+
+
+def test_a_written_convoy_route_and_a_nationality_are_read_past():
+    where = position({"england": ["A LON", "F NTH", "F ENG", "F EDI"]})
+    assert said("A LON - NTH - BEL\nF EDI S English A LON - YOR\nEngland: F ENG H\n"
+                "F NTH S English Channel", "england", where) == [
+        "A LON - BEL", "F EDI S A LON - YOR", "F ENG H", "F NTH S F ENG"]

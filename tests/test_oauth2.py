@@ -1,0 +1,102 @@
+"""OAuth2 (XOAUTH2) against real servers on 127.0.0.1: Dovecot's oauth2 passdb asking a
+token endpoint, and an SMTP server that takes XOAUTH2, as Microsoft 365 and Gmail do.
+
+The access token comes from token_command, a program that prints a fresh one (here:
+cat of a file the test rewrites, as a token helper refreshes its cache).
+"""
+
+import json
+
+from click.testing import CliRunner
+import pytest
+
+from pbem.cli import main
+from pbem.mail.parse import message_from_bytes
+
+from conftest import START, seats
+from mails import plain
+from servers import (mail_referee, oauth2_dovecot, oauth2_sink, token_issuer,  # noqa: F401
+                     USER)
+
+NOW = "2026-12-01T13:00:00Z"
+
+
+def pbem(config, *args):
+    """Run a pbem command as cron does; the click result (stdout and stderr apart)."""
+    return CliRunner().invoke(main, [*args, "--config", str(config)])
+
+
+@pytest.fixture
+def club(tmp_path, oauth2_dovecot, oauth2_sink, token_issuer):
+    """A referee whose [imap] and [smtp] log in with a token from token_command."""
+    token_file = tmp_path / "token"
+    token_file.write_text(token_issuer.issue("ya29.first-token") + "\n")
+    command = f"cat {token_file}"
+    referee = mail_referee(
+        tmp_path, imap=oauth2_dovecot.settings(password="", token_command=command),
+        smtp=oauth2_sink.settings(user=USER, token_command=command))
+    referee.new_game("auguste", "rome", seats("ann", "bob"), START, seed="fixed-seed")
+    referee.token_file = token_file
+    return referee
+
+
+def test_poll_and_tick_log_in_with_an_oauth2_token_and_stay_silent(
+        club, tmp_path, oauth2_dovecot, oauth2_sink, token_issuer):
+    config = tmp_path / "pbem.toml"
+    welcome = pbem(config, "tick", "--now", START)
+    assert (welcome.exit_code, welcome.stdout, welcome.stderr) == (0, "", "")
+    assert len(oauth2_sink.deliveries) == 2
+    to_ann = message_from_bytes(oauth2_sink.deliveries[0].raw)
+    oauth2_dovecot.append(plain("ann@players.example", str(to_ann["Reply-To"]),
+                                f"Re: {to_ann['Subject']}", "Bonjour !\n\nHELP\n\nAnn",
+                                message_id="<help.1@players.example>"))
+
+    token_issuer.expire("ya29.first-token")  # the helper refreshed it since
+    club.token_file.write_text(token_issuer.issue("ya29.second-token"))
+    polled = pbem(config, "poll", "--now", NOW)
+    ticked = pbem(config, "tick", "--now", NOW)
+    assert [(r.exit_code, r.stdout, r.stderr) for r in (polled, ticked)] == [(0, "", "")] * 2
+    assert "Login: user=<tester>, method=XOAUTH2" in oauth2_dovecot.log()
+    assert token_issuer.asked[-1] == "ya29.second-token"
+    answer = message_from_bytes(oauth2_sink.deliveries[-1].raw)
+    assert answer["To"] == "ann@players.example" and answer["In-Reply-To"]
+    assert club.store.one("SELECT status FROM inbox")["status"] == "done"
+
+
+def test_an_expired_token_is_one_line_and_exit_78_and_keeps_every_mail(
+        club, tmp_path, oauth2_dovecot, oauth2_sink, token_issuer):
+    config = tmp_path / "pbem.toml"
+    oauth2_dovecot.append(plain("ann@players.example", "pbem@referee.example", "hi", "hello",
+                                message_id="<hi.1@players.example>"))
+    token_issuer.expire("ya29.first-token")
+
+    polled = pbem(config, "poll", "--now", NOW)
+    assert polled.exit_code == 78 and polled.stdout == ""
+    assert polled.stderr.count("\n") == 1 and "AUTHENTICATIONFAILED" in polled.stderr
+    assert "check the [imap] settings" in polled.stderr
+    assert club.store.all("SELECT id FROM inbox") == []
+
+    ticked = pbem(config, "tick", "--json", "--now", START)
+    assert ticked.exit_code == 78
+    assert ticked.stderr.count("\n") == 1 and "login refused: 535" in ticked.stderr
+    assert "token_command" in ticked.stderr
+    assert json.loads(ticked.stdout)["exit_code"] == 78
+    assert oauth2_sink.deliveries == []
+    waiting = json.loads(pbem(config, "outbox", "--json").stdout)
+    assert [m["status"] for m in waiting] == ["pending", "pending"]
+    assert all("login refused: 535" in m["last_error"] for m in waiting)
+
+
+def test_a_token_command_that_fails_says_why(club, tmp_path):
+    helper = tmp_path / "token-helper"
+    helper.write_text("#!/bin/sh\necho 'refresh token expired: run the authorization again' >&2"
+                      "\nexit 3\n")
+    helper.chmod(0o755)
+    text = (tmp_path / "pbem.toml").read_text().replace(f"cat {club.token_file}", str(helper))
+    (tmp_path / "pbem.toml").write_text(text)
+    for command in ("poll", "tick"):
+        result = pbem(tmp_path / "pbem.toml", command, "--now", START)
+        assert result.exit_code == 78 and result.stdout == ""
+        assert result.stderr.count("\n") == 1
+        assert "token_command" in result.stderr and "exit status 3" in result.stderr
+        assert "refresh token expired: run the authorization again" in result.stderr

@@ -13,25 +13,16 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
+from mailkinds import SAGA_START
 from players import answer_to, flat, outbox, reply
 from test_saga_leaks import LeakWatch
 
 # bob is ann's vassal; cat (on Cumbria) may attack bob's homeland, Mercia.
 VASSALAGE = {
-    "round": 1, "active": "cat", "turn": 3,
-    "factions": {"ann": "normans", "bob": "anglo-danes", "cat": "scots"},
-    "homelands": {"ann": "Normandy", "bob": "Mercia", "cat": "Alba"},
-    "owners": {"Kent": "ann", "Wessex": "bob", "Cumbria": "cat"},
-    "gold": {"ann": 30, "bob": 30}, "vassals": {"bob": "ann"},
-    "armies": {
-        "ann": {"host": {"zone": "Kent", "hearthguards": 1, "warriors": 2, "levies": 2,
-                         "lord": True, "main": True},
-                "reserve": {"zone": "Normandy", "warriors": 1}},
-        "bob": {"host": {"zone": "Wessex", "hearthguards": 1, "warriors": 2, "levies": 1,
-                         "lord": True, "main": True},
-                "reserve": {"zone": "Mercia", "warriors": 1, "levies": 1}},
-        "cat": {"host": {"zone": "Cumbria", "hearthguards": 1, "warriors": 2, "levies": 2,
-                         "lord": True, "main": True}}}}
+    **SAGA_START, "active": "cat", "vassals": {"bob": "ann"},
+    "owners": {**SAGA_START["owners"], "Cumbria": "cat"},
+    "armies": {**SAGA_START["armies"], "cat": {"host": {
+        **SAGA_START["armies"]["cat"]["host"], "zone": "Cumbria", "levies": 2}}}}
 
 
 def campaign(tmp_path, position=VASSALAGE, lang=None, watch=None):

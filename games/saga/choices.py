@@ -41,7 +41,7 @@ def choices(state, seat, kind: str, reads) -> list[dict]:
 
 def alternatives(orders: list[str]) -> str:
     """'move host Kent | Wessex': orders that differ in their last word, as one line."""
-    head, _, first = orders[0].rpartition(" ")
+    head = orders[0].rpartition(" ")[0]
     if all(o.rpartition(" ")[0] == head for o in orders):
         return f"{head} " + " | ".join(o.rpartition(" ")[2] for o in orders)
     return " | ".join(orders)

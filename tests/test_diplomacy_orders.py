@@ -118,7 +118,8 @@ def test_every_error_names_its_line_and_why_and_the_closest_name():
 def test_an_error_reads_in_french_names_for_a_french_seat():
     with speaking("fr"):
         assert said("F BRE - BUR") == [
-            "line 1: a fleet cannot enter Bourgogne (BUR), an inland province"]
+            "line 1: une flotte ne peut pas entrer dans une province intérieure\u00a0: "
+            "Bourgogne (BUR)"]
 
 
 def test_two_orders_for_one_unit_are_both_refused_and_the_unit_holds():

@@ -51,6 +51,7 @@ class SeatSpec:
     email: str
     tz: str | None = None
     lang: str | None = None
+    player: str | None = None   # the player's name as written, when known
 
 
 @dataclass
@@ -58,8 +59,10 @@ class TickReport:
     """What one tick did, and what it could not do."""
 
     mails_read: int = 0
+    started: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     reminders: int = 0
+    published: list = field(default_factory=list)
     sent: int = 0
     failed: int = 0
     later: int = 0
@@ -70,8 +73,11 @@ class TickReport:
     def lines(self) -> list[str]:
         """What was done, as short lines for the terminal."""
         out = [f"mails read: {self.mails_read}"]
+        out += [f"game {g}: started with the players who joined" for g in self.started]
         out += [f"game {g}: {counted(n, 'phase')} resolved" for g, n in sorted(self.phases.items())]
         out += [f"reminders: {self.reminders}", f"mails sent: {self.sent}"]
+        if self.published:
+            out.append(f"archive rewritten for {', '.join(self.published)}")
         if self.failed:
             out.append(f"mails failed: {self.failed} (see pbem outbox)")
         return out
@@ -84,7 +90,8 @@ class TickReport:
         """The report as plain data (pbem tick --json)."""
         return {"mails_read": self.mails_read, "phases": dict(sorted(self.phases.items())),
                 "reminders": self.reminders, "sent": self.sent, "failed": self.failed,
-                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code}
+                "retrying": self.later, "problems": self.trouble(), "exit_code": self.exit_code,
+                "started": self.started, "published": self.published}
 
     def sending(self, done) -> None:
         """Take in what sending the outbox did; set the exit code it calls for."""
@@ -157,17 +164,21 @@ class Referee:
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
         """Create a game, mail every seat its welcome, and open the first phase."""
+        with self.store.transaction():
+            return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+
+    def create_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
+                    options: dict | None = None, seed: str | None = None,
+                    position: dict | None = None) -> str:
+        """`new_game` inside the caller's transaction (an open game that starts)."""
         from . import letters
         now = iso(parse_time(now))
-        try:
-            game = pbem.games.load(ruleset)
-        except KeyError:
-            raise PbemError(f"unknown game {ruleset!r}; available: "
-                            f"{', '.join(pbem.games.names())}") from None
+        game = ruleset_module(ruleset)
         check_new_game(game_id, seats)
         options = dict(options or {})
         default_lang = game_language(options.pop("lang", "en"))
-        if self.store.game(game_id):
+        waiting = self.store.open_game(game_id)
+        if self.store.game(game_id) or (waiting and waiting["status"] == "open"):
             raise PbemError(f"there is already a game called {game_id!r}")
         seed = seed or secrets.token_hex(16)
         domain = self.config["address"].partition("@")[2] or "localhost"
@@ -179,20 +190,20 @@ class Referee:
                 events.append(engine.open_phase(game, state, now))
         except SetupError as problem:
             raise PbemError(str(problem)) from None
-        with self.store.transaction():
-            self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
-                                        "created_at": now})
-            for position_index, seat in enumerate(seats):
-                self.store.insert("seats", {
-                    "game": game_id, "name": seat.name, "position": position_index,
-                    "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
-                    "lang": normal_language(seat.lang) if seat.lang else default_lang,
-                    "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
-                })
-            blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
-            table = self.record(blank, events, now)
-            letters.welcome(table, self.store.seats(game_id), now)
-            letters.ask_referee(table, now)
+        self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
+                                    "created_at": now})
+        for position_index, seat in enumerate(seats):
+            self.store.insert("seats", {
+                "game": game_id, "name": seat.name, "position": position_index,
+                "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
+                "lang": normal_language(seat.lang) if seat.lang else default_lang,
+                "player": seat.player,
+                "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+            })
+        blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
+        table = self.record(blank, events, now)
+        letters.welcome(table, self.store.seats(game_id), now)
+        letters.ask_referee(table, now)
         return game_id
 
     # ------------------------------------------------------------ phases
@@ -560,7 +571,9 @@ class Referee:
             return fetch.poll(self, now, watch=watch)
 
     def tick(self, now: str, send: bool = True) -> TickReport:
-        """Read the inbox, resolve what is due, send reminders, then send the outbox.
+        """Read the inbox, start the open games that are full (or due), resolve what is due,
+        send reminders, send the outbox, then rewrite the archive (publish_dir) of the
+        games that changed.
 
         Only one tick runs at a time on a database: a second one (cron firing
         while a slow tick still runs) stops at once with PbemError. The
@@ -573,6 +586,9 @@ class Referee:
                 from . import inbound
                 report.mails_read = inbound.process_inbox(self, now)
             digest(self, now)
+            if self.store.one("SELECT 1 FROM open_games WHERE status = 'open' LIMIT 1"):
+                from . import signup
+                report.started = signup.start_due(self, now)
             for game_id in self.due_games(now):
                 count = self.step(game_id, now)
                 if count:
@@ -587,7 +603,19 @@ class Referee:
                 except PbemError as problem:
                     done.stopped = problem
                 report.sending(done)
+            if self.config["publish_dir"]:
+                self.publish_archive(report)
         return report
+
+    def publish_archive(self, report: TickReport) -> None:
+        """Rewrite the archive in publish_dir for the games that changed; a failure is the
+        report's problem (the tick's other work is done)."""
+        from .publish import publish_changed
+        try:
+            report.published = publish_changed(self)
+        except (OSError, PbemError) as problem:
+            report.problems.append(f"archive not written: {problem}")
+            report.exit_code = report.exit_code or getattr(problem, "exit_code", os.EX_IOERR)
 
     # ------------------------------------------------------------ reading
 
@@ -656,6 +684,15 @@ def poll_lock(db_path: str):
     """The lock a poll holds on a database file for its whole length (a watching one, for
     ever)."""
     return job_lock(db_path, "poll")
+
+
+def ruleset_module(ruleset: str):
+    """The game module of a ruleset; PbemError naming the games there are."""
+    try:
+        return pbem.games.load(ruleset)
+    except KeyError:
+        raise PbemError(f"unknown game {ruleset!r}; available: "
+                        f"{', '.join(pbem.games.names())}") from None
 
 
 def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:

@@ -223,6 +223,8 @@ db = "pbem.db"
 address = "pbem@localhost"        # the referee robot's address: From and Reply-To
 name = "pbem referee"
 referee = "referee@localhost"     # where notices for the human referee go
+# lang = "fr"                     # the club's language (default en)
+# publish_dir = "/var/www/club"   # the public archive each tick keeps up to date
 
 [mail]
 inbox = "mail/inbox"              # Maildir read by `pbem poll` when [imap] has no host
@@ -277,7 +279,10 @@ def list_command(referee, as_json):
             "disorder": eng.get("disorder", []),
             "paused": (eng.get("paused") or {}).get("reason"),
             "result": said_result(eng["result"]),
+            "standby": [s["name"] for s in referee.store.standby(game["id"])],
         })
+    rows += open_rows(referee.store)
+    rows.sort(key=lambda row: row["id"])
     if as_json:
         emit_json(rows)
         return
@@ -287,9 +292,25 @@ def list_command(referee, as_json):
         click.echo(f"{row['id']:12} {row['ruleset']:8} {game_line(row)}")
 
 
+def open_rows(store) -> list[dict]:
+    """pbem list's rows of the games that wait for players to join."""
+    from .signup import joined, waiting_games
+    return [{"id": row["id"], "ruleset": row["ruleset"], "status": "open",
+             "players": {"min": row["min_players"], "max": row["max_players"]},
+             "starts": row["starts"], "seats": [p["name"] for p in joined(store, row["id"])],
+             "standby": [p["name"] for p in store.standby(row["id"])]}
+            for row in waiting_games(store)]
+
+
 def game_line(row: dict) -> str:
     """One game of pbem list, in words: its result, or its open phase and who it waits for."""
     from .letters import result_text
+    if row["status"] == "open":
+        joined = ", ".join(row["seats"]) or "nobody yet"
+        line = f"open for {row['players']['min']}-{row['players']['max']} players, " \
+            f"joined: {joined}" + (f"; starts {row['starts']}" if row["starts"] else
+                                   "; starts when full")
+        return line + (f"; standby: {', '.join(row['standby'])}" if row["standby"] else "")
     if row["status"] == "over":
         return f"over: {result_text(row['result'], game=pbem.games.load(row['ruleset']))}"
     missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
@@ -303,6 +324,8 @@ def game_line(row: dict) -> str:
         line += f"; in civil disorder, to replace: {', '.join(row['disorder'])}"
     if row["bouncing"]:
         line += f"; mail to {', '.join(row['bouncing'])} bounces"
+    if row["standby"]:
+        line += f"; standby: {', '.join(row['standby'])}"
     return line
 
 
@@ -322,7 +345,7 @@ def parse_pairs(values, what: str) -> dict:
 @main.command()
 @click.argument("ruleset")
 @click.option("--id", "game_id", required=True, help="Game id: lower-case letters, digits, '-'.")
-@click.option("--seat", "seats", multiple=True, required=True,
+@click.option("--seat", "seats", multiple=True,
               help="A player: NAME=EMAIL. Repeat for every seat, in seat order.")
 @click.option("--tz", "zones", multiple=True, help="A seat's timezone: NAME=Europe/Paris.")
 @click.option("--lang", "langs", multiple=True,
@@ -333,15 +356,23 @@ def parse_pairs(values, what: str) -> dict:
 @click.option("--seed", help="The secret seed (default: a fresh random one).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML, see docs/positions.md).")
+@click.option("--open", "is_open", is_flag=True,
+              help="Wait for players to join by mail (JOIN); --seat seats some by hand first.")
+@click.option("--players", metavar="MIN-MAX",
+              help="With --open: how many players (default: every number the game takes).")
+@click.option("--starts", metavar="DATE",
+              help="With --open: start then with at least MIN players (else when full).")
 @now_option
 @common
 def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, seed, position,
-        now):
-    """Create a game and mail every seat its welcome.
+        is_open, players, starts, now):
+    """Create a game and mail every seat its welcome, or open one that players join by mail.
 
     Example: pbem new auguste --id rome --seat ann=ann@example.org --seat bob=bob@example.org
 
     Example: pbem new auguste --id lyon --seat ann=a@x.org --seat bob=b@x.org --lang ann=fr
+
+    Example: pbem new attila --id hun --open --players 3-5 --starts 2026-12-24T18:00Z
     """
     seat_map = parse_pairs(seats, "NAME=EMAIL")
     tz = seat_pairs(zones, "NAME=TIMEZONE", seat_map, "--tz")
@@ -351,17 +382,53 @@ def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, 
         opts["preset"] = preset
     if judge:
         opts["judge"] = judge
+    specs = [SeatSpec(name, email, tz.get(name), lang.get(name))
+             for name, email in seat_map.items()]
+    if is_open:
+        if position:
+            raise click.UsageError("--position sets up known seats: leave it out with --open")
+        from .signup import open_game
+        row = open_game(referee, ruleset, game_id, when(now), opts, player_range(players),
+                        starting_time(starts), seed, specs)
+        click.echo(f"game {game_id} is open for {row['min_players']}-{row['max_players']} "
+                   f"players; they join by mailing JOIN {game_id} to "
+                   f"{referee.config['address']} (pbem list shows who has joined)")
+        return
+    if players or starts:
+        raise click.UsageError("--players and --starts go with --open")
+    if not specs:
+        raise click.UsageError("give the players (--seat NAME=EMAIL, once per player), "
+                               "or --open to let them join by mail")
     data = None
     if position:
         try:
             data = tomllib.loads(Path(position).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as problem:
             raise click.ClickException(f"{position}: {problem}") from None
-    specs = [SeatSpec(name, email, tz.get(name), lang.get(name))
-             for name, email in seat_map.items()]
     referee.new_game(ruleset, game_id, specs, when(now), opts, seed, data)
     click.echo(f"game {game_id} created; welcome mails queued for {', '.join(seat_map)} "
                "(pbem tick sends them)")
+
+
+def player_range(text: str | None) -> tuple[int, int] | None:
+    """--players MIN-MAX (or N) as (MIN, MAX)."""
+    if not text:
+        return None
+    found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if not found:
+        raise click.BadParameter(f"{text!r}: write MIN-MAX, e.g. 3-5", param_hint="--players")
+    fewest = int(found.group(1))
+    return fewest, int(found.group(2) or fewest)
+
+
+def starting_time(text: str | None) -> str | None:
+    """--starts as ISO UTC."""
+    if not text:
+        return None
+    try:
+        return iso(parse_time(text))
+    except ValueError as problem:
+        raise click.BadParameter(str(problem), param_hint="--starts") from None
 
 
 def seat_pairs(values, what: str, seat_map: dict, option: str) -> dict:
@@ -1026,9 +1093,11 @@ def observe(referee, game_id, address, stop, lang, tz, now):
 @click.option("--email", metavar="ADDRESS",
               help="Move the seat to a player's new mail address: it is mailed the seat's "
                    "reply address, and the old address is told.")
-@click.option("--replace", metavar="ADDRESS",
+@click.option("--replace", metavar="ADDRESS|NAME",
               help="Give the seat to a new player at this address: a new code, the seat's "
-                   "whole history; the old address is told and no longer counts.")
+                   "whole history; the old address is told and no longer counts. A name "
+                   "from the game's standby list (or 'standby': the first) is offered the "
+                   "seat by mail and takes it with CONFIRM.")
 @click.option("--name", "player", metavar="NAME", help="The new player's name (with --replace).")
 @click.option("--lang", metavar="LANGUAGE", help="The language of the seat's mail: en or fr.")
 @click.option("--tz", metavar="ZONE", help="Show the seat's times in this zone, e.g. Europe/Paris.")
@@ -1043,6 +1112,8 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
     Example: pbem seat rome ann --email ann@new-provider.example
 
     Example: pbem seat rome ann --replace zoe@example.org --name "Zoé Martin" --lang fr
+
+    Example: pbem seat rome ann --replace standby
 
     Example: pbem seat rome ann --lang fr --tz Europe/Paris
     """
@@ -1076,7 +1147,13 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
         row = move_seat(referee, game_id, seat_name, email, when(now))
         click.echo(f"seat {seat_name} of game {game_id} moved from {old} to {row['email']}; "
                    "mails to both addresses are queued (pbem tick sends them).")
-    if replace:
+    if replace and "@" not in replace:
+        from .signup import offer_seat
+        chosen = offer_seat(referee, game_id, seat_name, replace, when(now))
+        click.echo(f"seat {seat_name} of game {game_id} is offered to {chosen['name']} from its "
+                   "standby list: it is theirs when they answer CONFIRM (pbem tick sends "
+                   "the offer).")
+    elif replace:
         old = row["email"]
         row = replace_player(referee, game_id, seat_name, replace, when(now), player)
         click.echo(f"seat {seat_name} of game {game_id} now belongs to {row['email']}: its "
@@ -1087,3 +1164,82 @@ def seat(referee, game_id, seat_name, new_token, email, replace, player, lang, t
         click.echo(f"seat {seat_name} of game {game_id} has a new code; the old one no longer "
                    f"works. A mail with the new reply address is queued for {row['email']} "
                    "(pbem tick sends it).")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--add", "adding", metavar="NAME=EMAIL",
+              help="Seat a player by hand in the open game (after those who joined).")
+@click.option("--standby", is_flag=True,
+              help="With --add: put the player on the game's standby list instead.")
+@click.option("--lang", metavar="LANGUAGE", help="With --add: the player's language, en or fr.")
+@click.option("--remove", "removing", metavar="NAME",
+              help="Take a player out of the open game or off its standby list (it is told).")
+@click.option("--start", "starting", is_flag=True,
+              help="Start the open game now with the players who joined.")
+@click.option("--json", "as_json", is_flag=True, help="Print the players as JSON.")
+@now_option
+@common
+def signup(referee, game_id, adding, standby, lang, removing, starting, as_json, now):
+    """List the players waiting for a game (seats, then standby), add or remove one, or
+    start an open game now.
+
+    Example: pbem signup rome --add zoe=zoe@example.org --lang fr
+
+    Example: pbem signup rome --start
+    """
+    from .signup import add_player, remove_player, signup_rows, start
+    if standby and not adding:
+        raise click.UsageError("--standby goes with --add")
+    if adding:
+        [(name, email)] = parse_pairs([adding], "NAME=EMAIL").items()
+        row = add_player(referee, game_id, SeatSpec(name, email, None, lang), when(now), standby)
+        click.echo(f"{row['name']} ({row['email']}) waits in game {game_id}"
+                   + (" on its standby list" if row["standby"] else ""))
+    if removing:
+        row = remove_player(referee, game_id, removing, when(now))
+        click.echo(f"{row['name']} no longer waits in game {game_id}; {row['email']} is told "
+                   "(pbem tick sends the mail)")
+    if starting:
+        start(referee, game_id, when(now), anyhow=True)
+        click.echo(f"game {game_id} has started; welcome mails are queued (pbem tick sends "
+                   "them)")
+    if adding or removing or starting:
+        return
+    if referee.store.open_game(game_id) is None:
+        referee.game_row(game_id)
+    rows = [{k: row[k] for k in ("name", "email", "player", "lang", "standby", "joined_at")}
+            for row in signup_rows(referee.store, game_id)]
+    listing(rows, as_json, f"nobody waits in game {game_id}", lambda row: [
+        f"{row['name']:16} {row['email']:30} {'standby' if row['standby'] else 'seat':8} "
+        f"{row['joined_at']}"])
+
+
+@main.command()
+@click.argument("game_ids", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False),
+              help="The archive's folder (default: the publish_dir setting).")
+@click.option("--reveal", is_flag=True,
+              help="Publish finished games whole: every board and event but private press.")
+@common
+def publish(referee, game_ids, out, reveal):
+    """Write the public web archive: the club's games, and each game turn by turn.
+
+    Only what every player may see is written: the public boards (PNG and
+    SVG), public events and press, deadlines, and at the end the result and
+    the revealed seed. Pages in French and English, plain relative links, no
+    script: serve the folder with any web server, or copy it to any host.
+    Silent unless -v.
+
+    Example: pbem publish --out /var/www/club
+
+    Example: pbem publish rome --reveal --out /var/www/club
+    """
+    from .publish import publish as write
+    folder = Path(out) if out else (referee.config.path("publish_dir")
+                                    if referee.config["publish_dir"] else None)
+    if folder is None:
+        raise click.UsageError("give --out DIR, or set publish_dir in pbem.toml")
+    written = write(referee, folder, list(game_ids) or None, reveal)
+    done(f"archive written to {folder}: {counted(len(written), 'game')}"
+         + (f" ({', '.join(written)})" if written else "") + " and the club's index")

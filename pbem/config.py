@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 import tomllib
 
+from .i18n import LANGUAGES
 from .identity import address_problem
 
 DEFAULTS = {
@@ -26,6 +27,8 @@ DEFAULTS = {
     "address": "pbem@localhost",
     "name": "pbem referee",
     "referee": "referee@localhost",
+    "lang": "en",         # the club's language: its archive's pages, strangers' answers
+    "publish_dir": "",    # where each tick rewrites the public archive of the games it changed
     "mail": {
         "inbox": "mail/inbox",
         "outbox": "mail/outbox",
@@ -206,6 +209,9 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
         problem = address_problem(data[key])
         if problem is not None:
             raise ConfigError(f"{key} = {data[key]!r} is not a mail address: {problem}")
+    if data["lang"] not in LANGUAGES:
+        raise ConfigError(f"lang: {data['lang']!r} is not a language pbem writes "
+                          f"({' or '.join(LANGUAGES)})")
     return Config(data, file.resolve().parent if source else Path.cwd(), source)
 
 

@@ -13,8 +13,9 @@ that mail, with the reason, before the next is handled. What a mail may cost
 depends on what it proves: mail carrying a seat's code from the seat's
 address counts against that seat's hourly allowance, any other mail against
 its sender address's, so forged mail never uses up a seat's. Strangers (an
-address no game knows) are never answered; the referee gets, at most once a
-day, a digest of the mail refused (pbem/digest.py).
+address no game knows) are answered only about joining a game (pbem/signup.py:
+LIST, JOIN, CONFIRM, LEAVE, each at most once a day); the referee gets, at
+most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ import signal
 import threading
 import time
 
-from . import letters, players, seats
+from . import letters, players, seats, signup
 from .i18n import N_, _, counted, format_date, speaking
 from .adjudicator import engine
 from .errors import PbemError
@@ -379,6 +380,10 @@ def route(referee, incoming: Incoming, who: Who, now: str):
     """Act on a mail from a proven seat; refuse any other (answering only known addresses)."""
     store = referee.store
     found = who.claim
+    if found.game is None:  # to the club's own address: LIST, JOIN, CONFIRM, LEAVE
+        joining = signup.handle_mail(referee, incoming, now)
+        if joining is not None:
+            return joining
     if who.game is None:
         subject = shorten(visible(incoming.subject), 80)
         said = letters.say(N_("Your mail \"{subject}\" names game {game} in its subject, and "

@@ -592,6 +592,13 @@ class Moment:
     at: str
 
 
+@dataclass(frozen=True)
+class Words:
+    """Words marked for a catalogue (a game's title), written in the reader's language."""
+
+    msgid: str
+
+
 def say(message: str, **values) -> tuple:
     """A sentence to be written in the reader's language: a msgid (marked N_) and its values."""
     return message, values
@@ -602,9 +609,17 @@ def words(said: tuple, seat: dict | None = None) -> str:
     (UTC without a seat)."""
     message, values = said
     tz = seat["tz"] if seat else None
-    return i18n._(message).format(**{
-        key: i18n.format_date(value.at, tz) if isinstance(value, Moment) else value
-        for key, value in values.items()})
+    return i18n._(message).format(**{key: written(value, tz) for key, value in values.items()})
+
+
+def written(value, tz: str | None):
+    """A value of a sentence as the reader reads it: a time in its zone, words in its
+    language, anything else as it is."""
+    if isinstance(value, Moment):
+        return i18n.format_date(value.at, tz)
+    if isinstance(value, Words):
+        return i18n._(value.msgid)
+    return value
 
 
 def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
@@ -646,13 +661,18 @@ def disorder_notice(table: Table, seats: list[str], now: str) -> None:
     """The referee: seats have fallen into civil disorder and may be given to new players."""
     game_id = table.game_row["id"]
     turns = rules_engine.setting(table.state, "disorder_turns")
+    standby = [row["name"] for row in table.referee.store.standby(game_id)]
     for name in seats:
+        giving = [f"The game's standby list: {', '.join(standby)}. Offer the seat to the "
+                  f"first by mail (they take it with CONFIRM):\n"
+                  f"  pbem seat {game_id} {name} --replace {standby[0]}",
+                  "or give it to anyone else with:"] if standby else \
+            ["Give it to a new player with:"]
+        giving[-1] += f"\n  pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\""
         notice(table.referee, table.referee.config["referee"],
                f"game {game_id}: seat {name} is in civil disorder", [
                    f"Seat {name} of game {game_id} has sent no orders for {turns} turns in a row; "
-                   "it plays its default orders.",
-                   "Give it to a new player with:\n"
-                   f"  pbem seat {game_id} {name} --replace NEW_EMAIL --name \"NAME\"",
+                   "it plays its default orders.", *giving,
                    "pbem list shows the seats in civil disorder."], now, game=game_id,
                kind="disorder")
 

@@ -1,4 +1,4 @@
-"""One job (tick, poll) at a time on a database file, whatever name reaches it.
+"""One job (tick, poll, publish) at a time on a database file, whatever name reaches it.
 
 Each job's lock is one byte of the database file itself, far past the bytes
 SQLite locks (from 1 GiB on), taken as an open file description lock
@@ -23,7 +23,7 @@ import struct
 
 from .errors import TryLater
 
-JOB_BYTES = {"tick": 2 ** 62, "poll": 2 ** 62 + 1}
+JOB_BYTES = {"tick": 2 ** 62, "poll": 2 ** 62 + 1, "publish": 2 ** 62 + 2}
 # struct flock: l_type, l_whence, l_start, l_len, l_pid, as the C compiler lays it out.
 FLOCK = struct.Struct("hhqqi")
 PADDING = b"\0" * (-FLOCK.size % struct.calcsize("q"))

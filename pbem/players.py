@@ -102,14 +102,18 @@ def press_command(mail, command) -> None:
         note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
                       "on the lines below PRESS."), seats=", ".join(to))
         return
-    send_press(mail, to, text)
+    send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
+                                            for word in re.split(r"[,;]", target)))
 
 
-def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
+def send_press(mail, to: list, text: str, answers: int | None = None,
+               everyone: bool = False) -> None:
     """Record a press event from the mail's seat to `to` and mail it to them.
 
     `answers` is the seq of the press this one answers: an answer to
-    anonymous press records it, and never names whom it goes to.
+    anonymous press records it, and never names whom it goes to. Press to ALL
+    (`everyone`) is public: it says so in its event (``all``), and the club's
+    public archive shows it.
     """
     if over_press_limits(mail, to, text):
         return
@@ -117,7 +121,8 @@ def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
     anonymous = engine.setting(table.state, "press") == "anonymous"
     answered = {"answers": answers} if anonymous and answers else {}
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
-                    phase=table.state["engine"]["phase"], **{"from": sender}, **answered)
+                    phase=table.state["engine"]["phase"], **{"from": sender}, **answered,
+                    **({"all": True} if everyone else {}))
     mail.table = mail.referee.record(table, [event], mail.now)
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
     if answered:
@@ -126,6 +131,8 @@ def send_press(mail, to: list, text: str, answers: int | None = None) -> None:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
+    if everyone:
+        note(mail, N_("Press to ALL is public: the club's web archive of the game shows it."))
 
 
 def over_press_limits(mail, to: list, text: str) -> bool:

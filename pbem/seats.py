@@ -80,43 +80,51 @@ def move_seat(referee, game_id: str, seat_name: str, email: str, now: str) -> di
 
 def replace_player(referee, game_id: str, seat_name: str, email: str, now: str,
                    player: str | None = None) -> dict:
-    """Give a seat to a new player; return the seat row.
+    """Give a seat to a new player; return the seat row (see give_seat)."""
+    with referee.store.transaction():
+        return give_seat(referee, game_id, seat_name, email, now, player)
+
+
+def give_seat(referee, game_id: str, seat_name: str, email: str, now: str,
+              player: str | None = None, lang: str | None = None) -> dict:
+    """Give a seat to a new player inside the caller's transaction; return the seat row.
 
     The newcomer gets a new code and a first mail with everything the seat saw
-    so far; the seat's orders on file for the open turn are withdrawn; mails
-    not sent yet go to the newcomer, with the new code; the old address is
-    told, and its mail no longer counts. Every seat reads that a new player
-    took the seat (no address is ever said).
+    so far (in `lang`, when given, else the seat's language); the seat's orders
+    on file for the open turn are withdrawn; mails not sent yet go to the
+    newcomer, with the new code; the old address is told, and its mail no
+    longer counts. Every seat reads that a new player took the seat (no
+    address is ever said).
     """
     now = iso(parse_time(now))
     email = mail_address(email)
     store = referee.store
-    with store.transaction():
-        table = referee.table(game_id)
-        old = store.existing_seat(game_id, seat_name)
-        if table.state["engine"]["over"]:
-            raise PbemError(f"game {game_id} is over")
-        if old["email"] == email:
-            raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
-        domain = referee.config["address"].partition("@")[2] or "localhost"
-        store.update("seats", {"game": game_id, "name": seat_name}, {
-            "email": email, "token": new_token(), "player": " ".join((player or "").split())
-            or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
-            "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
-        store.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
-                         "AND status = 'current'", [game_id, seat_name])
-        seat = store.seat(game_id, seat_name)
-        readdress_waiting_mail(store, game_id, old, seat)
-        table = referee.record(table, [public("seat_replaced", seat=seat_name)], now)
-        letters.replacement(table, seat, now)
-        letters.notify(referee, old["email"], old["lang"], letters.say(
-            N_("game {game}: your seat has a new player"), game=game_id), [
-            letters.say(N_("The referee gave seat {seat} of game {game} to a new player. Mail "
-                           "from this address no longer counts for it. Thank you for "
-                           "playing."), seat=seat_name, game=game_id),
-            letters.say(N_("If you did not mean to leave, write to the referee at once: "
-                           "{referee}."), referee=referee.config["referee"])],
-            now, game=game_id)
+    table = referee.table(game_id)
+    old = store.existing_seat(game_id, seat_name)
+    if table.state["engine"]["over"]:
+        raise PbemError(f"game {game_id} is over")
+    if old["email"] == email:
+        raise PbemError(f"seat {seat_name} of game {game_id} already uses {email}")
+    domain = referee.config["address"].partition("@")[2] or "localhost"
+    store.update("seats", {"game": game_id, "name": seat_name}, {
+        "email": email, "token": new_token(), "player": " ".join((player or "").split())
+        or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
+        "lang": lang or old["lang"],
+        "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
+    store.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+                  "AND status = 'current'", [game_id, seat_name])
+    seat = store.seat(game_id, seat_name)
+    readdress_waiting_mail(store, game_id, old, seat)
+    table = referee.record(table, [public("seat_replaced", seat=seat_name)], now)
+    letters.replacement(table, seat, now)
+    letters.notify(referee, old["email"], old["lang"], letters.say(
+        N_("game {game}: your seat has a new player"), game=game_id), [
+        letters.say(N_("The referee gave seat {seat} of game {game} to a new player. Mail "
+                       "from this address no longer counts for it. Thank you for "
+                       "playing."), seat=seat_name, game=game_id),
+        letters.say(N_("If you did not mean to leave, write to the referee at once: "
+                       "{referee}."), referee=referee.config["referee"])],
+        now, game=game_id)
     return seat
 
 

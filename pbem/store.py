@@ -240,6 +240,61 @@ def _m04m_outbox_parts(db) -> None:
     db.execute("ALTER TABLE outbox DROP COLUMN raw")
 
 
+def _m08j_open_games(db) -> None:
+    # Games that wait for players to join by mail, the players who joined (or wait on a
+    # game's standby list), the requests that wait for a CONFIRM from their address, and
+    # when each stranger was last answered about each command and game.
+    db.executescript(
+        """
+        CREATE TABLE open_games (
+            id TEXT PRIMARY KEY,
+            ruleset TEXT NOT NULL,
+            options TEXT NOT NULL,
+            min_players INTEGER NOT NULL,
+            max_players INTEGER NOT NULL,
+            starts TEXT,
+            seed TEXT,
+            status TEXT NOT NULL DEFAULT 'open',
+            created_at TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            problem TEXT
+        );
+        CREATE TABLE signups (
+            game TEXT NOT NULL,
+            email TEXT NOT NULL,
+            name TEXT NOT NULL,
+            player TEXT,
+            lang TEXT NOT NULL,
+            tz TEXT,
+            standby INTEGER NOT NULL DEFAULT 0,
+            joined_at TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            PRIMARY KEY (game, email)
+        );
+        CREATE TABLE confirmations (
+            code TEXT PRIMARY KEY,
+            email TEXT NOT NULL,
+            game TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}',
+            lang TEXT NOT NULL,
+            asked_at TEXT NOT NULL
+        );
+        CREATE INDEX confirmations_email ON confirmations(email, game, action);
+        CREATE TABLE stranger_answers (
+            address TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            answered_at TEXT NOT NULL,
+            PRIMARY KEY (address, topic)
+        );
+        """
+    )
+
+
+def _m08j_archive(db) -> None:
+    # What the public archive (publish_dir) last showed of each game: its last event, or an
+    # open game's version.
+    db.execute("CREATE TABLE published (name TEXT PRIMARY KEY, mark TEXT NOT NULL)")
 def _m05r_outbox_seq(db) -> None:
     # The game's last event when each mail was written: a reply to a mail of a phase a
     # rollback undid is known for one, whatever number the phase reopened has.
@@ -255,7 +310,8 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("011_inbox_body_digest", _m011_inbox_body_digest),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
-              ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq)]
+              ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
+              ("08j_open_games", _m08j_open_games), ("08j_archive", _m08j_archive)]
 
 
 def private_file(path: Path) -> None:
@@ -442,6 +498,15 @@ class Store:
                             + (f"; did you mean {close[0]}?" if close else
                                f" (its seats: {', '.join(names)})"))
         return seat
+
+    def open_game(self, game_id: str) -> dict | None:
+        """The open_games row of a game that waits (or waited) for players, or None."""
+        return self.one("SELECT * FROM open_games WHERE id = ?", [game_id])
+
+    def standby(self, game_id: str) -> list[dict]:
+        """The players on a game's standby list, first come first."""
+        return self.all("SELECT * FROM signups WHERE game = ? AND standby = 1 "
+                        "ORDER BY number", [game_id])
 
     def observers(self, game_id: str) -> list[dict]:
         """The addresses that follow a game without a seat, oldest first."""

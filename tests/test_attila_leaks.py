@@ -27,11 +27,8 @@ Whatever words a leak would take, two checks do not depend on them:
 """
 
 import copy
-import email
-import html
 import json
 import random
-import re
 
 import pytest
 
@@ -44,6 +41,7 @@ from pbem.games.attila.present import hand_text
 from pbem.store import row_event
 
 from conftest import START, make_referee, seats
+from leaks import mail_lines
 from test_attila_games import play_game
 
 
@@ -92,21 +90,6 @@ def check_event(event, seats) -> None:
 def hand_line(cards) -> str:
     """A hand as yours.txt.j2 writes it."""
     return f"Your hand ({len(cards)} card{'' if len(cards) == 1 else 's'}): {hand_text(cards)}."
-
-
-def mail_lines(raw: bytes) -> set[str]:
-    """Every line of a mail's text and HTML parts, stripped of markup and list dashes."""
-    lines = set()
-    for part in email.message_from_bytes(raw).walk():
-        if part.get_content_maintype() != "text":
-            continue
-        text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
-        if part.get_content_subtype() == "html":
-            text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
-        for line in text.splitlines():
-            line = line.strip()
-            lines.add(line[2:] if line.startswith("- ") else line)
-    return lines
 
 
 def assert_no_secret(lines: set[str], secrets: set[str], where: str) -> None:

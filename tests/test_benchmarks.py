@@ -56,3 +56,9 @@ def test_new_game_benchmark_runs():
 def test_diplomacy_resolution_benchmark_runs():
     out = run("diplomacy_resolution.py", "--phases", "5", "--repeat", "1")
     assert "movement phases of 34 units" in out and "x floor" in out
+
+
+def test_publish_benchmark_runs():
+    out = run("publish.py", "--turns", "3", "--repeat", "1")
+    assert "pbem publish after a turn" in out and "floor" in out and "ratio" in out
+    assert "a tick with nothing to publish" in out

@@ -54,7 +54,7 @@ def test_a_game_from_the_command_line(run, tmp_path):
     assert listed == [{"id": "rome", "ruleset": "auguste", "status": "running", "phase": 1,
                        "deadline": "2026-12-03T12:00:00Z", "waiting_for": ["ann", "bob"],
                        "orders_in": [], "seats": ["ann", "bob"], "bouncing": [],
-                       "disorder": [], "paused": None, "result": None}]
+                       "disorder": [], "paused": None, "result": None, "standby": []}]
     out = run("submit", "rome", "--seat", "ann", "--file", "-", "--now", "2026-12-01T13:00Z",
               stdin="red: move NOWHERE X\n")
     assert "line 1: there is no cell called NOWHERE on this board" in out

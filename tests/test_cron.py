@@ -59,7 +59,8 @@ def test_an_idle_run_prints_nothing_and_v_or_json_say_what_was_done(tmp_path, do
     assert json.loads(pbem(config, "poll", "--json", "--now", NOW).stdout) == {"stored": 0}
     report = json.loads(pbem(config, "tick", "--json", "--now", NOW).stdout)
     assert report == {"mails_read": 0, "phases": {}, "reminders": 0, "sent": 0, "failed": 0,
-                      "retrying": 0, "problems": [], "exit_code": 0}
+                      "retrying": 0, "problems": [], "exit_code": 0, "started": [],
+                      "published": []}
 
 
 def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tmp_path):

@@ -201,17 +201,23 @@ def refusals(folder: Path) -> dict:
     return mails
 
 
-def test_a_refusal_with_a_long_subject_fits_a_phone(browser, tmp_path):
-    (tmp_path / "db").mkdir()
-    mails = refusals(tmp_path / "db")
+def mail_faults(browser, folder: Path, mails: dict) -> list[str]:
+    """What is wrong with these mails as Chromium lays them out at each width (their pages
+    written into `folder`)."""
     faults = []
-    server = served(tmp_path)
+    server = served(folder)
     try:
-        for width, page in pages(tmp_path, mails).items():
+        for width, page in pages(folder, mails).items():
             browser.get(f"http://127.0.0.1:{server.server_port}/{page.name}")
             for shown in browser.execute_script(MEASURE):
                 faults += layout_faults(shown, width)
     finally:
         server.shutdown()
         server.server_close()
+    return faults
+
+
+def test_a_refusal_with_a_long_subject_fits_a_phone(browser, tmp_path):
+    (tmp_path / "db").mkdir()
+    faults = mail_faults(browser, tmp_path, refusals(tmp_path / "db"))
     assert not faults, "\n".join(faults)

@@ -21,9 +21,26 @@ def test_every_data_file_matches_a_package_data_pattern():
         for path in (ROOT / top).rglob("*"):
             if path.is_dir() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
                 continue
-            package = next(p for p in path.parents if (p / "__init__.py").exists())
+            package = next(p for p in path.parents if p in package_folders())
             relative = path.relative_to(package).as_posix()
-            assert any(fnmatch(relative, p) for p in patterns), f"{path} would not be installed"
+            assert any(matches(relative, p) for p in patterns), f"{path} would not be installed"
+
+
+def package_folders() -> set[Path]:
+    """The folder of every package pyproject installs (through its package-dir)."""
+    mapping = SETUP["package-dir"]
+    folders = set()
+    for name in SETUP["packages"]:
+        prefix = max((p for p in mapping if name == p or name.startswith(p + ".")), key=len)
+        rest = name[len(prefix):].lstrip(".").replace(".", "/")
+        folders.add(ROOT / mapping[prefix] / rest if rest else ROOT / mapping[prefix])
+    return folders
+
+
+def matches(relative: str, pattern: str) -> bool:
+    """Does setuptools' package-data glob take this file? Its '*' stops at a folder."""
+    parts, wanted = relative.split("/"), pattern.split("/")
+    return len(parts) == len(wanted) and all(fnmatch(a, b) for a, b in zip(parts, wanted))
 
 
 

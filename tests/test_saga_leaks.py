@@ -19,10 +19,7 @@ phase, for every seat (and for the public):
 """
 
 import copy
-import email
-import html
 import random
-import re
 
 import pytest
 
@@ -35,6 +32,7 @@ from pbem.games.saga.state import liege, vassals_of
 from pbem.store import row_event
 
 from conftest import START, make_referee, seats
+from leaks import mail_lines
 from test_saga_games import play_campaign
 
 SEAT_KEYS = ("seat", "owner", "previous", "attacker", "defender", "captor", "lord_of", "vassal",
@@ -113,21 +111,6 @@ def check_event(event, parties, overlords) -> None:
     allowed = named | {overlords[s] for s in named if s in overlords}
     assert set(event.visible_to) <= allowed, \
         f"{event.type} is shown to {event.visible_to}, about {sorted(named)}: {event.payload}"
-
-
-def mail_lines(raw: bytes) -> set[str]:
-    """Every line of a mail's text and HTML parts, stripped of markup and list dashes."""
-    lines = set()
-    for part in email.message_from_bytes(raw).walk():
-        if part.get_content_maintype() != "text":
-            continue
-        text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
-        if part.get_content_subtype() == "html":
-            text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
-        for line in text.splitlines():
-            line = line.strip()
-            lines.add(line[2:] if line.startswith("- ") else line)
-    return lines
 
 
 class LeakWatch:

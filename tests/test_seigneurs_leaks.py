@@ -16,11 +16,8 @@ Random bot games run through the referee. Around every phase:
 """
 
 import copy
-import email
-import html
 import json
 import random
-import re
 
 import pytest
 
@@ -29,6 +26,7 @@ from pbem.games import seigneurs
 from pbem.store import row_event
 
 from conftest import make_referee
+from leaks import mail_lines
 from test_seigneurs_games import play_game
 
 RESOURCES = ("wood", "stone", "food", "metal")
@@ -83,21 +81,6 @@ def check_event(event, game) -> None:
         assert len(seen) <= 3
     else:
         raise AssertionError(f"unexpected hidden event {event.type}")
-
-
-def mail_lines(raw: bytes) -> set[str]:
-    """Every line of a mail's text and HTML parts, without markup or list dashes."""
-    lines = set()
-    for part in email.message_from_bytes(raw).walk():
-        if part.get_content_maintype() != "text":
-            continue
-        text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
-        if part.get_content_subtype() == "html":
-            text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
-        for line in text.splitlines():
-            line = line.strip()
-            lines.add(line[2:] if line.startswith("- ") else line)
-    return lines
 
 
 class LeakWatch:

@@ -13,7 +13,7 @@ from .present import board_text, briefing, narrate, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = N_("Auguste")  # translated where a seat reads it
-SUMMARY = "legions race the laurel crown to their camp on a hex board (2-6 players)"
+SUMMARY = N_("legions race the laurel crown to their camp on a hex board (2-6 players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {
     "preset": "legions and teams: 4-2, 6-2, 6-3, 3-3, 5-5 or 2-2-1 (default by player count)",

@@ -17,8 +17,8 @@ from .rules import apply
 from .start import setup
 
 TITLE = N_("Seigneurs")  # translated where a seat reads it
-SUMMARY = "lords of a valley tax, trade, build and fight; a barbarian raids and judges " \
-          "(2-5 lords and a barbarian)"
+SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian raids and judges "
+             "(2-5 lords and a barbarian)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
 OPTIONS = {
     "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",

@@ -1,0 +1,1 @@
+"""The documents, installed as pbem.docs: the public archive shows docs/dice.md."""

@@ -1,0 +1,448 @@
+"""The public archive: whole bot games of every game, published, scanned, and laid out in a
+real headless Chromium.
+
+One club plays a game of each kind to its end (SAGA under fog of war), with
+press between two seats and press to every seat, a game left half-played, and
+a game open for players. Its archive is then checked as a stranger would find
+it: every link leads to a file, every image decodes, every page fits a
+phone's 360 px and a desktop's 1200 px without a script; and as a leak would
+show: no seat's code, no address but the club's, no line pbem narrates of an
+event the public may not see, no private press, and boards drawn from the
+public view alone, blind to whatever fog of war hides (the leak tests'
+shuffled secrets).
+
+A kill test stops `pbem tick` (which rewrites the archive in publish_dir) at
+random moments: whatever moment it stops, the archive is the old pages or the
+new, every link still leads to a file.
+"""
+
+from io import BytesIO
+import os
+from pathlib import Path
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from xml.etree import ElementTree
+
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+from PIL import Image
+import pytest
+
+import pbem.games
+from pbem import inbound, render
+from pbem.adjudicator.contract import REFEREE
+from pbem.adjudicator.rng import PhaseRng
+from pbem.cli import main
+from pbem.adjudicator.engine import narrate
+from pbem.demo import bot_mails
+from pbem.i18n import speaking
+from pbem.observers import observe
+from pbem.publish import publish, story
+from pbem.signup import open_game
+from pbem.store import row_event
+from pbem.timeutil import later
+
+from conftest import START, make_referee, seats
+from leaks import shown_lines
+from test_attila_leaks import shuffled_secrets as attila_secrets
+from test_mail_browser import MEASURE, browser, layout_faults, served  # noqa: F401
+from test_saga_leaks import shuffled_secrets as saga_secrets
+from test_seigneurs_leaks import shuffled_secrets as seigneurs_secrets
+
+CLUB = "pbem@referee.example"
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+# Each game as the club plays it: (ruleset, id, seats, options).
+GAMES = [("attila", "huns", ["ann", "bob"], {}),
+         ("auguste", "rome", ["ann", "bob"], {"max_turns": "6"}),
+         ("saga", "vikings", ["ann", "bob", "cat"], {"rounds": "2"}),
+         ("seigneurs", "vale", ["ann", "bob", "zed"], {"judge": "zed", "turns": "2"})]
+SECRETS = {"attila": attila_secrets, "saga": saga_secrets, "seigneurs": seigneurs_secrets}
+WIDTHS = (360, 1200)
+FRAMES = 30          # pages laid out at once, each in its own frame
+
+
+def play(referee, game_id: str, seed: str, phases: int = 10_000) -> None:
+    """Bots answer what each phase asks (the referee's rulings too) until the game ends
+    or `phases` phases are played; now and then a seat whispers to another, or writes
+    to every seat."""
+    table = referee.table(game_id)
+    game, now = table.game, START
+    for number in range(phases):
+        state = referee.table(game_id).state
+        eng = state["engine"]
+        if eng["over"]:
+            return
+        if REFEREE in eng["requests"]:
+            values, text = game.bot_ruling(state["game"], eng["requests"][REFEREE],
+                                           PhaseRng(seed, "bot:referee", eng["phase"]))
+            [ruling] = [r for r in referee.rulings(game_id) if r["asked"] == REFEREE]
+            referee.rule(game_id, ruling["id"], text, values, now)
+            continue
+        for writer, text in bot_mails(game, state, seed, {"silent": 0}).items():
+            inbound.submit(referee, game_id, writer, text, now)
+        if number % 4 == 1:
+            first, second = eng["seats"][:2]
+            inbound.submit(referee, game_id, first, f"PRESS {second}\nwhisper {game_id} "
+                           f"{number}: for {second} alone", now)
+            inbound.submit(referee, game_id, second, f"PRESS ALL\nHear ye, all of {game_id}, "
+                           f"phase {number}!", now)
+        now = later(now, 1)
+        if not referee.tick(now, send=False).phases:
+            now = referee.table(game_id).state["engine"]["deadline"] or now
+            referee.tick(now, send=False)
+    assert phases < 10_000, f"{game_id} did not end"
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    """A club with a finished game of each kind, one half-played, one open for players,
+    and its archive."""
+    folder = tmp_path_factory.mktemp("club")
+    referee = make_referee(folder)
+    for ruleset, game_id, names, options in GAMES:
+        referee.new_game(ruleset, game_id, seats(*names), START, options, seed=f"{game_id}-s")
+        play(referee, game_id, f"{game_id}-s")
+    referee.new_game("auguste", "lyon", seats("cat", "dan"), START, {}, seed="lyon-s")
+    play(referee, "lyon", "lyon-s", phases=3)
+    observe(referee, "lyon", "kibitzer@watchers.example", later(START, 200))
+    open_game(referee, "attila", "gauls", START, players=(2, 4))
+    inbound.process_inbox(referee, START)
+    publish(referee, folder / "site")
+    return referee, folder / "site"
+
+
+def pages_of(site: Path) -> list[Path]:
+    """Every page of the archive."""
+    return sorted(site.rglob("*.html"))
+
+
+def words(page: Path) -> str:
+    """A page's text as a reader reads it, on one line."""
+    return " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+                    .get_text(" ").split())
+
+
+def archive_faults(site: Path) -> list[str]:
+    """What a visitor would find broken: a page cut short, a link or image to no file, an
+    image that does not decode, a script."""
+    faults = []
+    for path in site.rglob("*"):
+        if path.is_file() and path.name.startswith("."):
+            continue  # an interrupted write, never linked
+        if path.suffix == ".png":
+            try:
+                Image.open(BytesIO(path.read_bytes())).load()
+            except OSError as problem:
+                faults.append(f"{path}: {problem}")
+        elif path.suffix == ".svg":
+            try:
+                ElementTree.fromstring(path.read_bytes())
+            except ElementTree.ParseError as problem:
+                faults.append(f"{path}: {problem}")
+    for path in pages_of(site):
+        text = path.read_text(encoding="utf-8")
+        if not text.rstrip().endswith("</html>"):
+            faults.append(f"{path}: cut short")
+        soup = BeautifulSoup(text, "html.parser")
+        if soup.find("script") or re.search(r"\son\w+=|javascript:", text):
+            faults.append(f"{path}: a script")
+        for tag in soup.find_all(["a", "img"]):
+            target = tag.get("href") or tag.get("src")
+            if not target or "://" in target or target.startswith("/"):
+                faults.append(f"{path}: the link {target!r} is not a plain relative one")
+            elif not (path.parent / target).is_file():
+                faults.append(f"{path}: {target} leads to no file")
+    return faults
+
+
+@pytest.mark.slow
+def test_the_archive_holds_every_game_and_every_page_leads_to_a_file(club):
+    referee, site = club
+    assert archive_faults(site) == []
+    names = {p.relative_to(site).as_posix() for p in pages_of(site)}
+    for _ruleset, game_id, _names, _options in GAMES + [("auguste", "lyon", 0, 0)]:
+        assert {f"{game_id}/index.html", f"{game_id}/index.fr.html",
+                f"{game_id}/turn-1.html", f"{game_id}/turn-1.fr.html"} <= names
+    assert {"index.html", "index.fr.html", "dice.html", "dice.fr.html",
+            "rules/saga.html", "rules/saga.fr.html"} <= names
+    index = words(site / "index.html")
+    assert "To join, mail JOIN gauls YOUR-NAME to pbem@referee.example." in index
+    assert "Seats taken: 0 of 4." in index
+    assert "Pour la rejoindre, écrivez REJOINDRE gauls VOTRE-NOM" in words(site / "index.fr.html")
+    assert "The game's secret seed, revealed now that it is over: rome-s." in \
+        words(site / "rome" / "index.html")
+    lyon = words(site / "lyon" / "index.html")
+    assert "lyon-s" not in lyon and "Waiting for cat, dan; deadline:" in lyon
+    turns = [p for p in (site / "huns").glob("turn-*.html") if ".fr." not in p.name]
+    assert len(turns) > 10
+    # every board image shown is the PNG of an SVG beside it
+    for png in site.rglob("*.png"):
+        assert png.with_suffix(".svg").is_file()
+
+
+def hidden_lines(referee, game_id: str) -> tuple[set[str], set[str]]:
+    """(lines pbem narrates, in both languages, of events the public may not see, minus
+    those it narrates of events everyone sees; the texts of private press)."""
+    table = referee.table(game_id)
+    hidden, seen, whispers = set(), set(), set()
+    for row in referee.store.event_rows(game_id):
+        event = row_event(row)
+        public = event.payload.get("all") if event.type == "press" else \
+            event.visible_to == "all"
+        if event.type == "press" and not public:
+            whispers.add(event.payload["text"])
+        for lang in ("en", "fr"):
+            with speaking(lang):
+                line = narrate(event, table.game)
+            if line:
+                (seen if public else hidden).add(line)
+    return hidden - seen, whispers
+
+
+@pytest.mark.slow
+def test_the_archive_shows_no_code_no_address_no_private_event_and_no_fog_fact(club):
+    referee, site = club
+    files = {p: p.read_text(encoding="utf-8") for p in site.rglob("*")
+             if p.suffix in (".html", ".svg")}
+    codes = [row["token"] for row in referee.store.all("SELECT token FROM seats")]
+    codes += [row["code"] for row in referee.store.all("SELECT code FROM confirmations")]
+    addresses = {m.group(0) for text in files.values() for m in ADDRESS.finditer(text)}
+    assert addresses <= {CLUB}, addresses
+    for path, text in files.items():
+        assert not [code for code in codes if code in text], f"{path} shows a seat's code"
+    checked = 0
+    for _ruleset, game_id, _names, _options in GAMES + [("auguste", "lyon", 0, 0)]:
+        hidden, whispers = hidden_lines(referee, game_id)
+        assert whispers, f"{game_id}: no private press was sent"
+        shown = set()
+        for path, text in files.items():
+            if path.parent.name == game_id and path.suffix == ".html":
+                shown |= shown_lines(text, markup=True)
+                assert not [w for w in whispers if w in text], f"{path} shows private press"
+        leaked = sorted(shown & hidden)
+        assert not leaked, f"the archive of {game_id} shows {leaked[:3]}"
+        assert any(f"Hear ye, all of {game_id}" in line for line in shown), \
+            f"{game_id}: press to every seat is missing"
+        checked += len(hidden)
+    assert checked > 100, "too few hidden events to say anything"
+
+
+@pytest.mark.slow
+def test_the_archive_draws_boards_from_the_public_view_alone(club, tmp_path, monkeypatch):
+    referee, site = club
+    asked = []
+    for name in pbem.games.names():
+        game = pbem.games.load(name)
+        real = game.view
+
+        def spy(state, seat=None, real=real):
+            asked.append(seat)
+            return real(state, seat)
+
+        monkeypatch.setattr(game, "view", spy)
+    publish(referee, tmp_path / "again")
+    assert asked and set(asked) == {None}, f"the archive asked for the views of {set(asked)}"
+    monkeypatch.undo()
+    for ruleset, game_id, _names, _options in GAMES:
+        table = referee.table(game_id)
+        board = render.board_svg(ruleset, table.game, table.game.view(table.state["game"], None))
+        drawn = {p.read_text(encoding="utf-8") for p in (site / game_id).glob("*.svg")}
+        assert board in drawn, f"{game_id}: the last board is not the public view's"
+        if ruleset in SECRETS:
+            blind = SECRETS[ruleset](table.state["game"], None, random.Random(game_id))
+            assert render.board_svg(ruleset, table.game, table.game.view(blind, None)) == \
+                board, f"{game_id}: the public board changes with what it hides"
+    # published whole, a finished fogged campaign shows what its players kept hidden
+    publish(referee, tmp_path / "whole", ["vikings"], reveal=True)
+    hidden, _whispers = hidden_lines(referee, "vikings")
+    shown = set().union(*(shown_lines(p.read_text(encoding="utf-8"), markup=True)
+                          for p in (tmp_path / "whole" / "vikings").glob("*.html")))
+    assert shown & hidden
+    assert "--reveal publishes a game whole once it is over" in CliRunner().invoke(
+        main, ["publish", "lyon", "--reveal", "--out", str(tmp_path / "x"),
+               "--config", str(referee.config.source)]).output
+
+
+@pytest.mark.slow
+def test_every_page_fits_a_phone_and_a_desktop(club, browser):  # noqa: F811
+    _referee, site = club
+    pages = pages_of(site)
+    faults = []
+    server = served(site)
+    try:
+        for start in range(0, len(pages), FRAMES):
+            batch = pages[start:start + FRAMES]
+            for width in WIDTHS:
+                frame = site / f"frames-{width}.html"
+                frame.write_text("<!DOCTYPE html><html><body style='margin: 0'>" + "".join(
+                    f"<iframe data-name='{p.relative_to(site).as_posix()}' "
+                    f"src='{p.relative_to(site).as_posix()}' width='{width}' height='500' "
+                    "style='border: 0; display: block'></iframe>" for p in batch)
+                    + "</body></html>", encoding="utf-8")
+                browser.get(f"http://127.0.0.1:{server.server_port}/{frame.name}")
+                measured = browser.execute_script(MEASURE)
+                assert len(measured) == len(batch)
+                for shown in measured:
+                    faults += layout_faults(shown, width)
+                frame.unlink()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not faults, "\n".join(faults[:20])
+
+
+def tick(folder: Path, now: str, kill_after: float | None = None) -> bool:
+    """`pbem tick` in its own process; with `kill_after`, killed (SIGKILL) then. True when
+    it ran to its end."""
+    process = subprocess.Popen([sys.executable, "-m", "pbem", "tick", "--no-send", "--now", now,
+                                "--config", str(folder / "pbem.toml")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = process.communicate(timeout=kill_after)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        process.communicate()
+        return False
+    assert process.returncode == 0, err.decode()
+    return True
+
+
+@pytest.mark.slow
+def test_a_tick_killed_while_it_rewrites_the_archive_never_leaves_a_broken_link(tmp_path):
+    referee = make_referee(tmp_path, publish_dir="site")
+    referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
+                     {"preset": "4-2"}, seed="kill")
+    site = tmp_path / "site"
+    rng = random.Random(7)
+    now, killed, whole = START, 0, 0
+    for number in range(8):
+        state = referee.table("rome").state
+        for writer, text in bot_mails(referee.table("rome").game, state, "kill",
+                                      {"silent": 0}).items():
+            inbound.submit(referee, "rome", writer, text, now)
+        now = later(now, 1)
+        started = time.monotonic()
+        if tick(tmp_path, now, kill_after=rng.uniform(0.4, 2.5)):
+            whole += 1
+        else:
+            killed += 1
+            assert archive_faults(site) == [], f"killed after {time.monotonic() - started} s"
+            assert tick(tmp_path, now)
+        assert archive_faults(site) == []
+        published = {row["name"]: row["mark"] for row in referee.store.all(
+            "SELECT * FROM published")}
+        assert published["rome"] == str(referee.store.game("rome")["last_seq"])
+        assert len(list((site / "rome").glob("turn-*.fr.html"))) == \
+            len(story(referee, "rome").turns)
+    assert killed >= 2 and whole >= 1, (killed, whole)
+    assert not [p for p in site.rglob(".*.tmp")], "a half-written file outlived the next run"
+
+
+def test_press_to_all_is_published_and_its_sender_told_and_a_whisper_never(tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "duel", seats("ann", "bob"), START, {}, seed="duel")
+    whisper = inbound.submit(referee, "duel", "ann", "PRESS bob\nmeet me at the crown", START)
+    shout = inbound.submit(referee, "duel", "bob", "PRESS ALL\nThe crown is mine!", START)
+    assert whisper["notes"] == ["Press sent to bob."]
+    assert shout["notes"] == ["Press sent to ann.", "Press to ALL is public: the club's web "
+                              "archive of the game shows it."]
+    publish(referee, tmp_path / "site")
+    assert archive_faults(tmp_path / "site") == []
+    page = words(tmp_path / "site" / "duel" / "turn-1.html")
+    assert "Press from bob to every seat: The crown is mine!" in page
+    assert "Messages à toutes les places" in words(tmp_path / "site" / "duel" / "turn-1.fr.html")
+    pages = " ".join(words(p) for p in (tmp_path / "site").rglob("*.html"))
+    assert "meet me" not in pages
+
+
+def contents(site: Path) -> dict:
+    """Every file of a folder: its bytes by its path in the folder."""
+    return {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+class Killed(BaseException):
+    """The publishing process dies here."""
+
+
+def dying(monkeypatch, after: int) -> None:
+    """Make the process 'die' at its `after`-th change to the folder: a file renamed into
+    place or removed."""
+    changes = iter(range(after, -1, -1))
+    real_replace, real_unlink = os.replace, Path.unlink
+
+    def replace(source, target):
+        if not next(changes):
+            raise Killed
+        real_replace(source, target)
+
+    def unlink(path, missing_ok=False):
+        if not next(changes):
+            raise Killed
+        real_unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(Path, "unlink", unlink)
+
+
+@pytest.mark.slow
+def test_publish_stopped_at_any_file_leaves_every_link_whole(tmp_path, monkeypatch):
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "rome", seats("ann", "bob"), START, {"max_turns": "4"},
+                     seed="stop")
+    play(referee, "rome", "stop", phases=2)
+    for name in ("empty", "old"):
+        (tmp_path / name).mkdir()
+    publish(referee, tmp_path / "old")
+    play(referee, "rome", "stop")       # the game goes on to its end: the archive changes
+    publish(referee, tmp_path / "new")
+    expected = contents(tmp_path / "new")
+    for before in ("empty", "old"):
+        for after in range(1, 400):
+            site = tmp_path / f"site-{before}-{after}"
+            shutil.copytree(tmp_path / before, site)
+            with monkeypatch.context() as patched:
+                dying(patched, after)
+                try:
+                    publish(referee, site)
+                except Killed:
+                    pass
+                else:
+                    break
+            assert archive_faults(site) == [], f"stopped at change {after} from {before}"
+            publish(referee, site)
+            assert contents(site) == expected
+            shutil.rmtree(site)
+        assert after > 20, f"publishing from {before} made only {after} changes"
+
+
+def test_a_tick_rewrites_the_archive_of_the_games_it_changed_and_no_other(tmp_path):
+    referee = make_referee(tmp_path, publish_dir="site")
+    for game_id in ("rome", "lyon"):
+        referee.new_game("auguste", game_id, seats("ann", "bob"), START, {}, seed=game_id)
+    open_game(referee, "attila", "gauls", START, players=(2, 4))
+    site = tmp_path / "site"
+    assert referee.tick(START, send=False).published == ["lyon", "rome"]
+    assert archive_faults(site) == []
+    lyon = {p: p.stat().st_mtime_ns for p in (site / "lyon").iterdir()}
+    assert referee.tick(later(START, 1), send=False).published == []
+
+    table = referee.table("rome")
+    for writer, text in bot_mails(table.game, table.state, "rome", {"silent": 0}).items():
+        inbound.submit(referee, "rome", writer, text, later(START, 2))
+    report = referee.tick(later(START, 3), send=False)
+    assert report.phases == {"rome": 1} and report.published == ["rome"]
+    assert {p: p.stat().st_mtime_ns for p in (site / "lyon").iterdir()} == lyon
+    assert (site / "rome" / "turn-2.html").is_file() and archive_faults(site) == []
+
+    # a stranger joins the open game: the club's index shows the seat taken
+    from test_signup import mails_to, write
+    write(referee, "Zoé <zoe@players.example>", "JOIN gauls", now=later(START, 4))
+    write(referee, "Zoé <zoe@players.example>", "yes",
+          answering=mails_to(referee, "zoe@players.example")[-1], now=later(START, 4))
+    assert referee.tick(later(START, 5), send=False).published == []
+    assert "Seats taken: 1 of 4." in words(site / "index.html")

@@ -3,7 +3,7 @@
 import pytest
 
 from pbem.games.diplomacy.board import board
-from pbem.games.diplomacy.orders import order_text, read
+from pbem.games.diplomacy.orders import name_index, order_text, read, read_orders
 from pbem.games.diplomacy.position import start, unit_record
 from pbem.i18n import speaking
 
@@ -160,3 +160,98 @@ def test_a_written_convoy_route_and_a_nationality_are_read_past():
     assert said("A LON - NTH - BEL\nF EDI S English A LON - YOR\nEngland: F ENG H\n"
                 "F NTH S English Channel", "england", where) == [
         "A LON - BEL", "F EDI S A LON - YOR", "F ENG H", "F NTH S F ENG"]
+
+
+def said_in(lang: str, text: str, power: str = "france", where=None) -> list:
+    """The lines as understood, said back in `lang`, and the errors in `lang`."""
+    with speaking(lang):
+        orders, errors = read(MAP, where or start(MAP), power, text)
+        return [order_text(o, lang) for o in orders] + [f"{e.line}: {e.message}" for e in errors]
+
+
+@pytest.mark.parametrize("line", [
+    "A PAR - BOU", "A PAR VERS BOU", "A Paris -> Bourgogne", "armée Paris vers Bourgogne",
+    "A PAR - BUR", "Français : A PAR - BOU", "A par-bou",
+])
+def test_a_move_in_french_words_and_abbreviations(line):
+    assert said_in("fr", line) == ["A PAR - BUR"]
+
+
+@pytest.mark.parametrize("line, understood", [
+    ("A MAR TIENT", "A MAR TIENT"),
+    ("A MAR T", "A MAR TIENT"),
+    ("armée Marseille tient", "A MAR TIENT"),
+    ("A MAR SOUTIENT A PAR - BOU", "A MAR S A PAR - BUR"),
+    ("A Marseille soutient A Paris vers Bourgogne", "A MAR S A PAR - BUR"),
+    ("A PAR S F BRE", "A PAR S F BRE"),
+    ("flotte Brest - Atlantique moyen", "F BRE - MAO"),
+    ("F BRE - AMO", "F BRE - MAO"),
+    ("F BRE - Manche", "F BRE - ENG"),
+])
+def test_holds_supports_and_french_names(line, understood):
+    assert said_in("fr", line) == [understood]
+
+
+def test_french_coasts_convoys_retreats_and_winter():
+    assert said_in("fr", "F SPB/CS - Golfe de Botnie", "russia") == ["F STP/SC - BOT"]
+    assert said_in("fr", "F Saint-Pétersbourg (côte sud) - BOT", "russia") == [
+        "F STP/SC - BOT"]
+    assert said_in("fr", "F SEB - NOI\nA VAR - UKR", "russia") == ["F SEV - BLA",
+                                                                  "A WAR - UKR"]
+    sea = position({"england": ["A LON", "F NTH", "F ENG"]})
+    assert said_in("fr", "F MDN CONVOIE A LON - BEL\nA LON - BEL PAR CONVOI", "england",
+                   sea) == ["F NTH C A LON - BEL", "A LON - BEL PAR CONVOI"]
+    assert said_in("fr", "F Mer du Nord convoie A Londres vers Belgique", "england", sea) == [
+        "F NTH C A LON - BEL"]
+    retreat = position({"germany": ["A PAR"]}, phase="retreat",
+                       dislodged={"BUR": {"power": "france", "type": "A", "from": "MUN",
+                                          "retreats": ["GAS", "PIC"]}})
+    assert said_in("fr", "A BOU DISSOUS", where=retreat) == ["A BUR DISSOUS"]
+    assert said_in("fr", "A BOU RETRAITE PIC", where=retreat) == ["A BUR - PIC"]
+    winter = position({"russia": ["A MOS"]}, phase="adjustment", season="winter")
+    assert said_in("fr", "CONSTRUIT F SPB/CN\nconstruit A Varsovie\nRENONCE", "russia",
+                   winter) == ["CONSTRUIT F STP/NC", "CONSTRUIT A WAR", "RENONCE"]
+    removal = position({"germany": ["A BER", "A MUN", "A KIE", "A HOL"]}, phase="adjustment",
+                       season="winter")
+    assert said_in("fr", "RETIRE A Hollande", "germany", removal) == ["RETIRE A HOL"]
+
+
+def test_french_errors_name_the_line_why_and_the_closest_name():
+    assert said_in("fr", "A PAR - Bourgone\nF BRE - BOU\nBonjour la France") == [
+        "1: il n'y a pas de province BOURGONE\u00a0; vouliez-vous dire "
+        "Bourgogne (BUR)\u00a0?",
+        "2: une flotte ne peut pas entrer dans une province intérieure\u00a0: "
+        "Bourgogne (BUR)",
+        "3: je ne peux pas lire cette ligne comme un ordre\u00a0; écrivez par "
+        "exemple F BRE TIENT"]
+
+
+def test_every_french_abbreviation_names_its_province_and_no_other():
+    keys = {p.key for p in MAP.provinces.values()}
+    index = name_index(MAP)
+    for province in MAP.provinces.values():
+        assert province.french_key == province.key or province.french_key not in keys
+        assert index[(province.french_key,)] == province.key
+
+
+def test_a_seat_playing_several_powers_orders_them_all_in_one_mail():
+    orders, errors = read_orders(MAP, start(MAP), ("france", "germany"),
+                                 "A PAR - BUR\nA MUN - RUH\nF KIE - DEN\nA VIE - GAL")
+    assert {p: [order_text(o) for o in given] for p, given in orders.items()} == {
+        "france": ["A PAR - BUR"], "germany": ["A MUN - RUH", "F KIE - DEN"]}
+    assert [str(e) for e in errors] == [
+        "line 4: the unit in Vienna (VIE) is Austria's: you order only your own units"]
+
+
+def test_a_waive_names_its_power_when_several_of_a_seats_powers_build():
+    where = position({"france": ["A MAR", "F BRE"], "germany": ["A BER", "F KIE"]},
+                     phase="adjustment", season="winter")
+    orders, errors = read_orders(MAP, where, ("france", "germany"),
+                                 "WAIVE\nWAIVE GERMANY\nFrance: BUILD A PAR\nWAIVE ITALY")
+    assert {p: [order_text(o) for o in given] for p, given in orders.items()} == {
+        "germany": ["WAIVE"], "france": ["BUILD A PAR"]}
+    assert [str(e) for e in errors] == [
+        "line 1: say which power waives a build: WAIVE FRANCE or WAIVE GERMANY",
+        "line 4: you do not play Italy"]
+    alone, errors = read_orders(MAP, where, ("germany",), "RENONCE ALLEMAGNE")
+    assert [order_text(o) for o in alone["germany"]] == ["WAIVE"] and not errors

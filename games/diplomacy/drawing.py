@@ -17,6 +17,7 @@ from pbem.i18n import _, ngettext
 
 from .board import board, coast_of, province_of
 from .position import place_of
+from .present import when_words, who
 
 COLOURS = {"austria": "#c0392b", "england": "#1f3a93", "france": "#3498db",
            "germany": "#4d4d4d", "italy": "#27ae60", "russia": "#8e44ad", "turkey": "#d4a017"}
@@ -91,11 +92,12 @@ def svg_context(view: dict) -> dict:
                  for key, unit in sorted(view["dislodged"].items())]
     legend = [{"x": 16, "y": 48 + 17 * rank, "fill": COLOURS[power["key"]],
                "text": ngettext("{power}: {num} centre", "{power}: {num} centres",
-                                len(power["centres"])).format(power=power["who"],
+                                len(power["centres"])).format(power=who(power["key"],
+                                                                        power["seat"]),
                                                               num=len(power["centres"]))}
               for rank, power in enumerate(view["powers"])]
     return {"width": the_board.width, "height": the_board.height, "pixels": PIXELS,
             "pixels_high": round(PIXELS * the_board.height / the_board.width),
             "links": links(), "provinces": provinces, "coasts": coasts,
-            "dislodged": dislodged, "legend": legend, "heading": view["when"],
-            "title": _("Diplomacy, {when}").format(when=view["when"])}
+            "dislodged": dislodged, "legend": legend, "heading": when_words(view),
+            "title": _("Diplomacy, {when}").format(when=when_words(view))}

@@ -49,8 +49,7 @@ def view(state: dict, seat: str | None = None) -> dict:
     for power in the_board.powers:
         units = powers_units(position, power)
         powers.append({
-            "key": power, "name": power_words(the_board, power),
-            "seat": state["powers"][power], "who": who(power, state["powers"][power]),
+            "key": power, "seat": state["powers"][power],
             "centres": sorted(c for c, owner in position["centres"].items() if owner == power),
             "units": [unit_text(p, position["units"][p]) for p in units],
             "owed": adjustment(position, power) if position["phase"] == "adjustment" else 0})
@@ -58,7 +57,6 @@ def view(state: dict, seat: str | None = None) -> dict:
         "game": "diplomacy",
         "turn": turn_number(state),
         "year": position["year"], "season": position["season"], "phase": position["phase"],
-        "when": when_words(position),
         "powers": powers,
         "units": position["units"],
         "dislodged": position.get("dislodged", {}),
@@ -101,11 +99,11 @@ def briefing(state: dict, seat: str) -> dict:
 def board_text(view: dict) -> str:
     """The board as the judges list it: each power's supply centres and units, the neutral
     centres, the units dislodged and what each power owes in Winter."""
-    lines = [_("Diplomacy, {when}").format(when=view["when"])]
+    lines = [_("Diplomacy, {when}").format(when=when_words(view))]
     for power in view["powers"]:
         count = len(power["centres"])
         head = ngettext("{power}, {num} supply centre", "{power}, {num} supply centres",
-                        count).format(power=power["who"], num=count)
+                        count).format(power=who(power["key"], power["seat"]), num=count)
         if power["owed"] > 0:
             head += ngettext(", builds {num}", ", builds {num}", power["owed"]).format(
                 num=power["owed"])
@@ -139,8 +137,15 @@ def dislodged_words(province: str, unit: dict) -> str:
         province=province, attacker=unit["from"])
     if unit["retreats"]:
         return _("{unit}: may retreat to {places}").format(
-            unit=text, places=_(" or ").join(unit["retreats"]))
+            unit=text, places=either(unit["retreats"]))
     return _("{unit}: nowhere to retreat, disbanded").format(unit=text)
+
+
+def either(choices: list) -> str:
+    """Choices in words: "ALB", "ALB or TRI", "ALB, RUM or TRI"."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return _("{some} or {last}").format(some=", ".join(choices[:-1]), last=choices[-1])
 
 
 def describe_orders(state: dict, seat: str, orders: dict) -> list[str]:

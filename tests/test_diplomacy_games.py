@@ -31,22 +31,27 @@ HEADINGS = re.compile(r"^(What you may send now|Ce que vous pouvez envoyer maint
                       r"How to write Diplomacy orders|Comment écrire vos ordres de Diplomatie)")
 
 
-def play_game(referee, game_id, players, seed, options, watch=None, french=()) -> int:
-    """Play a game to its end; return how many phases. watch(table) is called after every
-    phase; the seats named in `french` read their mail in French."""
+def play_game(referee, game_id, players, seed, options, watch=None, french=(),
+              between=None) -> int:
+    """Play a game to its end; return how many phases. between(state, answers, now) is
+    called once the bots' orders are in ({seat: the answer to its mail}), watch(table)
+    after every phase; the seats named in `french` read their mail in French."""
     referee.new_game("diplomacy", game_id, [
         SeatSpec(name, f"{name}@players.example", lang="fr" if name in french else None)
         for name in NAMES[:players]], START, options, seed=seed)
     now, phases = START, 0
     while not referee.table(game_id).state["engine"]["over"]:
         state = referee.table(game_id).state
+        answers = {}
         for seat in sorted(state["engine"]["requests"]):
             rng = PhaseRng(seed, f"bot:{seat}", state["engine"]["phase"])
             if rng.below(SILENCE) == 0:
                 continue
             text = diplomacy.bot_orders(state["game"], seat, rng)
-            answer = inbound.submit(referee, game_id, seat, text, now)
-            assert not answer["errors"], f"the bot's mail {text!r}: {answer['errors']}"
+            answers[seat] = inbound.submit(referee, game_id, seat, text, now)
+            assert not answers[seat]["errors"], f"the bot's mail {text!r}: {answers[seat]}"
+        if between:
+            between(state, answers, now)
         now = later(now, 1)
         if not referee.tick(now, send=False).phases:
             now = referee.table(game_id).state["engine"]["deadline"]

@@ -11,7 +11,7 @@ queued, due turns resolved and reported, the outbox delivered). Two scenarios:
   turn resolves and every seat gets its report. The games are copies of one
   game and every seat passes, so all their boards are alike and the board's
   PNG is drawn once in the run; each distinct board costs what
-  benchmarks/mail_size.py prints for drawing one (about 70 ms).
+  benchmarks/boards.py prints for drawing one.
 
 Each runs 3 times, interleaved with the floor, on fresh copies of the same
 folder; the medians, their ratio and pbem's peak RSS are printed. Targets:

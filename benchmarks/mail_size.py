@@ -11,7 +11,8 @@ Prints pbem's figures beside floors measured in the same run, and the ratios:
   mail with its PNG (how pbem composed before): medians of interleaved
   repetitions;
 - the time to draw its board as the PNG the mail carries (once per turn and
-  process), beside resvg drawing the SVG to its own PNG alone.
+  process; drawn again, its ground and pieces kept: benchmarks/boards.py
+  times new positions), beside resvg drawing the SVG to its own PNG alone.
 
     python benchmarks/mail_size.py [--seats 6] [--repeat 21]
 """
@@ -33,6 +34,7 @@ from pbem.config import load
 from pbem.letters import BOARD_CID
 from pbem.mail import stored
 from pbem.mail.compose import Board, compose
+from pbem.raster import FONTS
 from pbem.store import Store
 
 START = "2030-01-01T00:00:00Z"
@@ -64,7 +66,7 @@ def raster(svg: str) -> bytes:
     """The floor of drawing a board: resvg's own PNG of the SVG, as pbem asks resvg for it."""
     import resvg_py
     return resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
-                                 text_rendering="optimize_legibility", **render.FONTS)
+                                 text_rendering="optimize_legibility", **FONTS)
 
 
 def timed(work, repeat: int) -> list[float]:

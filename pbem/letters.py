@@ -13,14 +13,16 @@ from functools import cached_property
 import json
 import secrets
 
-from . import i18n, render
+from markupsafe import Markup
+
+from . import i18n, raster, render
 from .adjudicator import engine as rules_engine
 from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
 from .i18n import N_
 from .identity import reply_address, subject_tag
 from .mail import stored
-from .mail.compose import Board, compose, message_id
+from .mail.compose import Board, CloseUp, compose, message_id
 from .mail.parse import REPLY_MARKERS
 from .reading import shown
 from .store import row_event
@@ -31,6 +33,7 @@ BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 MAX_LINES = 50          # of errors, or of orders understood, in one answer
 MAX_LINE_CHARS = 300    # of one such line
 BOARD_CID = "<board@pbem>"  # the Content-ID of a mail's board image
+CLOSE_UP_CID = "<close-up@pbem>"  # and of the close-up of the seat's own area
 
 
 @dataclass
@@ -73,6 +76,22 @@ class Table:
         return {"board": self.game.board_text(view), "image": Board(svg),
                 "svg": render.board_html(self.ruleset, self.game, view, picture, drawing)}
 
+    def close_up(self, board: dict, view: dict) -> dict:
+        """A seat's board with a close-up of its own area (the game's ``own_area`` of the
+        seat's view) below it, when a phone cannot show the whole board's smallest names
+        (see raster.close_up_frame): the close-up's image, and the board's HTML block
+        showing it."""
+        own_area = getattr(self.game, "own_area", None)
+        chosen = own_area and raster.close_up_frame(board["image"].svg, own_area(view))
+        if not chosen:
+            return board
+        zoom, window = chosen
+        picture = Markup(render.render(self.ruleset, "_close_up.html.j2",
+                                       cid=CLOSE_UP_CID.strip("<>"),
+                                       width=window[2] - window[0]))
+        return {**board, "close_up": CloseUp(board["image"].svg, zoom, window),
+                "svg": board["svg"] + picture}
+
     def prompt(self, name: str) -> str:
         """What the open phase asks of a seat, in the current language.
 
@@ -104,6 +123,9 @@ class Table:
             board = self.board(seat_view)
         elif with_board:
             board = self.public_board()
+        if board["image"] is not None:
+            board = self.close_up(board, seat_view or self.game.view(self.state["game"],
+                                                                      seat["name"]))
         return {
             **board,
             "game": {"id": self.game_row["id"], "ruleset": self.ruleset,
@@ -193,7 +215,9 @@ class Table:
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
             engine = self.state["engine"]
-            images = {BOARD_CID: context["image"]} if context["image"] else {}
+            images = {cid: context[key] for cid, key in ((BOARD_CID, "image"),
+                                                         (CLOSE_UP_CID, "close_up"))
+                      if context.get(key)}
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
@@ -216,8 +240,9 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
     the next one, nor for the same phase reopened by a rollback (the mail keeps
-    the game's last event then, ``seq``). `images` ({Content-ID: Board}) go with the HTML part,
-    which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
+    the game's last event then, ``seq``). `images` ({Content-ID: Board or CloseUp}) go
+    with the HTML part, which shows them by cid:; `attachments` ((file name, text)
+    pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"

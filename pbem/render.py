@@ -14,7 +14,10 @@ time in a seat's zone and language, ``number`` a number in the language, and
 ``wrap`` fills a text paragraph to the 78 columns of a text mail.
 ``fragments(name, items)`` renders a small template for each item (a dict of
 hashable fields), once per distinct item in the process: a board's cells,
-most of them the same from one board to the next.
+most of them the same from one board to the next. A board's SVG is its
+ground, then its pieces (see pbem/raster.py, which draws it):
+``fragments(name, items, at_rest)`` gives the items at rest for the ground,
+``pieces(name, items, at_rest)`` those not at rest, each as a piece.
 
 Jinja is loaded with the environment, and resvg and Pillow with the first
 board drawn, so a command that writes no mail loads none of them. Templates
@@ -25,28 +28,17 @@ under a running tick).
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib.resources import files
-import io
-import math
 from pathlib import Path
 import textwrap
-from xml.etree import ElementTree
 
 from markupsafe import Markup
 
 import pbem.games
 
-from . import i18n, reading
+from . import i18n, raster, reading
+from .raster import PIECE
 
 TEXT_WIDTH = 78
-FONT_FOLDER = files("pbem") / "fonts"
-FONTS = {  # every family a board's SVG names is drawn in the shipped DejaVu Sans
-    "skip_system_fonts": True,
-    "font_files": [str(FONT_FOLDER / "DejaVuSans-pbem.ttf"),
-                   str(FONT_FOLDER / "DejaVuSans-Bold-pbem.ttf")],
-    **{key: "DejaVu Sans" for key in ("font_family", "serif_family", "sans_serif_family",
-                                       "monospace_family", "cursive_family", "fantasy_family")},
-}
-PNG_COLOURS = 64
 RULES_FILE = {"en": "{game}-rules.txt", "fr": "{game}-regles.txt"}  # a welcome's attachment
 
 
@@ -103,14 +95,27 @@ def environment():
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
     env.globals["fragments"] = fragments
+    env.globals["pieces"] = pieces
     return env
 
 
-def fragments(name: str, items) -> Markup:
+def fragments(name: str, items, rest: dict | None = None) -> Markup:
     """A template (``<game>/<name>``) rendered for each item (a dict of hashable fields),
-    joined."""
+    joined; with `rest`, each item at rest (those fields set to these values): a board's
+    ground."""
     lang = i18n.current()
+    if rest:
+        items = ({**item, **rest} for item in items)
     return Markup("".join(fragment(name, lang, tuple(item.items())) for item in items))
+
+
+def pieces(name: str, items, rest: dict | None = None) -> Markup:
+    """The items that are not at rest (see `fragments`; every item without `rest`), each
+    rendered as one piece of the board, drawn over its ground (see pbem/raster.py)."""
+    lang = i18n.current()
+    return Markup("".join(
+        PIECE + fragment(name, lang, tuple(item.items())) + "</g>\n" for item in items
+        if not rest or any(item[field] != value for field, value in rest.items())))
 
 
 @lru_cache(maxsize=4096)
@@ -217,49 +222,20 @@ def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None) -> st
 
 @lru_cache(maxsize=64)
 def board_png(svg: str) -> bytes:
-    """The board as a PNG image, at the SVG's own size, for mail readers that drop SVG.
+    """The board as a PNG image, at the SVG's own size, for mail readers that drop SVG
+    (drawn in layers: see pbem/raster.py). The same board (a seat's map that did not
+    change) is drawn once per process."""
+    return raster.png(svg)
 
-    resvg draws it with the DejaVu Sans shipped in pbem/fonts (the same
-    letters on every machine, and no scan of the system's fonts); Pillow
-    reduces it to a 64-colour palette, which keeps a 6-seat Auguste board
-    near 25 KB; zlib's level 6 makes it a tenth larger than level 9, in an
-    eighth of the time (5 ms, not 36). The same board (a seat's map that did not change) is drawn
-    once per process.
-    """
-    from PIL import Image
-    import resvg_py
-    drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
-                                  text_rendering="optimize_legibility", **FONTS)
-    image = Image.open(io.BytesIO(drawn)).convert("RGB")
-    small = image.quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
-                           dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, "PNG", compress_level=6)
-    return out.getvalue()
+
+def close_up_png(svg: str, zoom: float, window: tuple) -> bytes:
+    """A close-up of the board (see raster.close_up_frame) as a PNG image."""
+    return raster.close_up(svg, zoom, window)
 
 
 def board_width(svg: str) -> int:
-    """The width in pixels of the PNG `board_png` draws from this SVG, without drawing it.
-
-    The root's width when it is in pixels, else (a percentage, or none) the
-    viewBox's width, scaled by the percentage.
-    """
-    root = svg_root(svg)
-    width = root.get("width", "100%").strip().removesuffix("px")
-    box = [float(n) for n in root.get("viewBox", "0 0 100 100").replace(",", " ").split()]
-    if width.endswith("%"):
-        return math.ceil(box[2] * float(width[:-1]) / 100 - 1e-9)
-    return math.ceil(float(width) - 1e-9)
-
-
-def svg_root(svg: str):
-    """The root element of an SVG document, its attributes read without parsing the rest."""
-    parser = ElementTree.XMLPullParser(events=("start",))
-    for start in range(0, len(svg), 1024):
-        parser.feed(svg[start:start + 1024])
-        for _event, element in parser.read_events():
-            return element
-    raise ValueError("an SVG document without a root element")
+    """The width in pixels of the PNG `board_png` draws from this SVG, without drawing it."""
+    return raster.frame_of(raster.svg_root(svg)).width
 
 
 def board_picture(cid: str, title: str, width: int) -> Markup:

@@ -8,6 +8,7 @@ code, a moved seat and the game-over mail.
 
 import email
 from email import policy
+import json
 import re
 
 from pbem import inbound, render
@@ -106,13 +107,20 @@ def write_all(folder, game: str, lang: str) -> dict:
         referee.tick(later(engine["deadline"] or now, 2), send=False)  # resolved: report
     if not referee.table(gid).state["engine"]["over"]:
         referee.end(gid, "vacances", later(now, 100))   # the referee's own words
-    mails = {}
     (folder / "reader").write_text(reader, encoding="utf-8")
+    return {name: email.message_from_bytes(referee.store.outbox_mail(row),
+                                           policy=policy.default)
+            for name, row in readers_mails(referee, reader).items()}
+
+
+def readers_mails(referee, reader: str) -> dict:
+    """{name: outbox row} of the mails a seat got, each named by its kind ("report"), with
+    its rank after the first of its kind ("report.2")."""
+    mails = {}
     for row in referee.store.all("SELECT * FROM outbox WHERE seat = ? ORDER BY id",
                                  [reader]):
         rank = sum(name.split(".")[0] == row["kind"] for name in mails) + 1
-        mails[row["kind"] if rank == 1 else f"{row['kind']}.{rank}"] = \
-            email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
+        mails[row["kind"] if rank == 1 else f"{row['kind']}.{rank}"] = row
     return mails
 
 
@@ -153,6 +161,28 @@ def board_svg(folder, game: str) -> str:
     seat = (folder / "reader").read_text(encoding="utf-8") \
         if getattr(module, "SEAT_BOARDS", False) else None
     return render.board_svg(table.ruleset, module, module.view(table.state["game"], seat))
+
+
+def close_ups(folder) -> dict:
+    """{mail name: its close-up as kept (board, zoom, window), with its board's "svg"} of
+    the mails of write_all(folder, ...) that carry one."""
+    from pbem.mail import stored
+    referee = make_referee(folder)
+    reader = (folder / "reader").read_text(encoding="utf-8")
+    found = {}
+    for name, row in readers_mails(referee, reader).items():
+        for _offset, key in json.loads(row["parts"]):
+            if stored.stored_part(referee.store.conn, key)[0] == "close-up":
+                close_up = json.loads(stored.content(referee.store.conn, key))
+                found[name] = {**close_up, "svg": stored.content(
+                    referee.store.conn, close_up["board"]).decode()}
+    return found
+
+
+def images_of(msg) -> dict:
+    """{Content-ID without brackets: PNG bytes} of a mail's images."""
+    return {part["Content-ID"].strip("<>"): part.get_content() for part in msg.walk()
+            if part.get_content_type() == "image/png"}
 
 
 def text_of(msg) -> str:

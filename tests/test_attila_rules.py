@@ -293,8 +293,12 @@ def test_each_province_is_drawn_once_with_its_own_pawns_in_each_language():
     view = attila.view(state, None)
     board = render.board_svg("attila", attila, view)
     assert render.board_svg("attila", attila, view) == board
+    ground, _, pieces = board.partition('<g class="piece">')
     for province in view["provinces"]:
-        assert board.count(f'fill="#3d3322">{province["name"]}</text>') == 1
+        name = f'fill="#3d3322">{province["name"]}</text>'
+        assert ground.count(name) == 1, "every box at rest on the ground"
+        assert pieces.count(name) == (province["name"] in ("Pannonia", "Dacia", "Italia")), \
+            "a box with pawns or a peace tile drawn again over it"
     assert board.count('r="6.5"') == 3
     assert {"<title>Goths 3</title>", "<title>Huns 1</title>", "<title>Franks 2</title>",
             "<title>pacified: peace tile IV</title>"} <= set(re.findall("<title>[^<]*</title>",

@@ -53,6 +53,13 @@ def test_new_game_benchmark_runs():
     assert "pbem new game" in out and "x floor" in out
 
 
+def test_boards_benchmark_runs():
+    out = run("boards.py", "--turns", "1", "--boards", "3")
+    for game in ("auguste", "attila", "saga", "seigneurs"):
+        assert f"{game:10} board" in out and f"{game:10} close-up" in out
+    assert out.count("ratio") >= 4 and "floor" in out and "resvg alone" in out
+
+
 def test_diplomacy_resolution_benchmark_runs():
     out = run("diplomacy_resolution.py", "--phases", "5", "--repeat", "1")
     assert "movement phases of 34 units" in out and "x floor" in out

@@ -116,8 +116,13 @@ def test_a_turns_board_is_kept_once_and_every_mail_reads_back_as_it_was_delivere
     auguste_game.tick(START)
     reports = store.all("SELECT * FROM outbox WHERE kind = 'report' ORDER BY id")
     assert len(reports) == len(seats) and {r["status"] for r in reports} == {"sent"}
-    boards = {key for r in reports for _, key in json.loads(r["parts"])}
+    kinds = [[store.one("SELECT kind FROM mail_parts WHERE digest = ?", [key])["kind"]
+              for _, key in json.loads(r["parts"])] for r in reports]
+    assert kinds == [["board", "close-up"]] * len(seats), "the board, and the seat's close-up"
+    boards = {json.loads(r["parts"])[0][1] for r in reports}
     assert len(boards) == 1, "one board for the turn's reports"
+    assert len({json.loads(r["parts"])[1][1] for r in reports}) == len(seats), \
+        "each seat's own area"
     assert store.one("SELECT COUNT(*) AS n FROM mail_parts WHERE kind = 'board'")["n"] == 2
     folder = auguste_game.config.path("mail", "outbox")
     for row in store.all("SELECT * FROM outbox ORDER BY id"):

@@ -1,12 +1,14 @@
 """Every kind of mail of every game, in both languages, as a real headless Chromium shows it.
 
-Each mail's HTML is written to a folder with its board PNG beside it (its cid:
+Each mail's HTML is written to a folder with its images beside it (each cid:
 link rewritten to the file's name), served on 127.0.0.1 (so the page may measure
 its frames), and Chromium lays them out, each in a
 frame of a phone's 360 px and of a desktop's 1200 px: nothing may stick out
 sideways (scrollWidth <= innerWidth), and the board image must load, show and
 fit. The PNG must decode and have the board's own size (the size its SVG
-declares).
+declares), and the close-up of the seat's own area the size of its window. At
+360 px the board's smallest text is at least 9 CSS pixels high in the board or
+in its close-up.
 
 Chromium is the system's (Debian's `chromium` and `chromium-driver`, which the
 README's test command installs), driven by selenium; nothing is downloaded.
@@ -23,13 +25,14 @@ import threading
 from PIL import Image
 import pytest
 
-from mailkinds import GAMES, board_png, board_svg, html_of, write_all
+from mailkinds import GAMES, board_svg, close_ups, html_of, images_of, write_all
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WIDTHS = (360, 1200)
 BOARD_KINDS = ("welcome", "status", "reminder", "over")  # every game shows its board in these
 ROOT_SVG = re.compile(r"<svg\b[^>]*>")
+READABLE = 9  # CSS pixels: the smallest text a phone's reader can read
 # What a page of mails tells of each one: its width and where its images are.
 MEASURE = """
 return [...document.querySelectorAll("iframe")].map(frame => {
@@ -94,14 +97,23 @@ def declared_size(svg: str) -> tuple[int, int]:
     return round(width), round(width * box[3] / box[2])
 
 
+def smallest_text(svg: str) -> float:
+    """The smallest text of a board, in the PNG's pixels at the board's own size."""
+    root = ROOT_SVG.search(svg).group(0)
+    box = [float(n) for n in re.search(r'viewBox="([^"]+)"', root).group(1).split()]
+    width, height = declared_size(svg)
+    scale = min(width / box[2], height / box[3])
+    return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
+
+
 def pages(folder: Path, mails: dict) -> dict:
-    """Each mail's HTML written beside its PNG, and {width: a page framing them all}."""
+    """Each mail's HTML written beside its images, and {width: a page framing them all}."""
     names = []
     for name, msg in sorted(mails.items()):
-        html, png = html_of(msg), board_png(msg)
-        if png:
-            (folder / f"{name}.png").write_bytes(png)
-            html = html.replace("cid:board@pbem", f"{name}.png")
+        html = html_of(msg)
+        for cid, png in images_of(msg).items():
+            (folder / f"{name}-{cid}.png").write_bytes(png)
+            html = html.replace(f"cid:{cid}", f"{name}-{cid}.png")
         assert "cid:" not in html, f"{name}: a cid: link without its image"
         (folder / f"{name}.html").write_text(html, encoding="utf-8")
         names.append(name)
@@ -115,24 +127,50 @@ def pages(folder: Path, mails: dict) -> dict:
     return out
 
 
-def image_faults(mails: dict, size: tuple[int, int]) -> list[str]:
-    """Mails that should show the board and do not; PNGs that do not decode at its size."""
+def image_faults(mails: dict, size: tuple[int, int], close_ups: dict) -> list[str]:
+    """Mails that should show the board and its close-up and do not; PNGs that do not
+    decode at the board's size, or at the size of the close-up's window."""
     faults = []
     for name, msg in sorted(mails.items()):
-        png = board_png(msg)
-        if not png:
+        images = images_of(msg)
+        if not images:
             if name.split("-", 1)[1] in BOARD_KINDS:
                 faults.append(f"{name}: no board image")
             continue
-        try:
-            image = Image.open(io.BytesIO(png))
-            image.load()
-        except OSError as problem:
-            faults.append(f"{name}: the PNG does not decode: {problem}")
-            continue
-        if abs(image.width - size[0]) > 1 or abs(image.height - size[1]) > 1:
-            faults.append(f"{name}: the PNG is {image.size}, the board {size}")
+        if "close-up@pbem" not in images or name not in close_ups:
+            faults.append(f"{name}: a board without the close-up of the seat's own area")
+        for cid, png in images.items():
+            try:
+                image = Image.open(io.BytesIO(png))
+                image.load()
+            except OSError as problem:
+                faults.append(f"{name}: the PNG {cid} does not decode: {problem}")
+                continue
+            if cid == "board@pbem" and (abs(image.width - size[0]) > 1
+                                        or abs(image.height - size[1]) > 1):
+                faults.append(f"{name}: the PNG is {image.size}, the board {size}")
+            if cid == "close-up@pbem" and name in close_ups:
+                left, top, right, bottom = close_ups[name]["window"]
+                if image.size != (right - left, bottom - top):
+                    faults.append(f"{name}: the close-up is {image.size}, its window "
+                                  f"{close_ups[name]['window']}")
     return faults
+
+
+def label_faults(shown: dict, text: float, zoom: float) -> list[str]:
+    """A board mail laid out at a phone's width whose board's smallest text (`text` pixels
+    in the board's PNG, `zoom` times that in its close-up) is too small to read in both
+    its board and its close-up."""
+    sizes = {}
+    for img in shown["images"]:
+        scale = img["width"] / img["natural"][0] if img["natural"][0] else 0
+        if img["src"].endswith("-board@pbem.png"):
+            sizes["board"] = text * scale
+        elif img["src"].endswith("-close-up@pbem.png"):
+            sizes["close-up"] = text * zoom * scale
+    if sizes and max(sizes.values()) < READABLE:
+        return [f"{shown['name']}: its smallest text is {sizes} CSS pixels high at 360 px"]
+    return []
 
 
 def layout_faults(shown: dict, width: int) -> list[str]:
@@ -155,13 +193,15 @@ def layout_faults(shown: dict, width: int) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_mail_fits_a_phone_and_a_desktop_and_shows_its_board(browser, tmp_path, game):
-    mails, faults = {}, []
+    mails, faults, kept = {}, [], {}
     for lang in ("en", "fr"):
         (tmp_path / lang).mkdir()
         written = write_all(tmp_path / lang, game, lang)
         mails.update({f"{lang}-{kind}": msg for kind, msg in written.items()})
+        kept.update({f"{lang}-{kind}": close_up
+                     for kind, close_up in close_ups(tmp_path / lang).items()})
         faults += image_faults({f"{lang}-{kind}": msg for kind, msg in written.items()},
-                               declared_size(board_svg(tmp_path / lang, game)))
+                               declared_size(board_svg(tmp_path / lang, game)), kept)
     server = served(tmp_path)
     try:
         for width, page in pages(tmp_path, mails).items():
@@ -170,6 +210,10 @@ def test_every_mail_fits_a_phone_and_a_desktop_and_shows_its_board(browser, tmp_
             assert sorted(m["name"] for m in measured) == sorted(mails)
             for shown in measured:
                 faults += layout_faults(shown, width)
+                if width == 360 and shown["name"] in kept:
+                    close_up = kept[shown["name"]]
+                    faults += label_faults(shown, smallest_text(close_up["svg"]),
+                                           close_up["zoom"])
     finally:
         server.shutdown()
         server.server_close()

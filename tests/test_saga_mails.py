@@ -162,7 +162,7 @@ def test_the_map_fits_a_phone_and_greys_what_is_unknown(battle, tmp_path):
     </head><body style="margin: 0"><div id="phone" style="width: 360px">""" + str(board) + \
         """</div><pre id="out"></pre><script>
       const svg = document.querySelector("svg");
-      const zones = [...svg.querySelectorAll("g")].map(g => ({
+      const zones = [...svg.querySelectorAll("g.piece")].map(g => ({
         name: g.querySelector("text").textContent,
         fill: getComputedStyle(g.querySelector("circle")).fill}));
       document.getElementById("out").textContent = JSON.stringify(

@@ -5,6 +5,7 @@ of the HTML map in a real browser."""
 
 import email
 import email.policy
+import io
 from pathlib import Path
 import re
 import shutil
@@ -37,7 +38,7 @@ def parts(raw: bytes) -> dict:
         if part.get_content_maintype() == "text":
             out[part.get_content_subtype()] = part.get_payload(decode=True).decode(
                 part.get_content_charset())
-        elif part.get_content_type() == "image/png":
+        elif part["Content-ID"] == "<board@pbem>":
             out["png"] = part.get_payload(decode=True)
     return out
 
@@ -132,7 +133,10 @@ def test_the_hex_map_draws_in_a_browser(tmp_path):
     assert len(png) > 20000, "the screenshot is nearly blank: no map was drawn"
     table = referee.table("v")
     svg = render.board_svg("seigneurs", table.game, table.game.view(table.state["game"], "ann"))
-    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and svg.count("<polygon") == 61
+    ground = svg.partition('<g class="piece">')[0]
+    assert re.search(r"viewBox=\"0 0 [\d.]+ [\d.]+\"", svg) and ground.count("<polygon") == 61
+    assert svg.count("<polygon") - 61 == svg.count('<g class="piece">') > 0, \
+        "each tile not at rest drawn again over the ground"
 
 
 def test_each_tile_is_drawn_once_with_its_own_goods_and_warriors(tmp_path):
@@ -180,3 +184,42 @@ def test_the_barbarians_welcome_says_it_judges_and_how_to_name_the_winner(tmp_pa
     bob = welcome_text(referee, "bob")
     assert "Pour gagner\u00a0:" in bob and "Votre prestige actuel\u00a0:" in bob
     assert "You are the barbarian" not in bob and "Vous êtes le barbare" not in bob
+
+
+def legend(svg: str) -> dict:
+    """{name: colour} of a board's legend (a swatch, then its name)."""
+    return dict((name, fill) for fill, name in re.findall(
+        r'<rect x="[\d.]+" y="[\d.]+" width="12" height="12" fill="(#\w+)"[^>]*/>\n'
+        r'<text [^>]*>([^<]+)</text>', svg))
+
+
+def test_free_farms_fields_lords_and_the_barbarian_wear_colours_told_apart(tmp_path):
+    """Free farms no longer wear the barbarian's black nor fields a lord's yellow: every
+    colour of the map is far from every other, and the legend says which is which."""
+    from PIL import Image
+    from pbem.adjudicator import engine
+    state = engine.fold(seigneurs, engine.creation_events(
+        seigneurs, "g", "seigneurs", seigneurs.demo_options(3), list(seigneurs.DEMO_SEATS),
+        "colours", None))
+    svg = render.board_svg("seigneurs", seigneurs, seigneurs.view(state["game"], None))
+    keys = legend(svg)
+    assert set(keys) == {"ann", "bob", "cat", "dan", "zed", "free farm", "forest", "fields",
+                         "village"}
+    rgb = {name: tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5)) for name, fill in keys.items()}
+    close = [(a, b) for a in rgb for b in rgb if a < b
+             and sum((x - y) ** 2 for x, y in zip(rgb[a], rgb[b])) ** 0.5 < 60]
+    assert not close, f"colours a reader mistakes for each other: {close}"
+    with speaking("fr"):
+        french = legend(render.board_svg("seigneurs", seigneurs,
+                                         seigneurs.view(state["game"], None)))
+    assert {"ferme libre", "forêt", "champs", "village"} <= set(french)
+    referee = new_game(tmp_path)
+    svg = render.board_svg("seigneurs", seigneurs,
+                           seigneurs.view(referee.table("v").state["game"], None))
+    [free] = [chunk for name, chunk in tiles_drawn(svg).items() if name == "I3"]
+    assert f'stroke="{keys["free farm"]}"' in free and keys["zed"] not in free
+    [row] = [line for line in svg.splitlines() if "<title>I3</title>" in line][-1:]
+    corner = re.search(r'points="([\d.]+),([\d.]+)', row).groups()
+    board = Image.open(io.BytesIO(render.board_png(svg))).convert("RGB")
+    x, y = (round(float(v)) for v in corner)
+    assert board.getpixel((x, y)) == rgb["free farm"], "the free farm's outline, drawn"

@@ -8,7 +8,7 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import apply, default_orders, outcome, pending
 from .start import setup
 from .turn import resolve
@@ -35,5 +35,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
            "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing"]
+           "describe_orders", "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing"]

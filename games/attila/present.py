@@ -256,6 +256,7 @@ def svg_context(view) -> dict:
     width, height = view["board"]["width"], view["board"]["height"]
     return {
         "boxes": [box(p) for p in view["provinces"]],
+        "at_rest": AT_REST,
         "links": [link(where, a, b, sea=kind == "sea") for kind in ("land", "sea")
                   for a, b in view["board"][kind]],
         "track": [{"century": c, "left": view["track"][c], "x": 16 + 50 * i,
@@ -270,7 +271,28 @@ def svg_context(view) -> dict:
     }
 
 
+def own_area(view) -> list:
+    """The provinces of the peoples the viewing seat leads on the influence track (ties
+    included; else those of its hand; else the north, where peoples enter), in the
+    board's SVG units: what its close-up shows."""
+    you = view.get("you")
+    if not you:
+        return []
+    led = set()
+    for people, track in view["influence"].items():
+        steps = [step for step in track.values() if step is not None]
+        if track.get(you["seat"]) is not None and track[you["seat"]] == max(steps):
+            led.add(people)
+    for peoples in (led, set(you["hand"])):
+        found = [(p["x"], p["y"]) for p in view["provinces"]
+                 if any(pawn["people"] in peoples for pawn in p["pawns"])]
+        if found:
+            return found
+    return [(p["x"], p["y"]) for p in view["provinces"] if p["north"]]
+
+
 Mark = namedtuple("Mark", "name count x y fill ink")  # a people's pawns in a box
+AT_REST = {"pacified": False, "tile": None, "marks": ()}  # a box as the ground shows it
 
 
 def box(province) -> dict:

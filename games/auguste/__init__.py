@@ -9,7 +9,7 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = N_("Auguste")  # translated where a seat reads it
@@ -55,5 +55,5 @@ def turn_number(state: dict) -> int:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
-           "narrate", "board_text", "svg_context", "timing", "bot_orders", "briefing", "teams",
-           "turn_number"]
+           "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing", "teams", "turn_number"]

@@ -16,6 +16,8 @@ FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#e9c46a", "green": "#2
 HEX_SIZE = 17
 TEXT_WIDTH = 78
 PIXELS = 640  # the board's natural width in mails; it shrinks to fit a phone
+AT_REST = {"unit": False, "unit_shield": False, "fill": None, "laurel": False,
+           "shield": False}  # a cell as the ground shows it: empty
 
 
 def view(state, seat=None) -> dict:
@@ -164,12 +166,24 @@ def svg_context(view) -> dict:
     wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "cells": cells,
+        "at_rest": AT_REST,
         "size": size,
         "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}",
         "pixels": PIXELS,
         "pixels_high": round(PIXELS * high / wide),
         "title": _("Auguste, turn {turn}").format(turn=view["turn"]),
     }
+
+
+def own_area(view) -> list:
+    """Where the viewing seat's legions stand (their camps, when none does), in the board's
+    SVG units: what its close-up shows."""
+    mine = set(view.get("you", {}).get("legions", ()))
+    cells = [c for c in view["cells"] if c["unit"] and c["unit"]["legion"] in mine]
+    if not cells:
+        corners = {view["legions"][colour]["corner"] for colour in mine}
+        cells = [c for c in view["cells"] if c["camp"] is not None and c["camp"] in corners]
+    return [geometry(c["q"], c["r"])[:2] for c in cells]
 
 
 def camp_fill(view, corner) -> str | None:

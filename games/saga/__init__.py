@@ -11,7 +11,7 @@ from pbem.i18n import N_
 
 from .bot import bot_orders, bot_ruling
 from .orders import describe_orders, parse
-from .present import board_text, briefing, narrate, svg_context, view
+from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import (RULING_WORDS, controller, default_orders, outcome, pending,
                     private_requests)
 from .start import setup
@@ -43,6 +43,6 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
-           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
+           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",
            "RULING_WORDS"]

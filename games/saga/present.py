@@ -425,6 +425,17 @@ def svg_context(view) -> dict:
     }
 
 
+def own_area(view) -> list:
+    """The zones the viewing seat holds or has armies in (its homeland, when none), in the
+    board's SVG units: what its close-up shows."""
+    you = view.get("you")
+    if not you:
+        return []
+    mine = [(z["x"], z["y"]) for z in view["zones"] if z["owner"] == you["seat"]
+            or any(army.get("seat") == you["seat"] for army in z["armies"] or ())]
+    return mine or [(z["x"], z["y"]) for z in view["zones"] if z["name"] == you.get("homeland")]
+
+
 def zone_drawing(view, zone) -> dict:
     """A zone's circle as zone.svg.j2 draws it: its holder's colour, its armies' points
     and, for what the viewer only remembers, the turn it saw it."""

@@ -12,7 +12,7 @@ from .bot import bot_orders
 from .flow import RULING_WORDS, default_orders, outcome, pending, resolve
 from .narrate import REASONS as RESULT_REASONS, narrate
 from .orders import describe_orders, parse
-from .present import board_text, briefing, svg_context, view
+from .present import board_text, briefing, own_area, svg_context, view
 from .rules import apply
 from .start import setup
 
@@ -41,5 +41,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing", "RULING_WORDS", "RESULT_REASONS"]
+           "describe_orders", "narrate", "board_text", "svg_context", "own_area",
+           "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS"]

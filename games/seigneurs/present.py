@@ -24,9 +24,11 @@ from .seasons import default_freeing, prestige
 from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
                     village_owner, warriors_at)
 
-COLOURS = ["#c0392b", "#2e86c1", "#d4ac0d", "#8e44ad", "#16a085"]
+COLOURS = ["#c0392b", "#2e86c1", "#e67e22", "#8e44ad", "#16a085"]  # no yellow: the fields'
 BARBARIAN_COLOUR = "#222222"
+FREE_COLOUR = "#ffffff"  # a free farm's outline: neither a lord's nor the barbarian's
 KIND_FILL = {"forest": "#5b8c4a", "fields": "#e8d27a", "village": "#b9b1a3"}
+KIND_NAMES = {"forest": N_("forest"), "fields": N_("fields"), "village": N_("village")}
 SIZE = 30
 
 
@@ -399,20 +401,47 @@ def svg_context(view) -> dict:
     draws it."""
     places = {p["name"]: p for p in view["places"]}
     xs, ys = zip(*(pixel((tile["q"], tile["r"]), SIZE) for tile in view["tiles"]))
-    left, top = min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
+    left, top = corner(view)
     hexes = [tile_drawing(view, tile, places.get(tile["place"]), left, top)
              for tile in view["tiles"]]
     width = round(max(xs) - min(xs) + SIZE * 2.4 + 150, 1)
     height = round(max(ys) - min(ys) + SIZE * 2.6, 1)
-    legend = [{"name": s, "fill": seat_colour(view, s), "y": 24 + 18 * i}
-              for i, s in enumerate(view["lords"] + [view["barbarian"]])]
-    return {"hexes": hexes, "width": width, "height": height, "legend": legend,
+    keys = [(s, seat_colour(view, s)) for s in view["lords"] + [view["barbarian"]]]
+    keys += [(_("free farm"), FREE_COLOUR)] + [(_(name), KIND_FILL[kind])
+                                               for kind, name in KIND_NAMES.items()]
+    legend = [{"name": name, "fill": fill, "y": 24 + 18 * i}
+              for i, (name, fill) in enumerate(keys)]
+    return {"hexes": hexes, "at_rest": AT_REST, "width": width, "height": height,
+            "legend": legend,
             "legend_x": round(width - 140, 1),
             "title": _("Seigneurs, turn {turn} of {turns}").format(turn=view["turn"],
                                                                    turns=view["turns"])}
 
 
+def corner(view) -> tuple[float, float]:
+    """The valley's top left corner on the map: where its SVG starts."""
+    xs, ys = zip(*(pixel((tile["q"], tile["r"]), SIZE) for tile in view["tiles"]))
+    return min(xs) - SIZE * 1.2, min(ys) - SIZE * 1.3
+
+
+def own_area(view) -> list:
+    """The tiles of the viewing seat's places and of those its warriors stand on (the
+    barbarian's: the free farms and its invaders), in the board's SVG units: what its
+    close-up shows."""
+    you = view.get("you")
+    if not you:
+        return []
+    seat = you["seat"]
+    held = "free" if seat == view["barbarian"] else seat
+    tiles = {name for place in view["places"] if place["owner"] == held
+             or any(w.get("seat") == seat for w in place["warriors"]) for name in place["tiles"]}
+    left, top = corner(view)
+    return [outline(t["q"], t["r"], left, top)[:2] for t in view["tiles"] if t["name"] in tiles]
+
+
 Troop = namedtuple("Troop", "fill count seat")  # a lord's warriors on a place
+AT_REST = {"fill": KIND_FILL["forest"], "owner": None, "goods": 0, "troops": (),
+           "buildings": ""}  # a tile as the ground shows it: an empty forest
 
 
 def tile_drawing(view, tile, place, left: float, top: float) -> dict:
@@ -440,10 +469,10 @@ def outline(q: int, r: int, left: float, top: float) -> tuple:
 
 
 def holder_colour(view, place) -> str | None:
-    """The colour a place's tiles are outlined in: its lord's, the barbarian's for a free
-    farm, none for a forest."""
+    """The colour a place's tiles are outlined in: its lord's, white for a free farm (the
+    barbarian's black is its own warriors'), none for a forest."""
     if place and place["owner"] == "free":
-        return BARBARIAN_COLOUR
+        return FREE_COLOUR
     if place and place["owner"]:
         return seat_colour(view, place["owner"])
     return None

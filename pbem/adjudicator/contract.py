@@ -18,6 +18,11 @@ stream arrives as an argument.
     describe_orders(state, seat, orders) -> list[str]   orders in plain words
     narrate(event) -> str | None        one event as a sentence for reports
     board_text(view) -> str             the board as monospace text
+    svg_context(view) -> dict           what the game's board.svg.j2 draws (see
+                                        docs/architecture.md, "Boards in layers")
+    own_area(view) -> [(x, y)]          the points of the board (SVG units) that are the
+                                        viewing seat's own (its pieces, its home): what
+                                        its close-up shows; [] for the public view
     timing(options) -> dict             engine defaults this game prefers
     bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
     BRIEF_UPDATES = True                (optional) reports to seats asked nothing omit the board

@@ -69,6 +69,16 @@ class Board:
 
 
 @dataclass(frozen=True)
+class CloseUp:
+    """A part of a board image shared by mails: the board's SVG, drawn at `zoom` times its
+    size and cut to `window` (left, top, right, bottom pixels) when the mail is sent."""
+
+    svg: str
+    zoom: float
+    window: tuple
+
+
+@dataclass(frozen=True)
 class Shared:
     """A part's encoded body (bytes, as the mail carries it), stored once for every mail."""
 
@@ -80,7 +90,7 @@ class Draft:
     """A composed mail: its bytes, and the shared parts to put in at these offsets."""
 
     data: bytes
-    parts: tuple  # ((offset, Board or Shared), ...) in order
+    parts: tuple  # ((offset, Board, CloseUp or Shared), ...) in order
 
 
 def message_id(domain: str, game: str | None) -> str:
@@ -152,7 +162,8 @@ class Holes:
         self.marks = {}
 
     def hollow(self, part, shared) -> None:
-        """Put a mark in place of a part's body, which is `shared` (a Board or Shared)."""
+        """Put a mark in place of a part's body, which is `shared` (a Board, CloseUp or
+        Shared)."""
         mark = f"pbem-part-{secrets.token_hex(16)}"
         self.marks[mark] = shared
         part.set_payload(mark)

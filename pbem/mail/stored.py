@@ -8,6 +8,8 @@ for every mail that carries it:
 - ``board``: a board image, kept as its SVG (LZMA-compressed, a quarter of
   the PNG's size) and drawn as a PNG when the mail is read, once per
   process;
+- ``close-up``: a part of a board image, kept as JSON (the board's part,
+  the zoom and the window it is cut to) and drawn with the board;
 - ``body``: a body as the mail carries it (the rules attachment of every
   welcome, an image of a mail stored before parts were shared);
 - ``model``: a whole mail (shared parts left out) that the later mails of
@@ -28,7 +30,7 @@ import json
 import lzma
 import zlib
 
-from .compose import Board, Draft, Holes, Shared
+from .compose import Board, CloseUp, Draft, Holes, Shared
 
 LEVEL = 9  # zlib: mails are written once and read once or twice
 WINDOW = 32768  # zlib uses the last 32 KB of a dictionary
@@ -61,9 +63,14 @@ def board_xz(svg: bytes) -> bytes:
 
 
 def shared_part(db, shared) -> str:
-    """Store a Board or Shared part; return its digest."""
+    """Store a Board, CloseUp or Shared part; return its digest."""
     if isinstance(shared, Board):
         return keep_part(db, "board", shared.svg.encode())
+    if isinstance(shared, CloseUp):
+        board = keep_part(db, "board", shared.svg.encode())
+        return keep_part(db, "close-up", json.dumps(
+            {"board": board, "zoom": shared.zoom, "window": list(shared.window)},
+            sort_keys=True).encode())
     return keep_part(db, "body", shared.body)
 
 
@@ -120,14 +127,21 @@ def content(db, key: str) -> bytes:
 
 
 def part_body(db, key: str) -> bytes:
-    """A shared part's body as the mail carries it (a board drawn as its base64 PNG)."""
+    """A shared part's body as the mail carries it (a board or a close-up drawn as its base64
+    PNG)."""
     kind, data = stored_part(db, key)
-    if kind != "board":
+    if kind not in ("board", "close-up"):
         return data
     drawn = _parts.get(("drawn", key))
     if drawn is None:
         from .. import render  # drawing loads resvg and Pillow: only when a board is read
-        drawn = remember(("drawn", key), base64.encodebytes(render.board_png(data.decode())))
+        if kind == "board":
+            png = render.board_png(data.decode())
+        else:
+            spec = json.loads(data)
+            png = render.close_up_png(content(db, spec["board"]).decode(), spec["zoom"],
+                                      tuple(spec["window"]))
+        drawn = remember(("drawn", key), base64.encodebytes(png))
     return drawn
 
 
@@ -140,6 +154,16 @@ def stored_part(db, key: str) -> tuple[str, bytes]:
         found = remember(key, (kind, lzma.decompress(data) if kind == "board"
                                else zlib.decompress(data)))
     return found
+
+
+def boards_kept(db) -> tuple[list[str], list[dict]]:
+    """Every board (its SVG) and every close-up (its board, zoom and window, with the
+    board's "svg") kept, in the order they were kept: what benchmarks and tests draw."""
+    boards = {key: lzma.decompress(data).decode() for key, data in db.execute(
+        "SELECT digest, data FROM mail_parts WHERE kind = 'board' ORDER BY rowid")}
+    close_ups = [json.loads(zlib.decompress(data)) for (data,) in db.execute(
+        "SELECT data FROM mail_parts WHERE kind = 'close-up' ORDER BY rowid")]
+    return list(boards.values()), [{**c, "svg": boards[c["board"]]} for c in close_ups]
 
 
 def remember(key, value):

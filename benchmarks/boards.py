@@ -1,0 +1,124 @@
+"""What drawing a board's PNG costs, against the floor of writing a PNG of the same image.
+
+Each game is played by its bots (`pbem demo`); the boards its mails kept are
+then drawn again in turn by a process that forgot every drawing, as a
+running pbem meets them: the first board draws its ground, each later one
+only the pieces that moved. Interleaved with each board, and on the same
+image, the floors:
+
+- the floor: Pillow writing the board's own indexed image as a PNG, at the
+  compression pbem uses (what any referee mailing a PNG of that board pays);
+- resvg alone, drawing the whole SVG to its own PNG (what pbem did before).
+
+Times are CPU milliseconds (the machine is shared), each board's alone; the
+medians, the spread (10th to 90th percentile) and the ratio to the floor are
+printed per game, with the first board of the run apart, and the close-ups of
+the seats' own areas likewise. Target: a new position within 5 ms.
+
+    python benchmarks/boards.py [--turns 6] [--boards 40] [--games auguste,attila,saga,seigneurs]
+"""
+
+import argparse
+import io
+from pathlib import Path
+import sqlite3
+import statistics
+import tempfile
+import time
+
+from PIL import Image
+import resvg_py
+
+from pbem import demo, raster
+from pbem.mail import stored
+
+GAMES = ("auguste", "attila", "saga", "seigneurs")
+TURNS = {"seigneurs": 1}  # a Seigneurs turn is some twenty phases, each with its boards
+
+
+def kept(folder: Path) -> tuple[list[str], list[dict]]:
+    """The boards and the close-ups (with their board's SVG) a demo's mails kept, in order."""
+    db = sqlite3.connect(folder / "demo.db")
+    try:
+        return stored.boards_kept(db)
+    finally:
+        db.close()
+
+
+def cpu(work) -> tuple[float, object]:
+    """CPU milliseconds of a call, and what it returned."""
+    started = time.process_time()
+    out = work()
+    return (time.process_time() - started) * 1000, out
+
+
+def floor(png: bytes) -> float:
+    """CPU milliseconds Pillow takes to write this PNG's own indexed image again."""
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return cpu(lambda: image.save(io.BytesIO(), "PNG",
+                                  compress_level=raster.COMPRESS_LEVEL))[0]
+
+
+def resvg_alone(svg: str) -> float:
+    """CPU milliseconds resvg takes to draw the whole SVG to its own PNG."""
+    return cpu(lambda: resvg_py.svg_to_bytes(
+        svg_string=svg, shape_rendering="crisp_edges",
+        text_rendering="optimize_legibility", **raster.FONTS))[0]
+
+
+def spread(values: list[float]) -> str:
+    """Median and 10th to 90th percentile."""
+    ordered = sorted(values)
+    low, high = ordered[len(ordered) // 10], ordered[(len(ordered) * 9) // 10]
+    return f"{statistics.median(ordered):6.2f} ({low:.2f}-{high:.2f})"
+
+
+def measure(draw, items: list) -> dict:
+    """pbem's, the floor's and resvg's CPU times for each item, interleaved, after the
+    first (timed apart: it draws the ground)."""
+    raster.forget()
+    first, png = cpu(lambda: draw(items[0]))
+    times = {"pbem": [], "floor": [], "resvg": []}
+    for item in items[1:]:
+        ms, png = cpu(lambda: draw(item))
+        times["pbem"].append(ms)
+        times["floor"].append(floor(png))
+        times["resvg"].append(resvg_alone(item if isinstance(item, str) else item["svg"]))
+    return {"first": first, **times}
+
+
+def report(game: str, what: str, found: dict) -> None:
+    """One line of figures."""
+    if not found["pbem"]:
+        print(f"{game:10} {what:9} too few to measure")
+        return
+    ratio = statistics.median(found["pbem"]) / statistics.median(found["floor"])
+    print(f"{game:10} {what:9} {len(found['pbem']) + 1:4} | first {found['first']:6.1f} | "
+          f"pbem {spread(found['pbem'])} | floor {spread(found['floor'])} | "
+          f"ratio {ratio:.2f} | resvg alone {spread(found['resvg'])}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=6)
+    parser.add_argument("--boards", type=int, default=40, help="at most this many per game")
+    parser.add_argument("--games", default=",".join(GAMES))
+    args = parser.parse_args()
+    print("CPU ms per PNG: median (10th-90th percentile); the floor is Pillow writing the same "
+          "image as a PNG")
+    print(f"{'game':10} {'what':9} {'n':>4} | first board (draws its ground) | "
+          "a new position | floor | pbem / floor | resvg on the whole SVG")
+    with tempfile.TemporaryDirectory() as folder:
+        for game in args.games.split(","):
+            played = Path(folder) / game
+            demo.play(game, "bench", played, TURNS.get(game, args.turns))
+            boards, close_ups = kept(played)
+            report(game, "board", measure(raster.png, boards[:args.boards]))
+            report(game, "close-up", measure(
+                lambda c: raster.close_up(c["svg"], c["zoom"], tuple(c["window"])),
+                close_ups[:args.boards]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,552 @@
+"""Boards drawn as PNG images in milliseconds: the ground once, then only the pieces.
+
+A board's SVG (a game's board.svg.j2) is made of two layers: its ground, a
+``<g class="ground">`` with all that does not change during a game (the
+map, the names, the legend, each item at rest), then its pieces, each a
+``<g class="piece">`` (see ``pieces`` in pbem/render.py), drawn over the
+ground in their order: whatever moved.
+
+resvg draws the ground once per process (kept while boards are drawn on it)
+and each piece once, as a small sprite cut to its box, placed on the
+board's own pixel grid; a board is its ground with its pieces' sprites laid
+on it, which is what resvg draws from the whole document (the same elements
+in the same order), at a fraction of the cost. The pieces not drawn yet
+are drawn together, each in its own frame of one image. A piece's box is
+reckoned from its shapes (rect, circle, ellipse, line, polyline, polygon,
+path, text); a piece with anything else covers the whole board.
+
+The image is then reduced to its 256 most frequent colours (every colour,
+for nearly every board) and written as an indexed PNG. Everything depends
+on the SVG alone, never on what was drawn before: the same SVG gives the
+same bytes. An SVG without layers (a board kept before they existed) is
+drawn whole, the same way.
+"""
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+import io
+import math
+import re
+
+import html
+from importlib.resources import files
+
+FONT_FOLDER = files("pbem") / "fonts"
+FONTS = {  # every family a board's SVG names is drawn in the shipped DejaVu Sans
+    "skip_system_fonts": True,
+    "font_files": [str(FONT_FOLDER / "DejaVuSans-pbem.ttf"),
+                   str(FONT_FOLDER / "DejaVuSans-Bold-pbem.ttf")],
+    **{key: "DejaVu Sans" for key in ("font_family", "serif_family", "sans_serif_family",
+                                       "monospace_family", "cursive_family", "fantasy_family")},
+}
+GROUND = '<g class="ground">'
+PIECE = '<g class="piece">'
+COLOURS = 256  # an indexed PNG's palette
+COUNTED = 4096  # the colours counted in an image before it is quantised by octree
+COMPRESS_LEVEL = 5  # zlib: a fifth larger than level 9, in a twelfth of the time
+CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its own size
+LABEL = 10  # a close-up's smallest text, in pixels (at least)
+ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
+PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
+GROUNDS = 6  # grounds kept at once: a few games' boards and their close-ups
+SPRITES = 1024  # sprites kept at once, of pieces and of elements (a few kB each)
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+PLACING = ("width", "height", "viewBox", "preserveAspectRatio")
+TITLE = re.compile(r"<title>.*?</title>", re.DOTALL)
+FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+ROOT = re.compile(r"<svg\b([^>]*)>")
+ELEMENT = re.compile(r"<(rect|circle|ellipse|line|polyline|polygon|path|text)\b[^>]*?"
+                     r"(?:/>|>.*?</\1>)", re.DOTALL)
+PLAIN_GROUP = re.compile(r'<g(?: class="[^"]*")?>|</g>')
+TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*?)(/?)>")
+ATTRIBUTE = re.compile(r'([a-zA-Z][\w:-]*)="([^"]*)"')
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
+PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
+PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
+TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
+
+
+class Frame(NamedTuple):
+    """Where a board's SVG units fall on its image: pixel = scale * unit + offset, on a
+    canvas of width x height pixels (as resvg places a root's viewBox: centred, fitted)."""
+
+    width: int
+    height: int
+    scale: float
+    dx: float
+    dy: float
+
+    def pixels(self, box) -> tuple[int, int, int, int] | None:
+        """The pixel rectangle (left, top, right, bottom) holding a box of SVG units
+        (x0, y0, x1, y1), with a pixel to spare for smoothed edges, cut to the canvas."""
+        x0, y0, x1, y1 = box
+        left = max(0, math.floor(x0 * self.scale + self.dx) - 1)
+        top = max(0, math.floor(y0 * self.scale + self.dy) - 1)
+        right = min(self.width, math.ceil(x1 * self.scale + self.dx) + 1)
+        bottom = min(self.height, math.ceil(y1 * self.scale + self.dy) + 1)
+        return (left, top, right, bottom) if left < right and top < bottom else None
+
+    def units(self, left: int, top: int) -> tuple[float, float]:
+        """The SVG point drawn at a pixel's corner."""
+        return (left - self.dx) / self.scale, (top - self.dy) / self.scale
+
+
+def frame_of(root: dict) -> Frame:
+    """The frame of an SVG root element (its attributes).
+
+    The root's width and height in pixels, or a percentage of its viewBox's
+    (100% when absent; a height absent keeps the viewBox's proportions).
+    """
+    box, width, height = placed(root)
+    scale = min(width / box[2], height / box[3])
+    dx = (width - box[2] * scale) / 2 - box[0] * scale
+    dy = (height - box[3] * scale) / 2 - box[1] * scale
+    return Frame(math.ceil(width - 1e-9), math.ceil(height - 1e-9), scale, dx, dy)
+
+
+def placed(root: dict) -> tuple[list, float, float]:
+    """A root's viewBox, width and height (see frame_of)."""
+    box = [float(n) for n in root.get("viewBox", "").replace(",", " ").split()] \
+        or [0, 0, 100, 100]
+    width = length(root.get("width"), box[2])
+    return box, width, length(root.get("height"), box[3] * width / box[2])
+
+
+def zoomed(root: dict, zoom: float) -> dict:
+    """A root drawn `zoom` times its size: its width and height, in whole pixels."""
+    if zoom == 1:
+        return root
+    _box, width, height = placed(root)
+    return {**root, "width": str(math.ceil(width * zoom - 1e-9)),
+            "height": str(math.ceil(height * zoom - 1e-9))}
+
+
+def root_tag(root: dict) -> str:
+    """An SVG root's start tag with only the attributes that place what it holds."""
+    kept = "".join(f' {name}="{html.escape(root[name])}"' for name in PLACING if name in root)
+    return f'<svg xmlns="{SVG_NAMESPACE}"{kept}>'
+
+
+def at_zoom(svg: str, zoom: float) -> str:
+    """A whole SVG document drawn `zoom` times its size."""
+    start = ROOT.search(svg)
+    return root_tag(zoomed(svg_root(svg), zoom)) + svg[start.end():]
+
+
+def svg_root(svg: str) -> dict:
+    """The attributes of an SVG document's root element, read without parsing the rest."""
+    start = ROOT.search(svg)
+    if start is None:
+        raise ValueError("an SVG document without a root element")
+    return {name: html.unescape(value) for name, value in ATTRIBUTE.findall(start.group(1))}
+
+
+def length(value: str | None, whole: float) -> float:
+    """A root's width or height in pixels: as given, or a percentage of `whole` (all of it
+    when absent)."""
+    value = (value or "100%").strip().removesuffix("px")
+    return whole * float(value[:-1]) / 100 if value.endswith("%") else float(value)
+
+
+@dataclass(frozen=True)
+class Layers:
+    """A board's SVG taken apart: its head (the root's start tag, title, defs), its ground
+    and its pieces (the text of each, in drawing order)."""
+
+    head: str
+    ground: str
+    pieces: tuple
+
+
+def layers(svg: str) -> Layers | None:
+    """The layers of a board's SVG; None for an SVG without them."""
+    head, found, rest = svg.partition(GROUND)
+    end = rest.rfind("</svg>")
+    if not found or end < 0:
+        return None
+    rest = rest[:end]
+    start = rest.find(PIECE)
+    if start < 0:
+        return Layers(head, GROUND + rest, ())
+    parts = rest[start:].split(PIECE)
+    return Layers(head, GROUND + rest[:start], tuple(PIECE + part for part in parts[1:]))
+
+
+def drawn_head(head: str, zoom: float) -> str:
+    """What of a board's head is drawn, `zoom` times its size: its root with only the
+    attributes that place it, and what follows the root but its title (a turn's number,
+    a board's name)."""
+    return root_tag(zoomed(svg_root(head), zoom)) + TITLE.sub("", head[head.index(">") + 1:])
+
+
+def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
+    """Where a close-up of the board around these points (in SVG units) is cut: (zoom,
+    window), the board drawn so that its smallest text is LABEL pixels high, and cut to
+    CLOSE_UP pixels around most of the points (the zoom rounded up to a quarter, so the
+    close-ups of a game share their ground). None without points, or when a phone
+    shows the whole board's smallest text PHONE_LABEL pixels high already."""
+    root = svg_root(svg)
+    frame = frame_of(root)
+    if not points or smallest_text(svg) is None:
+        return None
+    smallest = smallest_text(svg) * frame.scale
+    if smallest * min(1, PHONE / frame.width) >= PHONE_LABEL:
+        return None
+    zoom = max(1.0, math.ceil(LABEL / smallest * ZOOM_STEPS) / ZOOM_STEPS)
+    frame = frame_of(zoomed(root, zoom))
+    spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
+    return zoom, window_around(spots, frame)
+
+
+@lru_cache(maxsize=16)
+def smallest_text(svg: str) -> float | None:
+    """The smallest font size of a board's texts, in its SVG units (None: it has none)."""
+    return min((float(size) for size in FONT_SIZE.findall(svg)), default=None)
+
+
+def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
+    """The CLOSE_UP window of the frame's canvas that holds the most of these pixels (the
+    first such), centred on those it holds, within the canvas."""
+    width, height = min(CLOSE_UP[0], frame.width), min(CLOSE_UP[1], frame.height)
+    held = max(([(x, y) for x, y in spots if abs(x - cx) <= width / 2
+                 and abs(y - cy) <= height / 2] for cx, cy in spots), key=len)
+    xs, ys = [x for x, _y in held], [y for _x, y in held]
+    left = round((min(xs) + max(xs) - width) / 2)
+    top = round((min(ys) + max(ys) - height) / 2)
+    left = min(max(0, left), frame.width - width)
+    top = min(max(0, top), frame.height - height)
+    return left, top, left + width, top + height
+
+
+def png(svg: str) -> bytes:
+    """The board as a PNG image, at the SVG's own size."""
+    return encode(drawn(svg, 1, None))
+
+
+def close_up(svg: str, zoom: float, window: tuple[int, int, int, int]) -> bytes:
+    """A part of the board as a PNG image: the board drawn at `zoom` times its size, cut
+    to the pixel rectangle `window` (left, top, right, bottom) of that drawing."""
+    return encode(drawn(svg, zoom, window))
+
+
+def drawn(svg: str, zoom: float, window):
+    """The board (or its window) as an RGB image: the ground with each piece laid on it."""
+    parts = layers(svg)
+    if parts is None:
+        whole = rasterise(at_zoom(svg, zoom))
+        return whole.crop(window) if window else whole
+    head = drawn_head(parts.head, zoom)
+    frame = frame_of(svg_root(head))
+    window = window or (0, 0, frame.width, frame.height)
+    canvas = ground(head, parts.ground).crop(window)
+    for sprite in sprites(head, parts.pieces, frame, window):
+        if sprite is not None and sprite.meets(window):
+            canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
+                         sprite.image)
+    return canvas
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A piece or an element drawn alone: an RGBA image, and where it goes on the canvas."""
+
+    image: object
+    left: int
+    top: int
+
+    def meets(self, window) -> bool:
+        """Does it fall (partly) in this pixel rectangle?"""
+        return meets((self.left, self.top, self.left + self.image.width,
+                      self.top + self.image.height), window)
+
+
+def meets(box, window) -> bool:
+    """Do two pixel rectangles (left, top, right, bottom) overlap?"""
+    return box[0] < window[2] and box[1] < window[3] and box[2] > window[0] \
+        and box[3] > window[1]
+
+
+class Kept(OrderedDict):
+    """What was drawn, by its content, the least recently used forgotten past a bound."""
+
+    def __init__(self, bound: int):
+        super().__init__()
+        self.bound = bound
+
+    def get(self, key, default=None):
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        return default
+
+    def keep(self, key, value):
+        self[key] = value
+        while len(self) > self.bound:
+            self.popitem(last=False)
+        return value
+
+
+_grounds = Kept(GROUNDS)
+_pieces = Kept(SPRITES)
+_elements = Kept(SPRITES)
+_places = Kept(SPRITES)
+
+
+def forget() -> None:
+    """Forget every ground, sprite and palette kept: the next board is drawn as in a new
+    process (for benchmarks and tests)."""
+    for kept in (_grounds, _pieces, _elements, _places):
+        kept.clear()
+    palette.cache_clear()
+    smallest_text.cache_clear()
+
+
+def ground(head: str, text: str):
+    """A board's ground (an RGB image), drawn once per process."""
+    key = (head, text)
+    found = _grounds.get(key)
+    if found is None:
+        found = _grounds.keep(key, rasterise(head + text + "</svg>"))
+    return found
+
+
+def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
+    """Each piece as a Sprite on the frame's canvas (None: nothing to see in `window`).
+
+    A piece not seen before is put together from its elements' sprites; the
+    elements not drawn before (a piece that moved keeps most of its
+    elements: a zone's name, a tile's outline) are drawn together, but for
+    those outside the window (of a close-up), which are left out.
+    """
+    new = {piece: elements(piece) for piece in pieces if (frame, piece) not in _pieces}
+    partial = {}
+    if new:
+        found, missing = {}, []
+        for part in dict.fromkeys(part for parts in new.values() for part in parts):
+            if (frame, part) in _elements:
+                found[part] = _elements.get((frame, part))
+            elif meets(place(part, frame), window):
+                missing.append(part)
+        drawn = draw_sprites(head, missing, [place(part, frame) for part in missing], frame)
+        for part, sprite in zip(missing, drawn):
+            found[part] = _elements.keep((frame, part), sprite)
+        for piece, parts in new.items():
+            sprite = assembled([found.get(part) for part in parts])
+            if all(part in found for part in parts):
+                _pieces.keep((frame, piece), sprite)
+            else:
+                partial[piece] = sprite
+    return [partial[piece] if piece in partial else _pieces.get((frame, piece))
+            for piece in pieces]
+
+
+def place(part: str, frame: Frame) -> tuple:
+    """The pixel rectangle an element (or a piece) may draw in, once reckoned: its box, or
+    the whole canvas when that cannot be told."""
+    found = _places.get((frame, part))
+    if found is None:
+        box = box_of(part)
+        found = _places.keep((frame, part), (frame.pixels(box) if box else None)
+                             or (0, 0, frame.width, frame.height))
+    return found
+
+
+def elements(piece: str) -> list:
+    """A piece's shapes in drawing order, without their titles (which are not drawn); the
+    piece whole when it holds anything but shapes in plain groups (a group's opacity)."""
+    shapes = [TITLE.sub("", match.group(0)) for match in ELEMENT.finditer(piece)]
+    rest = TITLE.sub("", ELEMENT.sub("", piece))
+    return shapes if not PLAIN_GROUP.sub("", rest).strip() else [piece]
+
+
+def assembled(parts: list) -> Sprite | None:
+    """Sprites laid one over the other, in order, as one."""
+    parts = [part for part in parts if part is not None]
+    if len(parts) < 2:
+        return parts[0] if parts else None
+    from PIL import Image
+    left, top = min(p.left for p in parts), min(p.top for p in parts)
+    right = max(p.left + p.image.width for p in parts)
+    bottom = max(p.top + p.image.height for p in parts)
+    image = Image.new("RGBA", (right - left, bottom - top))
+    for part in parts:
+        image.alpha_composite(part.image, (part.left - left, part.top - top))
+    return Sprite(image, left, top)
+
+
+def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
+    """Elements (or pieces) drawn by one call to resvg, each in its own frame of one tall
+    image (its box in pixels on the board, at the board's scale and on its pixel grid),
+    then cut apart as Sprites (None: nothing to see)."""
+    if not parts:
+        return []
+    root_end = head.index(">") + 1
+    width = max((b[2] - b[0] for b in boxes if b), default=0)
+    frames, tops, top = [], [], 0
+    for part, box in zip(parts, boxes):
+        tops.append(top)
+        if box is None:
+            continue
+        (x, y), w, h = frame.units(box[0], box[1]), box[2] - box[0], box[3] - box[1]
+        frames.append(f'<svg x="0" y="{top}" width="{w}" height="{h}" viewBox="{x!r} {y!r} '
+                      f'{w / frame.scale!r} {h / frame.scale!r}" preserveAspectRatio="none">'
+                      f'{part}</svg>')
+        top += h + 1
+    if not frames:
+        return [None] * len(parts)
+    sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{top}">'
+                      f'{head[root_end:]}{"".join(frames)}</svg>', "RGBA")
+    out = []
+    for box, at in zip(boxes, tops):
+        image = box and sheet.crop((0, at, box[2] - box[0], at + box[3] - box[1]))
+        out.append(Sprite(image, box[0], box[1]) if box and image.getbbox() else None)
+    return out
+
+
+def rasterise(svg: str, mode: str = "RGB"):
+    """An SVG drawn whole by resvg, with the fonts shipped in pbem/fonts."""
+    from PIL import Image
+    import resvg_py
+    drawn = resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges",
+                                  text_rendering="optimize_legibility", **FONTS)
+    image = Image.open(io.BytesIO(drawn))
+    return image.convert(mode)
+
+
+def encode(image) -> bytes:
+    """An RGB image as an indexed PNG: its 256 most frequent colours (ties by colour), each
+    other colour drawn as the nearest of them (a board has fewer than 4096: else octree
+    quantisation chooses them)."""
+    from PIL import Image
+    counted = image.getcolors(COUNTED)
+    if counted is None:
+        indexed = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                                 dither=Image.Dither.NONE)
+    else:
+        if len(counted) > COLOURS:
+            counted = sorted(counted, key=lambda c: (-c[0], c[1]))[:COLOURS]
+        indexed = image.quantize(palette=palette(tuple(sorted(c for _n, c in counted))),
+                                 dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def palette(colours: tuple):
+    """A palette image of these colours; kept, as it keeps what it learns of which colour
+    is nearest to which (a board's colours are most often its last board's; each keeps
+    a megabyte of it)."""
+    from PIL import Image
+    image = Image.new("P", (1, 1))
+    image.putpalette([level for colour in colours for level in colour])
+    return image
+
+
+def box_of(piece: str) -> tuple | None:
+    """The box (x0, y0, x1, y1) in SVG units that holds what a piece draws, strokes and
+    smoothed edges included; None when it cannot be told (draw it over the whole board)."""
+    boxes, inherited = [], [{}]
+    for match in TAG.finditer(piece):
+        closing, name, attrs, empty = match.groups()
+        if closing:
+            if name == "g" and len(inherited) > 1:
+                inherited.pop()
+            continue
+        given = dict(ATTRIBUTE.findall(attrs))
+        if "transform" in given or name not in DRAWN | PASSIVE:
+            return None
+        style = {**inherited[-1], **{k: v for k, v in given.items()
+                                     if k in ("stroke", "stroke-width", "font-size",
+                                              "text-anchor")}}
+        if name == "g" and not empty:
+            inherited.append(style)
+        if name in DRAWN:
+            shape = shape_box(name, given, style, piece, match.end())
+            if shape is None:
+                return None
+            boxes.append(shape)
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def shape_box(name: str, given: dict, style: dict, piece: str, end: int) -> tuple | None:
+    """The box of one shape, its stroke included (mitred corners: twice its width)."""
+    number = lambda key: float(given.get(key, 0))  # noqa: E731
+    if name == "rect":
+        x0, y0 = number("x"), number("y")
+        box = (x0, y0, x0 + number("width"), y0 + number("height"))
+    elif name in ("circle", "ellipse"):
+        rx = number("r") if name == "circle" else number("rx")
+        ry = number("r") if name == "circle" else number("ry")
+        box = (number("cx") - rx, number("cy") - ry, number("cx") + rx, number("cy") + ry)
+    elif name == "line":
+        box = (min(number("x1"), number("x2")), min(number("y1"), number("y2")),
+               max(number("x1"), number("x2")), max(number("y1"), number("y2")))
+    elif name in ("polyline", "polygon"):
+        values = [float(n) for n in NUMBER.findall(given.get("points", ""))]
+        box = points_box(values[0::2], values[1::2])
+    elif name == "path":
+        box = path_box(given.get("d", ""))
+    else:
+        return text_box(given, style, piece, end)
+    if box is None:
+        return None
+    stroke = float(style.get("stroke-width", 1)) if style.get("stroke", "none") != "none" else 0
+    return (box[0] - stroke, box[1] - stroke, box[2] + stroke, box[3] + stroke)
+
+
+def points_box(xs, ys) -> tuple | None:
+    """The box of some points."""
+    if not xs or not ys:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def path_box(d: str) -> tuple | None:
+    """The box of a path's points and control points (which hold its curves); None for arcs,
+    whose box is not worth reckoning here."""
+    xs, ys, x, y, start = [], [], 0.0, 0.0, (0.0, 0.0)
+    for command, args in PATH_PART.findall(d):
+        kind, values = command.lower(), [float(n) for n in NUMBER.findall(args)]
+        if kind == "a":
+            return None
+        if kind == "z":
+            x, y = start
+            continue
+        count = PATH_ARGS[kind]
+        for at in range(0, len(values) - count + 1, count):
+            chunk = values[at:at + count]
+            base = (x, y) if command.islower() else (0.0, 0.0)
+            if kind == "h":
+                x = base[0] + chunk[0]
+            elif kind == "v":
+                y = base[1] + chunk[0]
+            else:
+                for px, py in zip(chunk[0::2], chunk[1::2]):
+                    xs.append(base[0] + px)
+                    ys.append(base[1] + py)
+                x, y = xs[-1], ys[-1]
+            xs.append(x)
+            ys.append(y)
+            if kind == "m" and at == 0:
+                start = (x, y)
+            kind = "l" if kind == "m" else kind
+    return points_box(xs, ys)
+
+
+def text_box(given: dict, style: dict, piece: str, end: int) -> tuple:
+    """The box a text can fill: each character as wide as the widest, an em above the
+    baseline and a third below."""
+    content = piece[end:piece.find("<", end)]
+    size = float(style.get("font-size", 16))
+    wide = len(content.strip()) * size * TEXT_WIDTH
+    x, y = float(given.get("x", 0)), float(given.get("y", 0))
+    left = {"middle": x - wide / 2, "end": x - wide}.get(style.get("text-anchor"), x)
+    return left - size / 4, y - size * 1.1, left + wide + size / 4, y + size / 3

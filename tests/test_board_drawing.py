@@ -1,0 +1,110 @@
+"""Boards drawn in layers look as resvg draws the whole SVG, on every board of bot games.
+
+Each game is played by its bots (`pbem demo`); every board and close-up its
+mails kept is drawn by pbem (the ground once, then the pieces' sprites) and by
+resvg from the whole document, as pbem drew boards before, and the two images
+are compared pixel by pixel: every pixel within a few levels (pbem's palette
+rounds some colours), at most a few in ten thousand further apart (smoothed
+edges drawn in two pieces).
+"""
+
+import io
+import sqlite3
+
+from PIL import Image, ImageChops
+import pytest
+
+from pbem import demo, raster
+from pbem.mail import stored
+
+TURNS = {"auguste": 4, "attila": 2, "saga": 3, "seigneurs": 1}
+SAMPLE = 16  # boards compared per game, spread over the game
+CLOSE = 12  # levels per channel: pbem's palette rounds a colour by 3 at most
+FAR_SHARE = 0.0005  # of the pixels may differ more
+
+
+def kept_boards(folder) -> tuple[list[str], list[dict]]:
+    """The boards (SVG) and the close-ups (with their board's SVG) a demo's mails kept."""
+    db = sqlite3.connect(folder / "demo.db")
+    try:
+        return stored.boards_kept(db)
+    finally:
+        db.close()
+
+
+def whole(svg: str, zoom: float = 1):
+    """The board as resvg draws the whole document (`zoom` times its size)."""
+    return raster.rasterise(svg if zoom == 1 else raster.at_zoom(svg, zoom))
+
+
+def decoded(png: bytes):
+    """A PNG as an RGB image."""
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def differences(ours, theirs) -> str | None:
+    """What is wrong with our drawing beside theirs, or None."""
+    if ours.size != theirs.size:
+        return f"{ours.size} beside {theirs.size}"
+    levels = ImageChops.difference(ours, theirs).convert("L").histogram()
+    far = sum(levels[CLOSE + 1:])
+    if far > FAR_SHARE * ours.width * ours.height:
+        return f"{far} of {ours.width * ours.height} pixels more than {CLOSE} levels apart"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(TURNS))
+def test_boards_drawn_in_layers_look_as_the_whole_svg_drawn(tmp_path, game):
+    demo.play(game, "layers", tmp_path / "demo", TURNS[game])
+    boards, close_ups = kept_boards(tmp_path / "demo")
+    assert len(boards) >= 5 and len(close_ups) >= 5
+    assert all(raster.layers(svg) is not None for svg in boards)
+    assert sum(bool(raster.layers(svg).pieces) for svg in boards) >= len(boards) - 1
+    raster.forget()
+    faults = []
+    step = max(1, len(boards) // SAMPLE)
+    for number, svg in list(enumerate(boards))[::step]:
+        wrong = differences(decoded(raster.png(svg)), whole(svg))
+        if wrong:
+            faults.append(f"board {number}: {wrong}")
+    step = max(1, len(close_ups) // SAMPLE)
+    for number, close_up in list(enumerate(close_ups))[::step]:
+        zoom, window = close_up["zoom"], tuple(close_up["window"])
+        wrong = differences(decoded(raster.close_up(close_up["svg"], zoom, window)),
+                            whole(close_up["svg"], zoom).crop(window))
+        if wrong:
+            faults.append(f"close-up {number}: {wrong}")
+    assert not faults, "\n".join(faults)
+
+
+@pytest.mark.slow
+def test_a_board_is_the_same_png_whatever_was_drawn_before(tmp_path):
+    demo.play("saga", "same", tmp_path / "demo", 2)
+    boards, _ = kept_boards(tmp_path / "demo")
+    raster.forget()
+    in_turn = [raster.png(svg) for svg in boards]
+    raster.forget()
+    assert [raster.png(svg) for svg in reversed(boards)] == in_turn[::-1]
+
+
+def test_a_board_kept_before_its_svg_had_layers_is_drawn_whole():
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" width="80">'
+           '<rect width="40" height="30" fill="#fbf8f0"/>'
+           '<circle cx="20" cy="15" r="10" fill="#d62828"/></svg>')
+    assert raster.layers(svg) is None
+    ours = decoded(raster.png(svg))
+    assert ours.size == (80, 60) and differences(ours, whole(svg)) is None
+    assert ours.getpixel((40, 30)) == (0xd6, 0x28, 0x28)
+
+
+def test_a_piece_whose_box_cannot_be_told_is_drawn_over_the_whole_board():
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" width="40" '
+           'height="30"><g class="ground"><rect width="40" height="30" fill="#fff"/></g>'
+           '<g class="piece"><circle cx="5" cy="5" r="3" fill="#000"/></g>'
+           '<g class="piece"><circle cx="30" cy="20" r="4" fill="#00f" '
+           'transform="translate(2 2)"/></g></svg>')
+    assert raster.box_of(raster.layers(svg).pieces[1]) is None
+    ours = decoded(raster.png(svg))
+    assert differences(ours, whole(svg)) is None
+    assert ours.getpixel((32, 22)) == (0, 0, 255) and ours.getpixel((5, 5)) == (0, 0, 0)

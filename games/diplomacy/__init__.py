@@ -7,7 +7,7 @@ Rules as pbem plays them, and every DATC option chosen: docs/rules/diplomacy.md.
 from pbem.i18n import N_
 
 from .bot import bot_orders
-from .drawing import svg_context
+from .drawing import own_area, svg_context
 from .present import board_text, briefing, describe_orders, narrate, view
 from .rules import (apply, default_orders, outcome, parse, pending, resolve, setup, survivors,
                     turn_number)
@@ -39,5 +39,5 @@ def timing(options: dict) -> dict:
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_options",
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "timing", "bot_orders",
-           "briefing", "survivors", "turn_number"]
+           "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
+           "bot_orders", "briefing", "survivors", "turn_number"]

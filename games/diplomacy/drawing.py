@@ -23,6 +23,7 @@ COLOURS = {"austria": "#c0392b", "england": "#1f3a93", "france": "#3498db",
            "germany": "#4d4d4d", "italy": "#27ae60", "russia": "#8e44ad", "turkey": "#d4a017"}
 INK = {"turkey": "#222222"}  # the letter on a badge: white, but on Turkey's yellow
 PIXELS = 1000
+AT_REST = {"dot": "#ffffff", "tint": None, "unit": None, "fill": None, "ink": None}
 
 
 def pale(colour: str, share: float = 0.3) -> str:
@@ -77,15 +78,17 @@ def svg_context(view: dict) -> dict:
         owner = view["centres"].get(key)
         on_coast = unit is not None and coast_of(place_of(key, unit)) is not None
         x, y = province.place
+        owned = owner if province.centre else None
         provinces.append({"key": key, "x": x, "y": y, "kind": province.kind,
                           "centre": province.centre,
-                          "dot": COLOURS[owner] if owner else "#ffffff",
-                          "tint": pale(COLOURS[owner]) if owner and province.centre else None,
+                          "dot": COLOURS[owned] if owned else "#ffffff",
+                          "tint": pale(COLOURS[owned]) if owned else None,
                           **badge(None if on_coast else unit)})
         for coast in province.coasts:
             spot = f"{key}/{coast}"
             cx, cy = place[spot]
             coasts.append({"label": coast.lower(), "x": cx, "y": cy, "px": x, "py": y,
+                           "dot": "#ffffff", "tint": None,
                            **badge(unit if on_coast and unit.get("coast") == coast else None)})
     dislodged = [{"x": the_board.provinces[key].place[0] - 15,
                   "y": the_board.provinces[key].place[1] + 14, **badge(unit)}
@@ -97,7 +100,18 @@ def svg_context(view: dict) -> dict:
                                                               num=len(power["centres"]))}
               for rank, power in enumerate(view["powers"])]
     return {"width": the_board.width, "height": the_board.height, "pixels": PIXELS,
+            "at_rest": AT_REST,
             "pixels_high": round(PIXELS * the_board.height / the_board.width),
             "links": links(), "provinces": provinces, "coasts": coasts,
             "dislodged": dislodged, "legend": legend, "heading": when_words(view),
             "title": _("Diplomacy, {when}").format(when=when_words(view))}
+
+
+def own_area(view: dict) -> list:
+    """Where the viewing seat's units stand (its powers' home centres when it has none), in
+    the board's SVG units: what its close-up shows; nothing for the public view."""
+    mine = set(view.get("you", {}).get("powers", ()))
+    place = coordinates()
+    spots = [place[place_of(p, u)] for p, u in sorted(view["units"].items())
+             if u["power"] in mine]
+    return spots or [place[p] for power in sorted(mine) for p in board().powers[power].home]

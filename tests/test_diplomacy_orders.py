@@ -90,6 +90,8 @@ def test_retreats_and_disbands():
         "line 1: no unit may retreat to Munich (MUN), where its attacker came from"]
     assert said("A BUR - PAR", where=where) == ["line 1: Paris (PAR) is occupied"]
     assert said("A BUR - PIC", where=where) == ["A BUR - PIC"]
+    assert said("A BUR - ROM", where=where) == [
+        "line 1: Burgundy (BUR) does not border Rome (ROM); it may retreat to GAS, PIC"]
     assert said("A BUR H", where=where) == ["line 1: a dislodged unit can only retreat or disband"]
 
 
@@ -133,7 +135,14 @@ def test_two_orders_for_one_unit_are_both_refused_and_the_unit_holds():
 def test_an_order_for_another_powers_unit_or_an_empty_province_is_refused():
     assert said("A BER - SIL") == [
         "line 1: the unit in Berlin (BER) is Germany's: you order only your own units"]
-    assert said("A BUR - PAR") == ["line 1: there is no unit in Burgundy (BUR)"]
+    assert said("A BUR - PAR") == [
+        "line 1: there is no unit in Burgundy (BUR); your units: F BRE, A MAR, A PAR"]
+    assert said("A PAR - MUN") == [
+        "line 1: Paris (PAR) does not border Munich (MUN), and no fleets stand at sea between "
+        "them to convoy the army; it may move to BRE, BUR, GAS, PIC"]
+    assert said("F BRE - NTH") == [
+        "line 1: a fleet in Brest (BRE) cannot reach North Sea (NTH); it can reach ENG, GAS, "
+        "MAO, PIC"]
 
 
 def test_the_unit_type_written_does_not_matter_and_is_said_back_right():

@@ -288,6 +288,11 @@ def own_unit(board: Board, position: dict, power: str, place: str) -> tuple:
     province = province_of(place)
     unit = position["units"].get(province)
     if unit is None:
+        yours = [unit_text(p, u) for p, u in sorted(position["units"].items())
+                 if u["power"] == power]
+        if yours:
+            raise Refused(_("there is no unit in {place}; your units: {units}").format(
+                place=place_words(board, province), units=", ".join(yours)))
         raise Refused(_("there is no unit in {place}").format(place=place_words(board, province)))
     if unit["power"] != power:
         raise Refused(_("the unit in {place} is {owner}'s: you order only your own units").format(
@@ -326,8 +331,9 @@ def move_target(board: Board, position: dict, unit: str, place: str, to: str,
                             "army").format(start=place_words(board, start),
                                            end=place_words(board, province)))
         raise Refused(_("{start} does not border {end}, and no fleets stand at sea between "
-                        "them to convoy the army").format(start=place_words(board, start),
-                                                          end=place_words(board, province)))
+                        "them to convoy the army; it may move to {places}").format(
+                            start=place_words(board, start), end=place_words(board, province),
+                            places=", ".join(sorted(board.army[start]))))
     return province
 
 
@@ -340,14 +346,15 @@ def fleet_target(board: Board, place: str, to: str, any_coast: bool = False) -> 
             place=place_words(board, province)))
     targets = board.fleet_targets(place, province)
     if not targets:
-        raise Refused(_("a fleet in {start} cannot reach {end}").format(
-            start=place_words(board, place), end=place_words(board, province)))
+        raise Refused(_("a fleet in {start} cannot reach {end}; it can reach {targets}").format(
+            start=place_words(board, place), end=place_words(board, province),
+            targets=", ".join(sorted(board.fleet[place]))))
     coast = coast_of(to)
     if coast and board.provinces[province].coasts:
         if to not in targets:
             raise Refused(_("a fleet in {start} cannot reach {end}; it can reach {targets}")
                           .format(start=place_words(board, place), end=place_words(board, to),
-                                  targets=_(" or ").join(targets)))
+                                  targets=", ".join(targets)))
         return to
     if any_coast:
         return province
@@ -465,8 +472,9 @@ def check_retreat(board: Board, position: dict, power: str, order: dict) -> dict
     elif to in board.army[province]:
         target = to
     else:
-        raise Refused(_("{start} does not border {end}").format(
-            start=place_words(board, province), end=place_words(board, to)))
+        raise Refused(_("{start} does not border {end}; it may retreat to {places}").format(
+            start=place_words(board, province), end=place_words(board, to),
+            places=", ".join(unit["retreats"]) or _("nowhere: disband it")))
     if target not in unit["retreats"]:
         if to in position["units"]:
             raise Refused(_("{place} is occupied").format(place=place_words(board, to)))

@@ -75,7 +75,8 @@ def yours(state: dict, seat: str) -> dict:
     """A seat's own part of its view: its powers, what it may send now, HELP's examples."""
     mine = seat_powers(state, seat)
     position = state["position"]
-    return {"seat": seat, "powers": mine, "names": [who(p, seat) for p in mine],
+    return {"seat": seat, "powers": mine,
+            "names": together([power_words(board(), p) for p in mine]),
             "options": hints.options(position, mine) if not state["result"] else [],
             "examples": hints.examples(position, mine) if not state["result"] else [],
             "said": SAID[current()]}
@@ -83,9 +84,7 @@ def yours(state: dict, seat: str) -> dict:
 
 def briefing(state: dict, seat: str) -> dict:
     """A seat's welcome: its powers, how to win, and that every other seat is a rival."""
-    names = _(" and ").join(power_words(board(), p) for p in seat_powers(state, seat))
-    lines = [_("You play {powers}.").format(powers=names),
-             _("How to win: own {num} of the 34 supply centres after a Fall turn.").format(
+    lines = [_("How to win: own {num} of the 34 supply centres after a Fall turn.").format(
                  num=board().victory)]
     if state["last_year"]:
         lines.append(_("The game ends after the Fall of {year}: the power with the most "
@@ -146,6 +145,13 @@ def either(choices: list) -> str:
     if len(choices) < 2:
         return "".join(choices)
     return _("{some} or {last}").format(some=", ".join(choices[:-1]), last=choices[-1])
+
+
+def together(names: list) -> str:
+    """Names together in words: "France", "France and Russia", "Austria, France and Russia"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
 
 
 def describe_orders(state: dict, seat: str, orders: dict) -> list[str]:
@@ -239,12 +245,12 @@ def narrate(event) -> str | None:
     if kind == "centres_changed":
         return centres_words(p)
     if kind == "phase_begun":
-        return next_words(p["position"])
+        return None if p.get("final") else next_words(p["position"])
     if kind == "game_won":
         return _("{power} owns {num} supply centres and wins the game.").format(
             power=who(p["power"], p["seat"]), num=p["centres"][p["power"]])
     if kind == "game_ended":
-        leaders = _(" and ").join(power_words(board(), power) for power in p["leaders"])
+        leaders = together([power_words(board(), power) for power in p["leaders"]])
         most = p["centres"][p["leaders"][0]]
         if p["reason"] == "years":
             return ngettext("The last year, {year}, is over: {powers} own the most supply "

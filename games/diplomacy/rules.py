@@ -13,8 +13,9 @@ A phase resolves into public events, each told in the reports: every
 power's orders with their results (``orders_resolved``), the units
 dislodged and where they may go (``dislodged``), the provinces a standoff
 left empty (``standoffs``), the supply centres that changed hands after
-Fall (``centres_changed``), then ``phase_begun`` with the next position, and
-``game_won`` or ``game_ended`` when the game is over. A phase that asks no
+Fall (``centres_changed``), then ``phase_begun`` with the next position
+(marked ``final`` when the game ends there), and ``game_won`` or
+``game_ended`` when the game is over. A phase that asks no
 seat anything (a retreat or a winter of powers nobody plays) is resolved at
 once, with the phase before it.
 """
@@ -151,14 +152,15 @@ def resolve_phase(scratch: Scratch, given: dict) -> None:
     if changed:
         scratch.emit(public("centres_changed", changes=changed, year=position["year"],
                             centres={p: centre_count(after, p) for p in the_board.powers}))
-    scratch.emit(public("phase_begun", position=after))
     solo = winner(the_board, after)
+    last = state["last_year"]
+    over = solo or last is not None and (after["year"] > last or after["season"] == "winter"
+                                         and after["year"] == last)
+    scratch.emit(public("phase_begun", position=after, **({"final": True} if over else {})))
     if solo:
         scratch.emit(public("game_won", power=solo, seat=state["powers"][solo],
                             centres={p: centre_count(after, p) for p in the_board.powers}))
-    elif state["last_year"] is not None and (after["year"] > state["last_year"] or
-                                              after["season"] == "winter"
-                                              and after["year"] == state["last_year"]):
+    elif over:
         scratch.emit(ending(scratch.state, "years"))
 
 

@@ -7,7 +7,7 @@ player who copies a line never gets an error for it.
 
 import textwrap
 
-from pbem.i18n import _, current
+from pbem.i18n import _, current, ngettext
 
 from .board import ARMY, FLEET, board, province_of
 from .orders import SAID, order_text, read_orders
@@ -111,11 +111,16 @@ def winter_choices(position: dict, power: str, named: bool) -> list[tuple]:
                         if found[1:] else ""))
         if out:
             waive = said["waive"] + (f" {power_name(power).upper()}" if named else "")
-            out.append((waive, _("one build fewer")))
+            out.append((waive, ngettext("one build fewer; {power} may build {num}",
+                                        "one build fewer; {power} may build {num}",
+                                        owed).format(power=power_name(power), num=owed)))
     elif owed < 0:
-        for province in powers_units(position, power):
-            unit = position["units"][province]
-            out.append((f"{said['remove']} {unit_text(province, unit)}", ""))
+        removals = [f"{said['remove']} {unit_text(p, position['units'][p])}"
+                    for p in powers_units(position, power)]
+        out.append((removals[0], ngettext("or {orders}; {power} removes {num}",
+                                          "or {orders}; {power} removes {num}", -owed).format(
+                                              orders=", ".join(removals[1:]),
+                                              power=power_name(power), num=-owed)))
     return out
 
 

@@ -19,6 +19,7 @@ from .position import adjustment, powers_units, unit_text
 from .rules import SEASONS, free_homes, seat_powers, turn_number
 
 WIDTH = 78
+NBSP = "\u00a0"
 PHASES = {"movement": N_("movement"), "retreat": N_("retreats"),
           "adjustment": N_("adjustments")}
 RESULTS = {"succeeded": N_("succeeded"), "bounced": N_("bounced"), "cut": N_("cut"),
@@ -198,10 +199,15 @@ def unordered(state: dict, power: str, given: list) -> list[str]:
     return []
 
 
+def whole(order: str) -> str:
+    """An order kept on one line of a report: its spaces do not break."""
+    return order.replace(" ", NBSP)
+
+
 def result_words(result: dict) -> str:
     """One order and what became of it: "A PAR - BUR (bounced)", "A BUD H (no order)"; a
     hold that stood says no result."""
-    order = order_text(result["order"], current())
+    order = whole(order_text(result["order"], current()))
     marks = [_("no order")] if result.get("default") else []
     said = VOID.get(result.get("why")) if result["result"] == "void" else None
     if said is None and (result["result"] != "succeeded" or
@@ -219,7 +225,7 @@ def results_words(results: list) -> str:
     if all(r.get("default") and r["order"]["type"] == "hold" and r["result"] == "succeeded"
            for r in results):
         return _("no orders, every unit held: {units}").format(units=", ".join(
-            f"{r['order']['unit']} {r['order']['at']}" for r in results))
+            whole(f"{r['order']['unit']} {r['order']['at']}") for r in results))
     return _("; ").join(result_words(r) for r in results)
 
 

@@ -484,7 +484,8 @@ class Referee:
                 raise PbemError(f"the log of {game_id} does not give its own state at seq "
                                 f"{to_seq}: run pbem replay {game_id} --verify")
             held = eng.get("paused")
-            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier), now)
+            told = letters.turn_of(table.game, earlier)
+            table = self.record(table, engine.rollback(phase, to_seq, reason, earlier, told), now)
             table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
             if held:
                 table = self.record(table, [engine.paused(table.state, held["reason"], now)],
@@ -529,10 +530,17 @@ class Referee:
                 "board": table.game.board_text(table.game.view(after["game"], None)),
                 "result": table.game.outcome(after["game"])}
 
-    def orders_in(self, game_id: str, with_orders: bool = False) -> dict:
-        """Which seats the open phase asks have sent orders, when, and (with_orders) what."""
+    def orders_in(self, game_id: str, with_orders: bool = False, public: bool = False) -> dict:
+        """Which seats the open phase asks have sent orders, when, and (with_orders) what.
+
+        `public`: as anyone may know it; in a game that keeps who is asked secret
+        (fog of war), "seats" is then None.
+        """
         table = self.table(game_id)
         eng = table.state["engine"]
+        if public and engine.private_requests(table.game, table.state):
+            return {"game": game_id, "phase": eng["phase"], "deadline": eng["deadline"],
+                    "paused": (eng.get("paused") or {}).get("reason"), "seats": None}
         seats = {s["name"]: s for s in self.store.seats(game_id)}
         rows = []
         for name, request in sorted(eng["requests"].items()):

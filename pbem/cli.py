@@ -22,7 +22,7 @@ import pbem.games
 from . import __version__
 from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
-from .adjudicator.engine import TIMING_OPTIONS, waiting_for
+from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import SEAT_OPTIONS, Referee, SeatSpec
 from . import console
@@ -256,10 +256,15 @@ def games_command(as_json):
 
 
 @main.command("list")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Name the seats asked even in a game that keeps them secret (fog of war).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/cli-json.md).")
 @common
-def list_command(referee, as_json):
+def list_command(referee, as_referee, as_json):
     """List the games in the database with their state.
+
+    In a game that keeps who is asked secret (fog of war), only --referee
+    names the seats asked, whose orders are in, and who is in civil disorder.
 
     Example: pbem list --json
     """
@@ -268,15 +273,16 @@ def list_command(referee, as_json):
         table = referee.table(game["id"])
         eng = table.state["engine"]
         seats = referee.store.seats(game["id"])
+        hidden = not as_referee and private_requests(table.game, table.state)
         sent = [s["seat"] for s in referee.orders_in(game["id"])["seats"] if s["sent"]]
         rows.append({
             "id": game["id"], "ruleset": game["ruleset"], "status": game["status"],
             "phase": eng["phase"], "deadline": eng["deadline"],
-            "waiting_for": sorted(eng["requests"]),
-            "orders_in": sent,
+            "waiting_for": None if hidden else sorted(eng["requests"]),
+            "orders_in": None if hidden else sent,
             "seats": [s["name"] for s in seats],
             "bouncing": [s["name"] for s in seats if s["bouncing"]],
-            "disorder": eng.get("disorder", []),
+            "disorder": None if hidden else eng.get("disorder", []),
             "paused": (eng.get("paused") or {}).get("reason"),
             "result": said_result(eng["result"]),
             "standby": [s["name"] for s in referee.store.standby(game["id"])],
@@ -313,9 +319,12 @@ def game_line(row: dict) -> str:
         return line + (f"; standby: {', '.join(row['standby'])}" if row["standby"] else "")
     if row["status"] == "over":
         return f"over: {result_text(row['result'], game=pbem.games.load(row['ruleset']))}"
-    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
     line = f"phase {row['phase']}, " + (f"paused ({row['paused']})" if row["paused"] else
                                          f"deadline {row['deadline']}")
+    if row["waiting_for"] is None:
+        return line + ", waiting for others (who is asked is secret: pbem list --referee)" + \
+            (f"; mail to {', '.join(row['bouncing'])} bounces" if row["bouncing"] else "")
+    missing = [s for s in row["waiting_for"] if s not in row["orders_in"]]
     line += f", waiting for {', '.join(missing)}" if missing else \
         ", every order is in"
     if row["orders_in"]:
@@ -721,20 +730,25 @@ def ruling(referee, game_id, ruling_id, values, text, as_json, now):
 def orders(referee, game_id, as_referee, as_json):
     """Show which seats have sent orders for the open phase, and when.
 
-    With --referee, what each seat ordered (as the game understood it).
+    With --referee, what each seat ordered (as the game understood it). In a
+    game that keeps who is asked secret (fog of war), only --referee names
+    the seats.
 
     Example: pbem orders rome --referee
     """
-    shown = referee.orders_in(game_id, with_orders=as_referee)
+    shown = referee.orders_in(game_id, with_orders=as_referee, public=not as_referee)
     if as_json:
         emit_json(shown)
         return
     when = f"paused ({shown['paused']})" if shown["paused"] else \
         f"deadline {shown['deadline']}" if shown["deadline"] else "no deadline"
     click.echo(f"game {game_id}, phase {shown['phase']}, {when}:")
-    if not shown["seats"]:
+    if shown["seats"] is None:
+        click.echo("  who is asked is known only to the seats asked (fog of war); "
+                   f"pbem orders {game_id} --referee names them")
+    elif not shown["seats"]:
         click.echo("  nothing is asked of anyone")
-    for row in shown["seats"]:
+    for row in shown["seats"] or []:
         if row["sent"]:
             said = f"orders in since {row['at']}" + \
                 (f", {counted(row['errors'], 'line')} with errors" if row["errors"] else "")

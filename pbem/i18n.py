@@ -37,6 +37,7 @@ DATE_PATTERN = "EEE d MMM y HH:mm"
 MSGID = "msgid"  # the key of a stored sentence's English text
 
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
+_zone: ContextVar[str | None] = ContextVar("pbem_zone", default=None)
 
 
 def current() -> str:
@@ -54,6 +55,22 @@ def speaking(lang: str):
         yield
     finally:
         _language.reset(token)
+
+
+def reader_zone() -> str | None:
+    """The time zone of the reader being written for (None: UTC)."""
+    return _zone.get()
+
+
+@contextmanager
+def in_zone(tz_name: str | None):
+    """Show times in `tz_name` (a seat's zone; None: UTC) inside the block, where a sentence
+    cannot be given the zone itself (an event narrated for its reader)."""
+    token = _zone.set(tz_name)
+    try:
+        yield
+    finally:
+        _zone.reset(token)
 
 
 def normal_language(text: str) -> str | None:

@@ -26,12 +26,14 @@ import threading
 import time
 
 from . import letters, players, seats, signup
-from .i18n import N_, _, counted, format_date, speaking
+from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
+from .adjudicator.contract import OrderError
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import SETTINGS, Reading, read_text, sections, sender_names, signature
+from .reading import (SETTINGS, Reading, mistyped_command, read_text, sections,
+                      sender_names, shown, signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -437,14 +439,15 @@ def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
 
 
 def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple | None:
-    """(the turn, whether a rollback undid it) whose mail this mail answers, when that turn
-    is over; None when the mail counts for the open one.
+    """(the mail of ours it answers: its outbox row, whether a rollback undid its turn) when
+    that turn is over; None when the mail counts for the open one.
 
     The mails of ours it references (In-Reply-To, References) say which turn it
     answers: the one of the latest of them. It is over when a rollback undid
     it (the game's events when the mail was written are undone), or when it
     has closed and asked something of the seat. A mail that references none
-    of ours, or only asks (HELP, STATUS), counts for the open turn.
+    of ours, or only asks (HELP, STATUS), counts for the open turn, and so
+    does a reply to press that holds no orders (a message, whenever it comes).
     """
     if not incoming.references:
         return None
@@ -453,19 +456,22 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
     marks = ", ".join("?" for _ in incoming.references)
-    rows = store.all(f"SELECT id, phase, asked, kind, seq FROM outbox WHERE game = ? "
-                     f"AND seat = ? AND message_id IN ({marks})",
+    rows = store.all(f"SELECT id, phase, asked, kind, seq, turn, round, subject FROM outbox "
+                     f"WHERE game = ? AND seat = ? AND message_id IN ({marks})",
                      [table.game_row["id"], seat["name"], *incoming.references])
-    if not rows or any(row["phase"] is None or row["kind"] == "press" for row in rows):
-        return None  # a reply to press is a message, whenever it comes
+    if not rows or any(row["phase"] is None for row in rows):
+        return None
+    if any(row["kind"] == "press" for row in rows) and not reading.commands and \
+            not orders_like(table, seat["name"], reading.orders_text):
+        return None
     latest = max(rows, key=lambda row: row["id"])
     if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
                                          in undone_spans(store, table)):
-        return latest["phase"], True
+        return latest, True
     if latest["phase"] >= table.state["engine"]["phase"]:
         return None
-    asked = any(row["asked"] for row in rows if row["phase"] == latest["phase"])
-    return (latest["phase"], False) if asked else None
+    asked = [row for row in rows if row["phase"] == latest["phase"] and row["asked"]]
+    return (max(asked, key=lambda row: row["id"]), False) if asked else None
 
 
 def undone_spans(store: Store, table) -> list[tuple[int, int]]:
@@ -474,25 +480,28 @@ def undone_spans(store: Store, table) -> list[tuple[int, int]]:
                                                 of_type="phase_rolled_back"))
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: int, undone: bool, now: str):
-    """Answer a mail to a turn that is over (or that a rollback undid): not used, and what
-    the open turn needs."""
-    eng = table.state["engine"]
+def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool, now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): not used, which mail
+    it answered (its subject, as the seat read it), and the open turn's request below."""
+    turn, round_ = table.turn()
+    subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
-        notes = [_("The referee took the game back to turn {turn}: your mail answers a mail "
-                   "of a turn that was undone, so the orders and commands in it were not "
-                   "used.").format(turn=eng["phase"]) if undone else
-                 _("Turn {closed} is over: your mail answers a mail of that turn, so the "
-                   "orders in it were not used.").format(closed=closed)]
-        if seat["name"] in eng["requests"]:
-            notes.append(_("Turn {turn} needs your orders now (see below): send them in a "
-                           "reply to this mail.").format(turn=eng["phase"]))
-    letters.seat_note(table, seat, incoming,
-                      lambda context: _("turn {closed} was undone").format(closed=closed)
-                      if undone else _("turn {closed} is over").format(closed=closed),
-                      notes, now)
-    reason = f"answers turn {closed}, which a rollback undid" if undone else \
-        f"answers turn {closed}, which is over"
+        told = engine.told_words(closed["turn"], closed["round"]) \
+            if closed["turn"] is not None else _("an earlier turn")
+        now_told = engine.told_words(turn, round_)
+        notes = [_("The referee took the game back to {told}: your mail answers my mail "
+                   "“{subject}”, of a turn that was undone, so the orders and commands in it "
+                   "were not used.").format(told=now_told, subject=subject) if undone else
+                 _("Your mail answers my mail “{subject}”, which is over: the orders in it "
+                   "were not used.").format(subject=subject)]
+        if seat["name"] in table.state["engine"]["requests"]:
+            notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
+                           "it in a reply to this mail.").format(
+                               told=now_told, asked=table.prompt(seat["name"]).rstrip(". ")))
+        headline = (_("{told} was undone") if undone else _("{told} is over")).format(told=told)
+    letters.late_answer(table, seat, incoming, headline, notes, now)
+    reason = f"answers phase {closed['phase']}, which a rollback undid" if undone else \
+        f"answers phase {closed['phase']}, which is over"
     return "rejected", reason, table.game_row["id"], seat["name"]
 
 
@@ -524,6 +533,7 @@ class Answer:
     understood: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
+    remarks: list = field(default_factory=list)
     on_file: list = field(default_factory=list)
     recorded: bool = False
     receipts: list = field(default_factory=list)
@@ -537,6 +547,9 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     order the game accepts. A seat that gives the orders of others (a vassal's
     overlord) may head a part of its mail "for SEAT:"; without it, its orders
     go to the one seat it controls that is asked, when it is not asked itself.
+    A reply to a press mail goes back to the press's sender as press, unless it
+    holds a command, an order or a line close to one (see ``orders_like``):
+    then it is read as any mail, and nothing is relayed.
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
@@ -546,32 +559,39 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
     with speaking(seat["lang"]):
-        relayed = "press" not in reading.names and players.answers_press(mail)
+        press = None if "press" in reading.names else players.press_answered(mail)
+        relayed = press is not None and not reading.commands and \
+            not orders_like(table, seat["name"], reading.orders_text)
         if relayed:
+            players.answer_press(mail, press)
             reading = Reading()  # a reply to press is all message: no orders, no commands
             answer.ignored = []
-        elif reading.has_orders:
-            for target, part in order_parts(table, seat["name"], reading.orders_text, answer):
-                take_orders(referee, table, seat["name"], target, part, now, answer,
-                            names)
-        elif not reading.commands:
-            answer.notes.append(_("I found no orders in your mail. Write them as the first "
-                                  "lines of your reply, one per line; send HELP for the "
-                                  "syntax."))
+        else:
+            if press is not None:
+                players.note_not_relayed(mail, press)
+            if reading.has_orders:
+                take_all(referee, table, seat["name"], reading.orders_text, now, answer, names)
+            elif not reading.commands:
+                answer.notes.append(_("I found no orders in your mail. Write them as the "
+                                      "first lines of your reply, one per line; send HELP for "
+                                      "the syntax."))
         run_commands(mail, [c for c in reading.commands if c.name not in SETTINGS])
         table = mail.table
-        if answer.notes or answer.understood or answer.errors:
+        if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
                            understood=answer.understood, errors=answer.errors,
-                           ignored=answer.ignored, on_file=answer.on_file,
-                           recorded=answer.recorded, commands=reading.names,
+                           ignored=answer.ignored, remarks=answer.remarks,
+                           on_file=answer.on_file, recorded=answer.recorded,
+                           commands=reading.names,
                            resolving=answer.recorded and referee.ready(table),
-                           receipts=answer.receipts)
+                           receipts=answer.receipts, relayed=relayed,
+                           unrecorded=reading.has_orders and not answer.remarks)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
-            "on_file": answer.on_file,
+            "remarks": answer.remarks, "on_file": answer.on_file,
             "outcome": "reply to press" if relayed else outcome(
-                answer.recorded, reading.has_orders, reading.names, answer.errors)}
+                answer.recorded, reading.has_orders, reading.names, answer.errors,
+                len(answer.remarks))}
 
 
 def controller(table, seat: str) -> str:
@@ -580,13 +600,20 @@ def controller(table, seat: str) -> str:
     return (ruler(table.state["game"], seat) if ruler else None) or seat
 
 
-def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
-    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
+def take_all(referee, table, sender: str, text: str, now: str, answer: Answer,
+             names: set[str]) -> None:
+    """Take a mail's order text for the seat and for the seats whose orders it gives."""
     ruler = controller(table, sender)
     if ruler != sender:
         answer.notes.append(_("Your orders are given by {seat} now, so these were not "
                               "recorded. You still get your own reports.").format(seat=ruler))
-        return []
+        return
+    for target, part in order_parts(table, sender, text):
+        take_orders(referee, table, sender, target, part, now, answer, names)
+
+
+def order_parts(table, sender: str, text: str) -> list[tuple]:
+    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
     seats = [s for s in table.state["engine"]["seats"] if s != sender]
     controlled = [s for s in seats if controller(table, s) == sender]
     asked = table.state["engine"]["requests"]
@@ -599,12 +626,31 @@ def order_parts(table, sender: str, text: str, answer: Answer) -> list[tuple]:
     return parts
 
 
+def orders_like(table, sender: str, text: str) -> bool:
+    """Does this text hold an order, or a line close to one, for the sender or the seats
+    whose orders it gives, asked now or not?
+
+    The game reads it for each of them: a line it accepts, or refuses as anything
+    but a remark (chat), is an order or close to one.
+    """
+    if not text.strip():
+        return False
+    parts = order_parts(table, sender, text) if controller(table, sender) == sender \
+        else [(sender, text)]
+    for target, part in parts:
+        _orders, errors = table.game.parse(table.state["game"], target, part)
+        if usable_lines(part, errors) or any(e.text and not e.remark for e in errors):
+            return True
+    return False
+
+
 def take_orders(referee, table, sender: str, target: str, orders_text: str, now: str,
                 answer: Answer, names: set[str] = frozenset()) -> None:
     """Read order lines for a seat; record them when at least one of them can be used.
 
     A signature under the orders (see reading.signature) is left out, as ignored
-    lines rather than errors: it never holds the turn up.
+    lines rather than errors, and so are remarks (chat between the orders, see
+    spelling.aside): neither ever holds the turn up.
     """
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
@@ -612,7 +658,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         players.note_conceded(referee, table, sender, target, answer)
         return
     if target not in eng["requests"]:
-        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or _("nobody")
+        waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
+            _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
         note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
                  "not recorded.") if target == sender else \
             _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
@@ -621,13 +668,22 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         return
     orders, errors = table.game.parse(table.state["game"], target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
+    orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
+                                                  answer)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
-        answer.notes.append(lead + (
-            _("None of your lines could be used, so your orders on file are unchanged.")
-            if kept else _("None of your lines could be used, so I still have no orders "
-                           "from you for this turn.")))
+        if errors:
+            said = _("None of your lines could be used, so your orders on file are "
+                     "unchanged.") if kept else _("None of your lines could be used, so I "
+                                                  "still have no orders from you for this "
+                                                  "turn.")
+        else:
+            said = _("Your mail holds no orders, only remarks (below), so your orders on file "
+                     "are unchanged.") if kept else _("Your mail holds no orders, only "
+                                                      "remarks (below), so I still have no "
+                                                      "orders from you for this turn.")
+        answer.notes.append(lead + said)
         answer.on_file += [lead + line for line in kept or []]
         return
     answer.understood += [lead + line for line in
@@ -653,9 +709,38 @@ def without_signature(text: str, errors, names: set[str], answer: Answer) -> tup
         return text, errors
     lines = text.splitlines()
     answer.ignored += [lines[number - 1].strip() for number in signed]
-    kept = "\n".join("" if number in signed else line
-                      for number, line in enumerate(lines, start=1))
-    return kept, [e for e in errors if e.line not in signed]
+    return blanked(text, signed), [e for e in errors if e.line not in signed]
+
+
+def without_remarks(table, target: str, orders, text: str, errors, answer: Answer) -> tuple:
+    """(orders, text, errors) with the remarks set aside: their lines blanked and listed in
+    the answer, the game reading the rest again.
+
+    A remark whose first word is a mistyped mail command (REDAY) is an error
+    that says which command, not a remark.
+    """
+    aside = {e.line: e for e in errors if e.remark}
+    if not aside:
+        return orders, text, errors
+    typos = []
+    for number, remark in sorted(aside.items()):
+        command = mistyped_command(remark.text)
+        if command:
+            typos.append(OrderError(number, remark.text, _(
+                "I do not understand {word!r}; did you mean {command}?").format(
+                    word=remark.text.split()[0], command=shown(command, current()))))
+        else:
+            answer.remarks.append(_("line {line}: {message}").format(line=number,
+                                                                     message=remark.text))
+    text = blanked(text, set(aside))
+    orders, errors = table.game.parse(table.state["game"], target, text)
+    return orders, text, sorted(list(errors) + typos, key=lambda e: e.line)
+
+
+def blanked(text: str, numbers) -> str:
+    """The text with the lines of these numbers (from 1) left empty."""
+    return "\n".join("" if number in numbers else line
+                     for number, line in enumerate(text.splitlines(), start=1))
 
 
 def usable_lines(text: str, errors) -> int:
@@ -769,9 +854,12 @@ COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_c
                     "concede": players.concede_command}
 
 
-def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> str:
+def outcome(recorded: bool, has_orders: bool, commands: list[str], errors,
+            remarks: int = 0) -> str:
     """What a seat's mail did, in a few words for the inbox log."""
-    if recorded:
+    if remarks and not recorded and not errors:
+        said = f"no orders: {counted(remarks, 'remark')} set aside"
+    elif recorded:
         said = f"orders recorded with {counted(len(errors), 'error')}" if errors else "orders recorded"
     elif has_orders and errors:
         said = f"orders not recorded: no line could be used ({counted(len(errors), 'error')})"
@@ -779,6 +867,8 @@ def outcome(recorded: bool, has_orders: bool, commands: list[str], errors) -> st
         said = "orders not recorded: nothing asked of this seat"
     else:
         said = "" if commands else "no orders found"
+    if remarks and (recorded or errors):
+        said += f"; {counted(remarks, 'remark')} set aside"
     if commands:
         said += ("; " if said else "") + "commands " + ", ".join(commands)
     return said

@@ -158,11 +158,9 @@ class Table:
                 for other, request in sorted(engine["requests"].items())
                 if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
 
-    def turn(self) -> int:
-        """The game's turn number for subjects (the phase number when the game has no turns)."""
-        number = getattr(self.game, "turn_number", None)
-        turn = number(self.state["game"]) if number else self.public.get("turn")
-        return turn or self.state["engine"]["phase"]
+    def turn(self) -> tuple:
+        """(turn, round) as a mail's subject names them (see ``turn_of``)."""
+        return turn_of(self.game, self.state, self.public)
 
     def orders_on_file(self, name: str) -> list[str] | None:
         """A seat's orders for the open phase, in words; None when it has sent none."""
@@ -204,8 +202,8 @@ class Table:
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
             context["heading"] = heading(context["game"], said)
-            subject = f"{context['tag']} " + i18n._("Turn {turn}: {headline}").format(
-                turn=self.turn(), headline=said)
+            turn, round_ = self.turn()
+            subject = f"{context['tag']} {subject_words(turn, round_, said)}"
             first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
@@ -221,9 +219,43 @@ class Table:
             queue(self.referee, game=self.game_row["id"], seat=seat["name"], kind=kind,
                   to=seat["email"], subject=subject, text=text, html=html, now=now,
                   phase=engine["phase"], asked=seat["name"] in engine["requests"],
-                  reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
+                  turn=turn or 0, round_=round_, reply_to=context["reply_address"], in_reply_to=in_reply_to, references=refs,
                   msg_id=seat["thread_id"] if first else msg_id, images=images,
                   attachments=attachments)
+
+
+def turn_of(game, state: dict, public: dict | None = None) -> tuple:
+    """(turn, round) a game's mails name at this state: the game's ``turn_of``, else the
+    public view's turn (`public`, when it is at hand), else the phase's number (a game
+    without turns). Turn None (or 0) is the setup, before the first turn."""
+    told = getattr(game, "turn_of", None)
+    if told is not None:
+        return tuple(told(state["game"]))
+    public = public if public is not None else game.view(state["game"], None)
+    return public.get("turn") or state["engine"]["phase"], None
+
+
+def phase_turns(game, rows) -> dict:
+    """{phase: (turn, round)} as each phase's mails named them, from a game's event rows
+    (all of them, from the first)."""
+    state, told = rules_engine.new_state(), {}
+    for row in rows:
+        state, _digest = rules_engine.step(game, state, row_event(row))
+        if row["type"] == "phase_opened":
+            turn, round_ = turn_of(game, state)
+            told[row["payload"]["phase"]] = (turn or 0, round_)
+    return told
+
+
+def subject_words(turn, round_, headline: str) -> str:
+    """A subject after its tag: 'Turn 3: your orders by Tue 18:00', 'Turn 1, round 2: ...',
+    'Setup: ...' before the first turn (current language)."""
+    if not turn:
+        return i18n._("Setup: {headline}").format(headline=headline)
+    if round_:
+        return i18n._("Turn {turn}, round {round}: {headline}").format(
+            turn=turn, round=round_, headline=headline)
+    return i18n._("Turn {turn}: {headline}").format(turn=turn, headline=headline)
 
 
 def heading(game: dict, headline: str) -> str:
@@ -233,16 +265,17 @@ def heading(game: dict, headline: str) -> str:
 
 
 def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=None,
-          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None,
-          images=None, attachments=()) -> str:
+          in_reply_to=None, references=(), msg_id=None, phase=None, asked=None, turn=None,
+          round_=None, images=None, attachments=()) -> str:
     """Compose a mail and add it to the outbox; return its Message-ID.
 
     `phase` is the game's phase the mail is written in, `asked` whether its seat
     was asked something in it: a reply to it after that phase is not taken for
     the next one, nor for the same phase reopened by a rollback (the mail keeps
-    the game's last event then, ``seq``). `images` ({Content-ID: Board or CloseUp}) go
-    with the HTML part, which shows them by cid:; `attachments` ((file name, text)
-    pairs) follow it.
+    the game's last event then, ``seq``). `turn` and `round_` are what its subject
+    named (turn 0: the setup), so that an answer to a late reply names them as the
+    seat read them. `images` ({Content-ID: Board or CloseUp}) go with the HTML part,
+    which shows them by cid:; `attachments` ((file name, text) pairs) follow it.
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
@@ -256,6 +289,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "message_id": msg_id, **stored.columns(referee.store.conn, draft, game, kind),
         "status": "pending", "attempts": 0,
         "next_attempt": now, "created_at": now, "phase": phase, "asked": asked,
+        "turn": turn, "round": round_,
         "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
@@ -270,12 +304,13 @@ def happenings(table: Table, seat: dict) -> list[str]:
     store = table.referee.store
     rows = list(store.event_rows(table.game_row["id"], after=seat["reported_seq"]))
     gone = rules_engine.undone(rows)
-    for row in rows:
-        event = row_event(row)
-        if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
-            line = rules_engine.narrate(event, table.game)
-            if line:
-                lines.append(line)
+    with i18n.in_zone(seat["tz"]):
+        for row in rows:
+            event = row_event(row)
+            if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
+                line = rules_engine.narrate(event, table.game)
+                if line:
+                    lines.append(line)
     return lines
 
 
@@ -454,18 +489,23 @@ def reason_text(reason, game=None) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
-           ignored=(), on_file=(), recorded=False, commands=(), resolving=False,
-           receipts=()) -> None:
+           ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
+           receipts=(), relayed=False, unrecorded=False) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    `ignored` are the courtesy lines set aside; `on_file` the orders kept when
+    `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
+    aside ("line 3: Great game!"), which are not errors; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
     last ones the turn waited for (it is resolved in the same tick); `receipts`
-    those of the orders recorded (see pbem/receipts.py). At most
+    those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
+    reply to press, went back to the press's sender; `unrecorded` when it held orders
+    that were not recorded (nothing asked of the seat, a vassal). At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
         refused = len(errors)
+        if relayed:
+            return i18n._("your reply to the press was sent")
         if recorded and refused:
             return i18n.ngettext("orders received, {num} line refused",
                                  "orders received, {num} lines refused", refused).format(
@@ -476,6 +516,8 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
             return i18n.ngettext("no orders recorded, {num} line refused",
                                  "no orders recorded, {num} lines refused", refused).format(
                                      num=refused)
+        if unrecorded:
+            return i18n._("no orders recorded")
         if commands:
             return i18n._("{commands} noted").format(
                 commands=", ".join(c.upper() for c in commands))
@@ -489,6 +531,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                    errors=bounded([error_text(e) for e in errors],
                                   i18n._("and {num} more lines I could not read")),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
+                   remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
 
 
@@ -517,6 +560,18 @@ def seat_note(table: Table, seat: dict, incoming, headline, notes, now: str) -> 
     """
     table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming, notes=list(notes),
                understood=[], errors=[])
+
+
+def late_answer(table: Table, seat: dict, incoming, headline: str, notes, now: str) -> None:
+    """A seat answered a mail of a turn that is over: why nothing was used, then the open
+    turn's request, the board and what the seat may send (as STATUS gives them).
+
+    `headline` and `notes` are written by the caller in the seat's language.
+    """
+    with i18n.speaking(seat["lang"]):
+        on_file = table.orders_on_file(seat["name"]) or []
+    table.send(seat, "ack", lambda context: headline, "report", now, reply_to_mail=incoming,
+               happened=[], notes=list(notes), on_file=on_file)
 
 
 def game_over_answer(table: Table, seat: dict, incoming, now: str) -> None:
@@ -725,11 +780,16 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
     """A public report to an observer: what happened, the public board, no reply address.
 
     `headline` and `notes` are msgids (marked N_), written in the observer's language.
+    An observer who would read nothing new (a phase under fog of war that
+    changed nothing public) gets no mail.
     """
     engine = table.state["engine"]
     with i18n.speaking(observer["lang"]):
         if happened is None:
-            happened = public_happenings(table, observer["reported_seq"])
+            with i18n.in_zone(observer["tz"]):
+                happened = public_happenings(table, observer["reported_seq"])
+        if not (happened or notes or engine["over"]):
+            return
         result = engine["result"]
         context = {**table.public_board(), "happened": happened,
                    "game": {"id": table.game_row["id"], "title": i18n._(table.game.TITLE)},
@@ -763,29 +823,36 @@ def observer_reports(table: Table, now: str) -> None:
 # ------------------------------------------------------------ a seat's history
 
 
-def history(table: Table, seat: str, after: int = 0, upto: int | None = None) -> list[dict]:
-    """What a seat saw, phase by phase: [{"phase": n, "lines": [...]}], in the current language.
+def history(table: Table, seat: dict) -> list[dict]:
+    """What a seat saw, turn by turn: [{"told": "Turn 3", "lines": [...]}] (told "" for
+    what came before the first phase), in the current language.
 
     Every event visible to the seat (its own secrets, press to or from it),
-    narrated, except what a rollback undid; phase 0 is what came before the
-    first phase.
+    narrated, except what a rollback undid.
     """
-    rows = list(table.referee.store.event_rows(table.game_row["id"], after=after, upto=upto))
+    rows = list(table.referee.store.event_rows(table.game_row["id"]))
+    turns = phase_turns(table.game, rows)
     gone = rules_engine.undone(rows)
-    parts, phase = [], 0
+    parts, told = [], ""
     for row in rows:
         event = row_event(row)
         if event.type == "phase_opened" and row["seq"] not in gone:
-            phase = event.payload["phase"]
-        if row["seq"] in gone or not event.visible(seat):
+            told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]]))
+        if row["seq"] in gone or not event.visible(seat["name"]):
             continue
-        line = rules_engine.narrate(rules_engine.as_seen(event, seat), table.game)
+        with i18n.in_zone(seat["tz"]):
+            line = rules_engine.narrate(rules_engine.as_seen(event, seat["name"]), table.game)
         if not line:
             continue
-        if not parts or parts[-1]["phase"] != phase:
-            parts.append({"phase": phase, "lines": []})
+        if not parts or parts[-1]["told"] != told:
+            parts.append({"told": told, "lines": []})
         parts[-1]["lines"].append(line)
     return parts
+
+
+def capitalised(text: str) -> str:
+    """A sentence's words with a capital first letter ("turn 3": "Turn 3")."""
+    return text[:1].upper() + text[1:]
 
 
 def replacement(table: Table, seat: dict, now: str) -> None:
@@ -793,7 +860,7 @@ def replacement(table: Table, seat: dict, now: str) -> None:
     with i18n.speaking(seat["lang"]):
         table.send(seat, "replacement", lambda context: i18n._(
             "you take over seat {seat}").format(seat=seat["name"]), "replaced", now,
-                   history=history(table, seat["name"]))
+                   history=history(table, seat))
     mark_reported(table, seat)
 
 
@@ -825,7 +892,8 @@ def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
             notes = [say(N_("{sender} sent this message to {seats}."), sender=p["from"],
                          seats=", ".join(p["to"]))]
         notes.append(say(N_("To answer, reply to this mail: your reply goes back through pbem "
-                            "to the sender alone. Orders in a reply to press are not read.")))
+                            "to the sender alone, unless it holds orders or commands, which "
+                            "are read as such and sent to nobody.")))
         tell(table, seat, "press", headline, notes, now, quoted=p["text"],
              msg_id=press_message_id(table, seq))
     notice(table.referee, table.referee.config["referee"],

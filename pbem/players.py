@@ -17,15 +17,15 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, format_date, format_number, speaking
+from .i18n import N_, _, format_date, format_number, in_zone, speaking
 from .mail.parse import shorten
-from .reading import plain
+from .reading import plain, shown
 from .store import row_event
 from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
 # A phase's number as written after HISTORY: "3", "#3", "3." (digits of any script, never "²").
-PHASE_NUMBER = re.compile(r"^#?(\d+)[.,;:!?)]*$")
+TURN_NUMBER = re.compile(r"^#?(\d+)[.,;:!?)]*$")
 PRESS_MESSAGE_ID = re.compile(r"^<([a-z0-9-]+)\.press\.(\d+)\.[0-9a-f]+@")  # game, seq
 
 
@@ -107,13 +107,14 @@ def press_command(mail, command) -> None:
 
 
 def send_press(mail, to: list, text: str, answers: int | None = None,
-               everyone: bool = False) -> None:
+               everyone: bool = False, sent: str | None = None) -> None:
     """Record a press event from the mail's seat to `to` and mail it to them.
 
     `answers` is the seq of the press this one answers: an answer to
     anonymous press records it, and never names whom it goes to. Press to ALL
     (`everyone`) is public: it says so in its event (``all``), and the club's
-    public archive shows it.
+    public archive shows it. `sent` is the sentence that tells the sender where
+    it went (a msgid with {seats}), by default "Press sent to ...".
     """
     if over_press_limits(mail, to, text):
         return
@@ -127,6 +128,8 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
     letters.press(mail.table, mail.table.game_row["last_seq"], mail.now)
     if answered:
         note(mail, N_("Your answer went to the sender of that press, without your name."))
+    elif sent:
+        note(mail, sent, seats=", ".join(to))
     elif anonymous:
         note(mail, N_("Press sent to {seats}, without your name."), seats=", ".join(to))
     else:
@@ -169,12 +172,12 @@ def press_sent(store, game_id: str, seat: str, since: str) -> int:
             [game_id, since])) if p["from"] == seat)
 
 
-def answers_press(mail) -> bool:
-    """Is this mail a reply to a press mail? Then its whole text goes back to the press's
-    sender, and True."""
+def press_answered(mail) -> dict | None:
+    """The press a mail replies to (its event's payload, with its seq), when it replies to
+    a press mail its seat received; else None."""
     incoming = mail.incoming
     if incoming is None:
-        return False
+        return None
     game_id = mail.table.game_row["id"]
     for reference in reversed(incoming.references):
         found = PRESS_MESSAGE_ID.match(reference)
@@ -184,15 +187,35 @@ def answers_press(mail) -> bool:
             continue
         row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
                                                  upto=int(found.group(2))))
-        text = incoming.text.strip()
-        if engine.setting(mail.table.state, "press") == "none":
-            note(mail, N_("Press is off in this game, so your message was not sent."))
-        elif not text:
-            note(mail, N_("Your reply to the press was empty, so nothing was sent."))
-        else:
-            send_press(mail, [row["payload"]["from"]], text, answers=row["seq"])
-        return True
-    return False
+        return {**row["payload"], "seq": row["seq"]}
+    return None
+
+
+def answer_press(mail, press: dict) -> None:
+    """A reply to press, holding no orders: its whole text goes back to the press's sender
+    (who stays unnamed when the press was anonymous)."""
+    text = mail.incoming.text.strip()
+    if engine.setting(mail.table.state, "press") == "none":
+        note(mail, N_("Press is off in this game, so your message was not sent."))
+    elif not text:
+        note(mail, N_("Your reply to the press was empty, so nothing was sent."))
+    else:
+        send_press(mail, [press["from"]], text, answers=press["seq"], sent=N_(
+            "Your mail answers the press of {seats} and holds no orders, so it went to "
+            "{seats} alone, as press."))
+
+
+def note_not_relayed(mail, press: dict) -> None:
+    """A reply to press that holds orders or commands: say that it was read as such and
+    that nothing went to the press's sender."""
+    if press["anonymous"]:
+        note(mail, N_("Your mail answers a press message, but it holds orders or commands: "
+                      "I read them as such, and nothing was sent to the message's sender."))
+        return
+    note(mail, N_("Your mail answers the press of {seat}, but it holds orders or commands: "
+                  "I read them as such, and nothing was sent to {seat}. To write to {seat}, "
+                  "start a line with {press} {seat}."), seat=press["from"],
+         press=shown("press", mail.seat["lang"]))
 
 
 # ------------------------------------------------------------------ absences
@@ -372,47 +395,60 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
 # ------------------------------------------------------------------ history
 
 
+def asked_words(request: dict | None) -> str:
+    """What a phase asked of a seat, in the current language (its prompt, kept in the log
+    in English, is translated again)."""
+    prompt = (request or {}).get("prompt")
+    return _(prompt) if prompt else _("nothing asked of you")
+
+
 def history_command(mail, command) -> None:
-    """HISTORY [phase]: the list of phases, or the seat's report of one, rebuilt from the log."""
+    """HISTORY [turn]: the list of the game's phases by turn, or the seat's report of one
+    turn (HISTORY 0: the setup), rebuilt from the log."""
     table, seat = mail.table, mail.seat
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
     phases = engine.live_phases(rows)
-    written = next((found.group(1) for found in map(PHASE_NUMBER.match, command.args)
+    turns = letters.phase_turns(table.game, rows)
+    written = next((found.group(1) for found in map(TURN_NUMBER.match, command.args)
                     if found), None)
     if written is None:
-        unread = [letters.say(N_("Line {line}: I read no phase number in \"{words}\", so here "
-                                 "is the list of phases."), line=command.line,
+        unread = [letters.say(N_("Line {line}: I read no turn number in \"{words}\", so here "
+                                 "is the list of turns."), line=command.line,
                               words=shorten(" ".join(command.args), 40))] if command.args else []
         with speaking(seat["lang"]):
-            lines = [_("Phase {phase}, opened {when}: {what}").format(
-                phase=number, when=format_date(phase["opened"], seat["tz"]),
-                what=(phase["requests"].get(seat["name"]) or {}).get("prompt")
-                or _("nothing asked of you"))
+            lines = [_("{told}, opened {when}: {what}").format(
+                told=letters.capitalised(engine.told_words(*turns[number])),
+                when=format_date(phase["opened"], seat["tz"]),
+                what=asked_words(phase["requests"].get(seat["name"])))
                 for number, phase in sorted(phases.items())]
-        letters.tell(table, seat, "history", letters.say(N_("the phases of this game")), [
-            *unread, letters.say(N_("Send HISTORY and a phase's number for your report of that "
-                                    "phase, as your seat saw it."))], mail.now, lines=lines,
-                     reply_to_mail=mail.incoming)
+        letters.tell(table, seat, "history", letters.say(N_("the turns of this game")), [
+            *unread, letters.say(N_("Send HISTORY and a turn's number for your report of that "
+                                    "turn, as your seat saw it (HISTORY 0: the setup)."))],
+                     mail.now, lines=lines, reply_to_mail=mail.incoming)
         return
-    asked = int(written) if len(written) <= 9 else None  # no game has a billion phases
-    phase = phases.get(asked)
-    if phase is None or phase["end"] is None:
-        note(mail, N_("There is no report of phase {phase} yet: the phases resolved so far are "
-                      "{done}."), phase=shorten(written, 12) if asked is None else asked,
-             done=", ".join(str(n) for n, p in sorted(phases.items()) if p["end"]) or "-")
+    asked = int(written) if len(written) <= 9 else None  # no game has a billion turns
+    done = [number for number, phase in sorted(phases.items()) if phase["end"]]
+    mine = [number for number in done if turns[number][0] == asked]
+    if not mine:
+        note(mail, N_("There is no report of turn {turn} yet: the turns resolved so far are "
+                      "{done} (0: the setup)."), turn=shorten(written, 12) if asked is None
+             else asked, done=", ".join(str(t) for t in sorted({turns[n][0] for n in done}))
+             or "-")
         return
+    start, end = phases[mine[0]]["start"], phases[mine[-1]]["end"]
     gone = engine.undone(rows)
     shown = [engine.as_seen(row_event(row), seat["name"]) for row in rows
-             if phase["start"] < row["seq"] <= phase["end"] and row["seq"] not in gone
+             if start < row["seq"] <= end and row["seq"] not in gone
              and row_event(row).visible(seat["name"])]
-    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= phase["end"]])
+    then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= end])
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
-    with speaking(seat["lang"]):
+    with speaking(seat["lang"]), in_zone(seat["tz"]):
+        told = engine.told_words(asked, None)
         happened = [line for line in (engine.narrate(event, table.game) for event in shown)
                     if line]
-        past.send(seat, "history", lambda context: _("your report of phase {phase}").format(
-            phase=asked), "history", mail.now, reply_to_mail=mail.incoming, phase=asked,
+        past.send(seat, "history", lambda context: _("your report for {told}").format(
+            told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"])
 
@@ -422,14 +458,15 @@ def history_command(mail, command) -> None:
 
 def draw_command(mail, command) -> None:
     """DRAW: a vote to end the game in a draw; it ends when every seat still playing votes
-    for it in the same turn."""
+    for it before the vote lapses, once each of them has had a turn to answer it
+    (engine.draw_vote)."""
     table, name = mail.table, mail.seat["name"]
     state = table.state
     if name not in engine.survivors(table.game, state):
         note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
         return
     if name in state["engine"].get("draw", {}).get("votes", []):
-        note(mail, N_("Your vote for a draw this turn is counted already."))
+        note(mail, N_("Your vote for a draw is counted already."))
         return
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
@@ -442,16 +479,17 @@ def draw_command(mail, command) -> None:
     votes = table.state["engine"]["draw"]["votes"]
     waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
     note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
-                  "still playing votes for it during this turn; still to vote: {seats}."),
-         seats=", ".join(waiting))
+                  "still playing votes for it; the vote stands until each of them has had a "
+                  "turn to answer. Still to vote: {seats}."), seats=", ".join(waiting))
     for seat in mail.referee.store.seats(table.game_row["id"]):
         if seat["name"] in waiting:
             letters.tell(table, seat, "draw", letters.say(N_("{seat} proposes a draw"),
                                                           seat=name), [
                 letters.say(N_("{seat} votes to end the game in a draw; votes so far: {votes}. "
-                               "It ends in a draw if every seat still playing votes for it "
-                               "during this turn."), seat=name, votes=", ".join(votes)),
-                letters.say(N_("To agree, reply with DRAW before this turn ends.")),
+                               "It ends in a draw if every seat still playing votes for it; "
+                               "the vote stands until each of them has had a turn to "
+                               "answer."), seat=name, votes=", ".join(votes)),
+                letters.say(N_("To agree, reply with DRAW.")),
             ], mail.now)
 
 

@@ -122,15 +122,15 @@ def story(referee, game_id: str, reveal: bool = False) -> Story:
         if event_row["seq"] in gone:
             continue
         if event.type == "phase_opened":
-            number = Table(referee, row, game, state).turn()
-            if turn is None or number != turn.number:
+            number = Table(referee, row, game, state).turn()[0]  # None: the setup
+            if number and (turn is None or number != turn.number):
                 turn = Turn(number, event_row["at"], game.view(state["game"], viewer),
                             events=before)
                 turns.append(turn)
                 before = []
             phase = Phase(event.payload["phase"], event.payload["opened"],
                           event.payload["deadline"])
-            if event.visible_to == "all" or whole:
+            if turn is not None and (event.visible_to == "all" or whole):
                 turn.phases.append(phase)
         elif event.type == "deadline_extended" and phase is not None:
             phase.deadline = event.payload["deadline"]
@@ -401,7 +401,7 @@ def write_club(referee, site: Site) -> None:
     for row in store.all("SELECT * FROM games ORDER BY id"):
         table = referee.table(row["id"], row)
         games.append({"id": row["id"], "ruleset": row["ruleset"], "game": table.game,
-                      "over": row["status"] == "over", "turn": table.turn(),
+                      "over": row["status"] == "over", "turn": table.turn()[0],
                       "result": table.state["engine"]["result"],
                       "page": f"{row['id']}/index"})
     waiting = [{**row, "game": pbem.games.load(row["ruleset"]),

@@ -4,14 +4,17 @@ Players write the way people write mail: a greeting first, a thank-you and
 their name last, a command such as READY beside their orders. The commands are
 taken out wherever they stand; greetings, thanks, sign-offs, a line that only
 introduces the orders, the player's own name and a phone number are set aside
-when they stand at the start or at the end of the mail (an unknown line in
-the middle stays an error, since it may be a mistyped order). Lines taken out
-are blanked, so the line numbers the game gives in its errors stay right.
+when they stand at the start or at the end of the mail. Any other line is the
+game's to read: it tells a mistyped order (an error) from a line of chat (a
+remark, see pbem/adjudicator/spelling.py). Lines taken out are blanked, so
+the line numbers the game gives in its errors stay right.
 """
 
 from dataclasses import dataclass, field
 import re
 import unicodedata
+
+from .adjudicator.spelling import chat, mistyped
 
 # Mail commands by the word that starts the line: (command, language of the word).
 COMMANDS = {
@@ -133,6 +136,15 @@ def command_of(line: str, number: int) -> Command | None:
         return None
     args = line.split()[1:] if takes != "none" else []
     return Command(name, args, number, lang)
+
+
+def mistyped_command(line: str) -> str | None:
+    """The command a line's first word is a typing mistake for ("REDAY": "ready"), or None
+    (an exact command word, or a line that reads as a sentence, is none)."""
+    words = plain(line).split()
+    if not words or words[0] in COMMANDS or chat(line, words[0], COMMANDS):
+        return None
+    return COMMANDS[mistyped(words[0], COMMANDS)[0]][0]
 
 
 def shown(name: str, lang: str) -> str:

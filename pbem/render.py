@@ -35,7 +35,7 @@ from markupsafe import Markup
 
 import pbem.games
 
-from . import i18n, raster, reading
+from . import i18n, raster, reading, textblocks
 from .raster import PIECE
 
 TEXT_WIDTH = 78
@@ -94,6 +94,7 @@ def environment():
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
     env.filters["wrap"] = wrap
+    env.filters["as_html"] = textblocks.as_html
     env.globals["fragments"] = fragments
     env.globals["pieces"] = pieces
     return env

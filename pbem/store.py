@@ -301,6 +301,13 @@ def _m05r_outbox_seq(db) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN seq INTEGER")
 
 
+def _m08c_outbox_turn(db) -> None:
+    # The turn and round a seat's mail named in its subject (turn 0: the setup; NULL in
+    # mails written before): an answer to a late reply names them as the seat read them.
+    db.execute("ALTER TABLE outbox ADD COLUMN turn INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open, from sqlite-utils 4.0), and runs inside that transaction.
 # Each name is recorded in _migrations with the version of the pbem that applied it.
@@ -311,7 +318,8 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("012_referee_digests", _m012_referee_digests),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
-              ("08j_open_games", _m08j_open_games), ("08j_archive", _m08j_archive)]
+              ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
+              ("08j_archive", _m08j_archive)]
 
 
 def private_file(path: Path) -> None:

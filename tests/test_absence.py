@@ -61,8 +61,9 @@ def test_a_phase_that_opens_later_keeps_its_deadline_out_of_the_absence(paris):
     referee.tick("2026-12-03T12:00:00Z", send=False)
     assert engine(referee)["deadline"] == "2026-12-06T23:00:00Z", \
         "48 hours would end in the absence, which ends at midnight in Paris"
-    assert "ann est absent du 2026-12-04 23:00 au 2026-12-06 23:00 (UTC)" in flat(
-        outbox(referee, kind="report", seat="ann")[-1])
+    assert "ann est absent du sam. 5 déc. 2026 00:00 (Europe/Paris) au lun. 7 déc. 2026 " \
+        "00:00 (Europe/Paris)" in flat(outbox(referee, kind="report", seat="ann")[-1]), \
+        "an absence is told in the reader's zone and language, not in UTC"
     assert replay(referee.store, "rome", verify=True).ok
 
 

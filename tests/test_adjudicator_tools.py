@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from pbem.adjudicator import bags, dice, knowledge, offers, results, rounds
+from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rng import PhaseRng
 from pbem.adjudicator.rulings import parse_ruling
 
@@ -96,8 +97,14 @@ def test_a_result_is_read_in_english_or_french_with_points():
         {"outcome": "won", "points": 14}, [])
     report, errors = results.parse_result("RESULT LOST", with_points=True)
     assert report is None and "points" in errors[0].message
-    report, errors = results.parse_result("we drew")
+    report, errors = results.parse_result("resutl drawn")
     assert errors[0].line == 1 and "RESULT WON or RESULT LOST" in errors[0].message
+    report, errors = results.parse_result("we drew")
+    assert report is None and [(e.line, e.remark) for e in errors] == [(1, True), (0, False)]
+    assert "no result found: write RESULT WON or RESULT LOST" in errors[1].message
+    assert results.parse_result("Bravo à ann.\nrésultat : perdu (9 points)") == (
+        {"outcome": "lost", "points": 9},
+        [OrderError(1, "Bravo à ann.", "not an order: set aside as a remark", remark=True)])
 
 
 def test_a_ruling_mail_sets_values_and_keeps_the_reasons():

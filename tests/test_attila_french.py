@@ -103,12 +103,13 @@ def test_bid_examples_come_from_the_readers_hand_and_the_peoples_there(tmp_path)
 
 def test_an_unknown_line_during_the_bidding_is_answered_with_a_bid_example(tmp_path):
     referee = conflict(tmp_path)
-    answer = inbound.submit(referee, "m", "bob", "attack at dawn\nplay huns dacia",
+    answer = inbound.submit(referee, "m", "bob", "attack at dawn\nbdi franks\nplay huns dacia",
                             later(START, 2))
+    assert answer["remarks"] == ["line 1: attack at dawn"]
     assert answer["errors"] == [
-        "line 1: I do not understand 'attack'; write for example 'bid franks huns huns', or "
-        "send HELP",
-        "line 2: now is the sealed bid for the conflict in Pannonia: write 'bid franks huns "
+        "line 2: I do not understand 'bdi'; did you mean bid? Write for example 'bid franks "
+        "huns huns', or send HELP",
+        "line 3: now is the sealed bid for the conflict in Pannonia: write 'bid franks huns "
         "huns' or 'bid none'; the turn goes on after it"]
     answer = inbound.submit(referee, "m", "cat", "jouer saxons dacia", later(START, 2))
     assert answer["errors"] == [

@@ -1,5 +1,6 @@
 """DRAW and CONCEDE by mail: a game ends in a draw when every seat still playing votes for it
-within a turn; a seat that concedes plays its default orders for ever."""
+before the vote lapses (once each has had a turn to answer); a seat that concedes plays its
+default orders for ever."""
 
 import sqlite3
 
@@ -30,7 +31,7 @@ def engine(referee):
 def test_a_draw_every_seat_votes_for_ends_the_game(three):
     referee = three
     said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
-    assert "still to vote: bob, cat." in said
+    assert "Still to vote: bob, cat." in said
     [to_bob] = outbox(referee, kind="draw", seat="bob")
     assert "ann votes to end the game in a draw; votes so far: ann." in flat(to_bob)
     assert "To agree, reply with DRAW" in flat(to_bob)
@@ -53,13 +54,18 @@ def test_a_draw_every_seat_votes_for_ends_the_game(three):
     assert replay(referee.store, "rome", verify=True).ok
 
 
-def test_draw_votes_last_one_turn(three):
+def test_a_draw_vote_stands_until_every_seat_had_a_turn_to_answer(three):
     referee = three
     reply(referee, "rome", "ann", "DRAW", START)
     said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
-    assert "Your vote for a draw this turn is counted already." in said
+    assert "Your vote for a draw is counted already." in said
     referee.tick(engine(referee)["deadline"], send=False)
-    assert "draw" not in engine(referee)
+    assert engine(referee)["draw"]["votes"] == ["ann"], \
+        "bob and cat were asked nothing since the vote: it still stands"
+    reply(referee, "rome", "bob", "DRAW", START)
+    assert engine(referee)["draw"]["votes"] == ["ann", "bob"]
+    referee.tick(engine(referee)["deadline"], send=False)
+    assert "draw" not in engine(referee), "every seat had a whole turn to answer: it lapsed"
     reply(referee, "rome", "bob", "DRAW", START)
     reply(referee, "rome", "cat", "DRAW", START)
     assert not engine(referee)["over"] and engine(referee)["draw"]["votes"] == ["bob", "cat"]
@@ -124,3 +130,43 @@ def test_a_game_may_name_its_survivors(referee, monkeypatch):
     assert "no vote for a draw" in said
     reply(referee, "rome", "cat", "DRAW", START)
     assert engine(referee)["result"]["draw"] == ["ann", "cat"]
+
+
+def test_in_a_game_of_sequential_turns_a_draw_vote_stands_a_full_round(referee):
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="draw")
+    table = referee.table("huns")
+    order = [s for s in table.state["game"]["seats"]]
+    first = table.state["game"]["turn"]["seat"]
+    others = [s for s in order if s != first]
+    reply(referee, "huns", first, "DRAW", START)
+    assert sorted(r["seat"] for r in outbox(referee, kind="draw")) == sorted(others), \
+        "the others hear of it at once"
+    told = flat(outbox(referee, kind="draw")[0])
+    assert "the vote stands until each of them has had a turn to answer" in told
+    referee.tick(referee.table("huns").state["engine"]["deadline"], send=False)
+    now = referee.table("huns").state
+    assert now["game"]["turn"]["seat"] != first and now["engine"]["draw"]["votes"] == [first], \
+        "the vote outlives the turn it was cast in"
+    reply(referee, "huns", now["game"]["turn"]["seat"], "DRAW", START)
+    referee.tick(referee.table("huns").state["engine"]["deadline"], send=False)
+    last = referee.table("huns").state["game"]["turn"]["seat"]
+    assert referee.table("huns").state["engine"]["draw"]["votes"] == sorted(
+        [first, now["game"]["turn"]["seat"]])
+    reply(referee, "huns", last, "NULLE", START)
+    assert engine_of(referee)["over"] and engine_of(referee)["result"]["draw"] == sorted(order)
+    assert replay(referee.store, "huns", verify=True).ok
+
+
+def test_a_draw_vote_lapses_once_every_seat_had_its_turn_and_said_nothing(referee):
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="draw")
+    first = referee.table("huns").state["game"]["turn"]["seat"]
+    reply(referee, "huns", first, "DRAW", START)
+    for _ in range(3):
+        assert "draw" in engine_of(referee)
+        referee.tick(engine_of(referee)["deadline"], send=False)
+    assert "draw" not in engine_of(referee), "each seat had a whole turn to answer"
+    assert replay(referee.store, "huns", verify=True).ok
+
+
+def engine_of(referee):
+    return referee.table("huns").state["engine"]

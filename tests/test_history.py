@@ -1,4 +1,5 @@
-"""HISTORY by mail: the list of phases, or a seat's own report of one, rebuilt from the log."""
+"""HISTORY by mail: the list of phases by turn, or a seat's own report of a turn, rebuilt from
+the log. A player reads the turns its mails named, never the engine's phase numbers."""
 
 import pytest
 
@@ -36,20 +37,20 @@ def state_after_phase(referee, phase: int) -> dict:
                                                      if r["seq"] <= opened])
 
 
-def test_history_lists_the_phases(huns):
+def test_history_lists_the_phases_by_the_turns_the_mails_named(huns):
     opened = {e["payload"]["phase"]: e["payload"]["requests"]
               for e in huns.events("huns", None) if e["type"] == "phase_opened"}
     first, second = sorted(opened[1])[0], sorted(opened[2])[0]
     idle = next(s for s in ("ann", "bob", "cat") if s not in (first, second))
     row = reply(huns, "huns", first, "HISTORY", LATER)
     said = flat(answer_to(huns, row))
-    assert "Phase 1, opened Tue 1 Dec 2026 12:00 (UTC): Your turn 1: play a card" in said
-    assert "Phase 2, opened Thu 3 Dec 2026 12:00 (UTC): nothing asked of you" in said
-    assert "Send HISTORY and a phase's number" in said
+    assert "Turn 1, opened Tue 1 Dec 2026 12:00 (UTC): Your turn 1: play a card" in said
+    assert "Turn 2, opened Thu 3 Dec 2026 12:00 (UTC): nothing asked of you" in said
+    assert "Send HISTORY and a turn's number" in said
     said = flat(answer_to(huns, reply(huns, "huns", idle, "HISTORY", LATER)))
-    assert ("Phase 1, ouverte le mar. 1 déc. 2026 12:00 (UTC) : rien ne vous était demandé"
+    assert ("Tour 1 (ouverture : mar. 1 déc. 2026 12:00 (UTC)) : rien ne vous était demandé"
             if idle == "bob" else
-            "Phase 1, opened Tue 1 Dec 2026 12:00 (UTC): nothing asked of you") in said
+            "Turn 1, opened Tue 1 Dec 2026 12:00 (UTC): nothing asked of you") in said
 
 
 def test_a_report_again_holds_the_seats_secrets_of_then_and_no_other_seats(huns):
@@ -57,7 +58,7 @@ def test_a_report_again_holds_the_seats_secrets_of_then_and_no_other_seats(huns)
     now = huns.table("huns").state["game"]["hands"]
     row = reply(huns, "huns", "ann", "HISTORY 2", LATER)
     text = text_of(answer_to(huns, row))
-    assert "Your report of phase 2, as your seat saw it" in " ".join(text.split())
+    assert "Your report for turn 2, as your seat saw it" in " ".join(text.split())
     assert hand_line(then["ann"]) in text
     assert hand_line(then["bob"]) not in text and hand_line(then["cat"]) not in text
     if then["ann"] != now["ann"]:
@@ -71,17 +72,17 @@ def test_press_is_in_the_history_of_its_sender_and_recipient_only(huns):
         assert ("Shall we share Gaul?" in flat(answer_to(huns, row))) is sees, seat
 
 
-def test_historique_en_francais_et_phase_inconnue(huns):
+def test_historique_en_francais_et_tour_inconnu(huns):
     row = reply(huns, "huns", "bob", "HISTORIQUE 3", LATER)
     said = flat(answer_to(huns, row))
-    assert "Votre compte rendu de la phase 3, tel que votre place l'a vu" in said
+    assert "Votre compte rendu (tour 3), tel que votre place l'a vu" in said
     dealt = [e for e in huns.events("huns", "bob") if e["type"] == "dealt"][0]
     row = reply(huns, "huns", "bob", "HISTORIQUE 1", LATER)
     assert f"you were dealt {cards_text(dealt['payload']['cards'])}" not in flat(
-        answer_to(huns, row)), "phase 1 begins after the cards were dealt"
+        answer_to(huns, row)), "turn 1 begins after the cards were dealt"
     row = reply(huns, "huns", "bob", "historique 9", LATER)
-    assert "Il n'y a pas encore de compte rendu de la phase 9 : les phases résolues jusqu'ici " \
-           "sont 1, 2, 3." in flat(answer_to(huns, row))
+    assert "Il n'y a pas encore de compte rendu du tour 9 : les tours résolus jusqu'ici " \
+           "sont 1, 2, 3 (0 : la mise en place)." in flat(answer_to(huns, row))
 
 
 def test_history_changes_nothing(auguste_game):

@@ -79,7 +79,8 @@ def test_a_reply_to_press_goes_back_through_pbem_and_holds_no_orders(auguste_gam
     assert referee.current_submission("rome", "bob", 1) is None
     assert carrying(referee, "Agreed.") == back + [r for r in outbox(referee, kind="press-copy")
                                                    if "Agreed." in flat(r)]
-    assert "Press sent to ann." in flat(answer_to(referee, row))
+    assert "Your mail answers the press of ann and holds no orders, so it went to ann alone, " \
+        "as press." in flat(answer_to(referee, row))
 
 
 def test_a_team_hears_press_sent_to_its_name(auguste_game):
@@ -159,7 +160,7 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     reply(referee, "rome", "cat", "HELP", START)
     french, english, with_press = (flat(outbox(referee, kind="help", seat=s)[0])
                                    for s in ("ann", "bob", "cat"))
-    assert "HISTORIQUE 3 : votre compte rendu de la phase 3" in french
+    assert "HISTORIQUE 3 : votre compte rendu du tour 3" in french
     assert "NULLE : votre vote" in french and "ABANDON : vous abandonnez" in french
     assert "DRAW: your vote to end the game in a draw" in english
     assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
@@ -185,3 +186,63 @@ def test_the_welcome_names_allies_and_how_to_press_them_never_an_address(referee
                      {"preset": "4-2", "press": "none"}, seed="s")
     welcome = flat(outbox(referee, kind="welcome", seat="eve")[0])
     assert "Your allies: gus." in welcome and "PRESS" not in welcome
+
+
+# ------------------------------------------------------------------ replies to press with orders
+
+
+def test_orders_in_a_reply_to_press_are_recorded_and_never_relayed(auguste_game):
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    assert "unless it holds orders or commands, which are read as such and sent to nobody" in \
+        flat(press)
+    row = reply(referee, "rome", "bob", "Bonjour à tous,\norange: move BIC GOK\nBob", START,
+                answering=press)
+    assert (row["status"], row["reason"]) == ("done", "orders recorded")
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
+    assert len(outbox(referee, kind="press-copy")) == 1, "nor copied to the referee as press"
+    said = flat(answer_to(referee, row))
+    assert "Your mail answers the press of ann, but it holds orders or commands: I read them " \
+        "as such, and nothing was sent to ann. To write to ann, start a line with PRESS ann." \
+        in said
+    assert "orange: move the legionary on BIC to GOK" in said
+    assert referee.current_submission("rome", "bob", 1)["text"].strip() == "orange: move BIC GOK"
+
+
+def test_a_mistyped_order_in_a_reply_to_press_is_an_error_and_not_press(auguste_game):
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    row = reply(referee, "rome", "bob", "orange: moev BIC GOK", START, answering=press)
+    assert row["reason"] == "orders not recorded: no line could be used (1 error)"
+    assert "did you mean move?" in flat(answer_to(referee, row))
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
+
+
+def test_a_command_in_a_reply_to_press_is_done_and_not_relayed(auguste_game):
+    referee = auguste_game
+    reply(referee, "rome", "ann", "PRESS ALL\nShall we call it a draw?", START)
+    to_bob = [r for r in outbox(referee, kind="press") if r["seat"] == "bob"][0]
+    row = reply(referee, "rome", "bob", "Yes.\nDRAW", START, answering=to_bob)
+    assert row["reason"] == "no orders: 1 remark set aside; commands draw"
+    assert referee.table("rome").state["engine"]["draw"]["votes"] == ["bob"]
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob", "cat", "dan"], \
+        "the vote is a vote, not a message"
+
+
+def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
+    referee.new_game("attila", "huns", seats("ann", "bob"), START, seed="s", position={
+        "first": "ann", "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons",
+                                          "saxons"],
+                                  "bob": ["huns", "huns", "teutons", "teutons", "vandals",
+                                          "franks"]}})
+    reply(referee, "huns", "ann", "PRESS bob\nPannonia is mine.", START)
+    [press] = outbox(referee, kind="press")
+    row = reply(referee, "huns", "bob", "play huns dacia", START, answering=press)
+    assert row["reason"] == "orders not recorded: nothing asked of this seat"
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"]
+    said = flat(answer_to(referee, row))
+    assert "nothing was sent to ann" in said and "Nothing is asked of you now" in said
+    row = reply(referee, "huns", "bob", "Good luck with that, Ann!", START, answering=press)
+    assert row["reason"] == "reply to press", "chat from a seat asked nothing is press"

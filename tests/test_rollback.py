@@ -77,11 +77,11 @@ def test_a_rollback_reopens_a_phase_from_the_state_before_it(auguste_game):
         e["seq"] for e in logged if first_two <= e["seq"] < back and e["type"] != "press"}
     assert not any(e["undone"] for e in logged if e["type"] == "press"), "press is not undone"
     text = cli(referee, "log", "rome")
-    assert "(undone)" in text and "The referee took the game back to the start of phase 2: " \
-        "bob's orders were lost." in text
+    assert "(undone)" in text and "The referee took the game back to turn 2: bob's orders " \
+        "were lost. What happened since is undone, and turn 2 is open again." in text
     report = flat(outbox(referee, kind="report", seat="cat")[-1])
-    assert "The referee took the game back to the start of phase 2: bob's orders were lost." \
-        in report
+    assert "The referee took the game back to turn 2: bob's orders were lost." in report, \
+        "a player reads the turn its mails named, not the phase's number"
     assert "Orders for turn 2." in report
     assert "verified" in cli(referee, "replay", "rome", "--verify")
 
@@ -104,8 +104,8 @@ def test_history_lists_a_reopened_phase_once_and_the_log_marks_the_old_one(augus
     row = reply(referee, "rome", "ann", "HISTORY", later(START, 101))
     assert row["status"] == "done"
     listing = flat(outbox(referee, kind="history", seat="ann")[-1])
-    assert listing.count("Phase 2, opened") == 1
-    assert "Phase 2, opened Sat 5 Dec 2026 16:00 (UTC)" in listing, "the phase reopened"
+    assert listing.count("Turn 2, opened") == 1
+    assert "Turn 2, opened Sat 5 Dec 2026 16:00 (UTC)" in listing, "the phase reopened"
     assert undone_line["undone"] is False
     assert any(e["undone"] for e in referee.events("rome", "ann") if e["seq"] ==
                undone_line["seq"])

@@ -17,6 +17,8 @@ the resulting state with the case's ``[expect]`` table.
     [expect]                            # the game's expectations (see its check.py), and:
     errors = {ann = ["not next to"]}    # for each seat, pieces of its error lines, in order;
                                         # a seat not listed must have had no error
+    remarks = {ann = ["line 3: Ouch"]}  # for each seat, pieces of the lines set aside as
+                                        # remarks (chat), in order; likewise
     understood = {ann = ["red: pass"]}  # each seat's orders as said back to it; exact
     events = ["collided"]               # event types that must have happened
     no_events = ["pincered"]            # event types that must not have happened
@@ -57,15 +59,16 @@ def checker(game: str):
 
 
 def answer_problems(expect: dict, answers: dict) -> list[str]:
-    """Each seat's error lines (and no others), and its orders as said back."""
+    """Each seat's error lines and remarks (and no others), and its orders as said back."""
     problems = []
-    for seat, wanted in expect.get("errors", {}).items():
-        got = answers.get(seat, {}).get("errors", [])
-        if len(got) != len(wanted) or any(w not in g for w, g in zip(wanted, got)):
-            problems.append(f"errors of {seat}: expected {wanted}, got {got}")
-    for seat, answer in answers.items():
-        if seat not in expect.get("errors", {}) and answer["errors"]:
-            problems.append(f"{seat} had unexpected errors: {answer['errors']}")
+    for key in ("errors", "remarks"):
+        for seat, wanted in expect.get(key, {}).items():
+            got = answers.get(seat, {}).get(key, [])
+            if len(got) != len(wanted) or any(w not in g for w, g in zip(wanted, got)):
+                problems.append(f"{key} of {seat}: expected {wanted}, got {got}")
+        for seat, answer in answers.items():
+            if seat not in expect.get(key, {}) and answer[key]:
+                problems.append(f"{seat} had unexpected {key}: {answer[key]}")
     for seat, wanted in expect.get("understood", {}).items():
         got = answers.get(seat, {}).get("understood", [])
         if got != wanted:

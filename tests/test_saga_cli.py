@@ -158,3 +158,25 @@ def test_the_demo_plays_a_fogged_campaign_with_a_dispute_a_ruling_and_a_vassal(r
     inbox = tmp_path / "d" / "mail" / "inbox" / "cur"
     overlord_mails = [p for p in inbox.iterdir() if "\nfor " in p.read_text(errors="replace")]
     assert overlord_mails, "an overlord's bot mailed its vassal's orders"
+
+
+def test_list_and_orders_name_nobody_asked_under_fog_without_referee(campaign, tmp_path):
+    (tmp_path / "ann.txt").write_text("move host Wessex\n", encoding="utf-8")
+    campaign("submit", "c1", "--seat", "ann", "--file", "ann.txt", "--now", NOW)
+    campaign("tick", "--no-send", "--now", "2026-12-01T13:00Z")
+    (tmp_path / "bob.txt").write_text("result lost\n", encoding="utf-8")
+    campaign("submit", "c1", "--seat", "bob", "--file", "bob.txt",
+             "--now", "2026-12-01T14:00Z")  # the battle: ann and bob are asked, bob is in
+    listed = campaign("list")
+    assert "waiting for others (who is asked is secret: pbem list --referee)" in listed
+    assert not re.search(r"\b(ann|bob)\b", listed.split("c1", 1)[1]), listed
+    [row] = json.loads(campaign("list", "--json"))
+    assert (row["waiting_for"], row["orders_in"], row["disorder"]) == (None, None, None)
+    assert "waiting for ann (orders in: bob)" in campaign("list", "--referee")
+    orders = campaign("orders", "c1")
+    assert "who is asked is known only to the seats asked (fog of war)" in orders
+    assert not re.search(r"\b(ann|bob)\b", orders), orders
+    assert json.loads(campaign("orders", "c1", "--json"))["seats"] is None
+    secret = campaign("orders", "c1", "--referee")
+    assert re.search(r"ann +nothing yet", secret) and re.search(r"bob +orders in since", secret)
+    assert "waiting for others" in campaign("show", "c1")

@@ -11,7 +11,8 @@ phase, for every seat (and for the public):
   and knowledge, who holds the zones outside its fealty, the other seats'
   turn and battle (``shuffled_secrets``);
 - the seats `pbem show --seat` says the game waits for are the seat itself
-  and the seats whose orders it gives;
+  and the seats whose orders it gives; `pbem list` and `pbem orders`
+  without --referee name none (as `pbem show` does);
 - every event that is not public is shown only to the seats it names (and
   their overlords), and the public events under fog are the few the rules
   make public (signup picks, whose turn it is, the end);
@@ -19,8 +20,11 @@ phase, for every seat (and for the public):
 """
 
 import copy
+import json
 import random
+import re
 
+from click.testing import CliRunner
 import pytest
 
 from pbem import letters
@@ -28,6 +32,7 @@ from pbem.adjudicator.contract import REFEREE, Event
 from pbem.games import saga
 from pbem.games.saga import present
 from pbem.games.saga.material import UNIT_TYPES
+from pbem.cli import main
 from pbem.games.saga.state import liege, vassals_of
 from pbem.store import row_event
 
@@ -174,7 +179,21 @@ class LeakWatch:
             shown = self.referee.view(self.game_id, seat)["phase"]["waiting_for"]
             mine = {seat} | {s for s in shown if saga.controller(state["game"], s) == seat}
             assert set(shown) <= mine, f"{seat} is told the game waits for {shown}"
+        else:
+            self.check_command_line()
         self.checked["views"] += 1
+
+    def check_command_line(self) -> None:
+        """pbem list and pbem orders, without --referee, name no seat asked."""
+        def run(*args):
+            result = CliRunner().invoke(main, [*args, "--db", self.referee.store.path])
+            assert result.exit_code == 0, result.output
+            return result.output
+        [listed] = json.loads(run("list", "--json"))
+        assert (listed["waiting_for"], listed["orders_in"], listed["disorder"]) == \
+            (None, None, None), f"pbem list tells {listed}"
+        assert json.loads(run("orders", self.game_id, "--json"))["seats"] is None
+        assert not re.search(r"waiting for (?!others)", run("list"))
 
     def check_mails(self) -> None:
         """No mail to a seat holds a line narrated only of events hidden from it."""

@@ -5,8 +5,9 @@ and the game's state come out. Commands (READY, WAIT, STATUS, HELP) never
 empty the orders on file; greetings, thanks, sign-offs, a line announcing the
 orders, the player's own name and a phone number at the edges of a mail are
 set aside and said back as ignored, and so is a signature under the orders
-(from a sign-off or the player's name on, lines the game refused); an unknown
-line in the middle stays an error.
+(from a sign-off or the player's name on, lines the game refused); a line in
+the middle is a remark when it is chat, and an error when it is close to an
+order.
 """
 
 import email
@@ -164,11 +165,21 @@ def test_a_signature_is_what_follows_a_sign_off_or_the_name_and_the_game_refused
     assert signature("play goths\nMerci\nplay huns", {2}, names) == []
 
 
-def test_an_unknown_line_between_orders_stays_an_error(attila):
+def test_a_line_of_chat_between_orders_is_a_remark_and_holds_nothing_up(attila):
     text = mail_in(attila, reply(attila, "hun", "ann",
                                  "Salut,\nplay goths pannonia\nmerci\nplay huns dacia", 1))
-    assert "line 3:" in text
+    assert "could not be accepted" not in text
+    assert "Remarks, not orders (set aside; they hold nothing up):\n  line 3: merci" in text
     assert "Ignored: Salut," in text
+    assert on_file(attila, "hun", "ann") == "play goths pannonia\n\nplay huns dacia"
+    assert attila.tick(later(NOW, 0.1), send=False).phases == {"hun": 1}
+
+
+def test_a_mistyped_order_between_orders_stays_an_error(attila):
+    text = mail_in(attila, reply(attila, "hun", "ann",
+                                 "Salut,\nplay goths pannonia\nplya huns dacia", 1))
+    assert "line 3: I do not understand 'plya'; did you mean play?" in " ".join(text.split())
+    assert "Remarks" not in text
 
 
 def test_early_resolution_still_happens_after_a_greeting(tmp_path):

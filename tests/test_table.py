@@ -407,3 +407,23 @@ def test_under_fog_nobody_learns_who_is_asked_from_lateness_observers_or_absence
                                                 policy=policy.default))
         assert "Waiting for" not in body and "No orders came" not in body
     assert replay(referee.store, "fog", verify=True).ok
+
+
+def test_an_observer_gets_no_report_of_a_phase_that_showed_nothing_public(referee):
+    from mailkinds import SAGA_START
+    referee.new_game("saga", "fog", seats("ann", "bob", "cat"), START, seed="x",
+                     position=SAGA_START)
+    cli(referee, "observe", "fog", "kib@watchers.example")
+    player_reply(referee, "fog", "ann", "move host Wessex", START)
+    now, resolved = later(START, 0.1), 0
+    for _ in range(4):  # ann's attack, then the battle's phases, all under fog
+        resolved += referee.tick(now, send=False).phases.get("fog", 0)
+        if engine(referee, "fog")["deadline"] is None:
+            break  # the battle's reports disagree: the referee rules
+        now = later(engine(referee, "fog")["deadline"], 0.1)
+    reports = [text_of(email.message_from_bytes(referee.store.outbox_mail(row),
+                                                policy=policy.default))
+               for row in referee.store.all("SELECT * FROM outbox WHERE kind = 'observer'")]
+    assert len(reports) - 1 < resolved, "a phase that showed nothing public sends nothing"
+    assert all("What happened" in report for report in reports[1:]), \
+        "every report an observer gets tells something"

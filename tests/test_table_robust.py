@@ -136,16 +136,17 @@ def test_a_reply_to_a_mail_of_an_undone_phase_is_answered_as_a_closed_turn(club)
     club.cron(later(DEADLINE, 1 / 60))
     rows = club.inbox()[-3:]
     assert [(r["status"], r["reason"]) for r in rows] == [
-        ("rejected", "answers turn 2, which a rollback undid"),
-        ("rejected", "answers turn 1, which a rollback undid"),
-        ("rejected", "answers turn 2, which a rollback undid")]
+        ("rejected", "answers phase 2, which a rollback undid"),
+        ("rejected", "answers phase 1, which a rollback undid"),
+        ("rejected", "answers phase 2, which a rollback undid")]
     assert club.submissions("ann") == before
     state = club.store.snapshot("rome")["state"]["engine"]
     assert "draw" not in state and club.store.seat("rome", "ann")["wait_phase"] == 0
     said = answer(club, "ann", 1)
-    assert "The referee took the game back to turn 1: your mail answers a mail of a turn " \
-        "that was undone, so the orders and commands in it were not used." in said
-    assert "Turn 1 needs your orders now" in said
+    assert "The referee took the game back to turn 1: your mail answers my mail “Turn 2: " \
+        "your orders by" in said
+    assert "of a turn that was undone, so the orders and commands in it were not used." in said
+    assert "Now turn 1 asks you: Orders for turn 1. What you may send is below" in said
 
     club.drop(reply(club, "ann", reopened, 4, turn_one))  # the reopened turn's mail counts
     club.cron(later(DEADLINE, 1 / 60))
@@ -170,11 +171,11 @@ AFTER_LEAP = "2028-03-01T10:00:00Z"
     ("ABSENCE 2028-03-05 9999-12-31", "Line 1: an absence of 2911649 days is longer than a "
                                       "year, so it was not recorded"),
     ("ABSENCE 2028-03-05 " + "9" * 40 + "/12", "I could not read the dates of your absence"),
-    ("HISTORY 2", "There is no report of phase 2 yet: the phases resolved so far are -."),
-    ("HISTORY " + "7" * 5000, "There is no report of phase 77777777777… yet"),
-    ("HISTORY ²", "Line 1: I read no phase number in \"²\", so here is the list of phases."),
-    ("HISTORY ³", "Line 1: I read no phase number in \"³\", so here is the list of phases."),
-    ("HISTORY -1 or 1e3", "I read no phase number in \"-1 or 1e3\""),
+    ("HISTORY 2", "There is no report of turn 2 yet: the turns resolved so far are - (0: the setup)."),
+    ("HISTORY " + "7" * 5000, "There is no report of turn 77777777777… yet"),
+    ("HISTORY ²", "Line 1: I read no turn number in \"²\", so here is the list of turns."),
+    ("HISTORY ³", "Line 1: I read no turn number in \"³\", so here is the list of turns."),
+    ("HISTORY -1 or 1e3", "I read no turn number in \"-1 or 1e3\""),
 ])
 def test_an_odd_date_or_number_gets_an_answer_and_changes_nothing(tmp_path, monkeypatch, body,
                                                                   said):
@@ -423,11 +424,11 @@ def test_when_every_other_seat_concedes_the_last_one_wins_and_history_still_come
         ("done", "game over; commands history"), ("done", "game over; commands history"),
         ("done", "game over"), ("done", "game over; commands history")]
     [report] = club.answers("<ann.4@players.example>")
-    assert report["Subject"].endswith("your report of phase 1")
+    assert report["Subject"].endswith("your report for turn 1")
     [phases] = club.answers("<bob.5@players.example>")
-    assert "Phase 1, opened" in text(phases)
+    assert "Turn 1, opened" in text(phases)
     assert "This game is over; your mail changed nothing." in answer(club, "cat", 6)
-    assert "There is no report of phase 9 yet: the phases resolved so far are 1." in \
+    assert "There is no report of turn 9 yet: the turns resolved so far are 1 (0: the setup)." in \
         answer(club, "dan", 7)
 
 

@@ -28,6 +28,11 @@ def demo_options(turns: int) -> dict:
     return {}
 
 
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names (a conflict's bids are part of it); no rounds."""
+    return state["turn"]["number"], None
+
+
 def timing(options: dict) -> dict:
     """The engine's defaults suit Attila; a conflict's bids have their own bid_hours."""
     return {}
@@ -36,4 +41,4 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
            "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing"]
+           "timing", "bot_orders", "briefing", "turn_of"]

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 import re
 
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.spelling import closest, unknown_word
+from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import N_, Said, _, current, ngettext
 
 from .material import (ONE_OF, PEOPLE_WORDS, PEOPLE_WORDS_BY_LANGUAGE, PEOPLES,
@@ -277,11 +277,28 @@ def parse(state, seat, text):
         if state["turn"]["stage"] == "bid":
             return parse_bid(state, seat, lines)
         if seat != state["turn"]["seat"]:
-            return {}, [OrderError(1, "", Said("it is {seat}'s turn, not yours",
-                                               seat=state["turn"]["seat"]))]
+            return {}, not_asked(lines, Said("it is {seat}'s turn, not yours",
+                                             seat=state["turn"]["seat"]))
         return TurnReader(state, seat).read(lines)
     finally:
         READING_EXAMPLES.reset(reading)
+
+
+def remark_of(number, line, tokens):
+    """The remark a line is (chat, not an order and close to none), or None. A line that
+    starts with a people ("goths pannonia") is an order short of its verb, not chat."""
+    return None if tokens[0] in VERBS else aside(number, line, tokens[0],
+                                                   [*VERBS, *PEOPLE_WORDS])
+
+
+def not_asked(lines, why) -> list:
+    """The errors of a mail from a seat asked nothing: each line's, a remark or `why`."""
+    errors = []
+    for number, line in lines:
+        tokens = words(line)
+        if tokens:
+            errors.append(remark_of(number, line, tokens) or OrderError(number, line.strip(), why))
+    return errors or [OrderError(1, "", why)]
 
 
 def parse_bid(state, seat, lines):
@@ -294,6 +311,10 @@ def parse_bid(state, seat, lines):
             continue
         if tokens[0] in NOTHING and len(tokens) == 1:
             tokens = ["bid", tokens[0]]
+        remark = remark_of(number, line, tokens)
+        if remark:
+            errors.append(remark)
+            continue
         try:
             order = read_line(state, seat, tokens)
         except ValueError as problem:
@@ -355,6 +376,10 @@ class TurnReader:
         for number, line in lines:
             tokens = words(line)
             if not tokens:
+                continue
+            remark = remark_of(number, line, tokens)
+            if remark:
+                self.errors.append(remark)
                 continue
             try:
                 order = read_line(self.state, self.seat, tokens)

@@ -48,12 +48,12 @@ def teams(state: dict) -> dict:
     return {team: sorted(seats) for team, seats in sorted(out.items())}
 
 
-def turn_number(state: dict) -> int:
-    """The turn a mail's subject names."""
-    return state["turn"]
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names; Auguste has no rounds."""
+    return state["turn"], None
 
 
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
            "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing", "teams", "turn_number"]
+           "timing", "bot_orders", "briefing", "teams", "turn_of"]

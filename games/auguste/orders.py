@@ -16,7 +16,7 @@ import re
 import unicodedata
 
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.spelling import closest, unknown_word
+from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import N_, Said, _, current
 
 from .state import (TEAM_CARDS, alive, blocked, board_of, goal_cells, in_contact, reachable,
@@ -154,6 +154,11 @@ def read_orders(state, seat, text):
     for number, line in enumerate(text.splitlines(), start=1):
         tokens = words(line)
         if not tokens:
+            continue
+        remark = None if colour_word(tokens[0]) or tokens[0] in KEYWORDS else \
+            aside(number, line, tokens[0], KEYWORDS)
+        if remark:
+            errors.append(remark)
             continue
         try:
             colour, order = read_line(state, seat, mine, tokens)

@@ -36,6 +36,12 @@ def demo_options(turns: int) -> dict:
     return {"rounds": str(max(2, turns // len(DEMO_SEATS)))}
 
 
+def turn_of(state: dict) -> tuple:
+    """The campaign's turn a mail's subject names (None during the signup); turns are
+    numbered across the rounds, so the round is not named."""
+    return (state["turn"]["number"] if state["turn"] else None), None
+
+
 def timing(options: dict) -> dict:
     """The engine's defaults; battles have their own battle_hours."""
     return {}
@@ -45,4 +51,4 @@ __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",
-           "RULING_WORDS"]
+           "RULING_WORDS", "turn_of"]

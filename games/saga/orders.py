@@ -24,7 +24,8 @@ from difflib import get_close_matches
 import re
 
 from pbem.adjudicator.contract import OrderError, plain_copy
-from pbem.adjudicator.results import parse_result
+from pbem.adjudicator.results import LEAD, parse_result
+from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
@@ -143,6 +144,11 @@ class Reader:
         """Read one line."""
         verb = VERBS.get(tokens[0])
         args = [t for t in tokens[1:] if t not in FILLER]
+        remark = aside(number, line, tokens[0], [*VERBS, *LEAD]) \
+            if verb is None and tokens[0] not in LEAD else None
+        if remark:
+            self.errors.append(remark)
+            return
         if verb is None or verb not in ACCEPTS[self.stage]:
             self.error(number, line, self.unknown(tokens[0], verb))
             return

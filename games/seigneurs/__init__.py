@@ -34,6 +34,12 @@ def demo_options(turns: int) -> dict:
     return {"judge": "zed", "turns": str(min(10, max(1, turns // 3)))}
 
 
+def turn_of(state: dict) -> tuple:
+    """The turn a mail's subject names (None while the villages and farms are set up),
+    and the round of a stage that repeats (taxation, market, combat...)."""
+    return state["turn"] or None, (state["round"] or {}).get("number")
+
+
 def timing(options: dict) -> dict:
     """A turn's first phases take a day; rounds within them round_hours."""
     return {"turn_hours": 24.0, "reminder_hours": 6.0}
@@ -42,4 +48,4 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS"]
+           "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS", "turn_of"]

@@ -13,7 +13,7 @@ import re
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
-from pbem.adjudicator.spelling import did_you_mean
+from pbem.adjudicator.spelling import aside, did_you_mean
 from pbem.i18n import _, current, ngettext
 
 from . import development, economy, war
@@ -197,7 +197,7 @@ def parse(state, seat, text):
     if stage in ("revolt", "judgement"):
         return parse_judge(state, seat, text)
     if seat not in asked(state):
-        return {}, [OrderError(0, "", _("nothing is asked of you in this phase"))]
+        return {}, not_asked(text, _("nothing is asked of you in this phase"))
     reader = Reader(state, seat)
     orders, errors = {}, []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -206,6 +206,10 @@ def parse(state, seat, text):
             continue
         verb = VERBS.get(tokens[0])
         allowed = STAGE_VERBS[stage]
+        remark = aside(number, line, tokens[0], VERBS) if verb is None else None
+        if remark:
+            errors.append(remark)
+            continue
         if verb is None:
             errors.append(OrderError(number, line.strip(), _(
                 "{word} is not an order{hint}; now you may write: {verbs}").format(
@@ -225,10 +229,21 @@ def parse(state, seat, text):
     return orders, errors
 
 
+def not_asked(text: str, why: str) -> list:
+    """The errors of a mail from a seat asked nothing: each line's, a remark or `why`."""
+    errors = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        tokens = words(line)
+        if tokens:
+            errors.append((aside(number, line, tokens[0], VERBS) if tokens[0] not in VERBS
+                           else None) or OrderError(number, line.strip(), why))
+    return errors or [OrderError(0, "", why)]
+
+
 def parse_judge(state, seat, text):
     """The barbarian's ruling: which farms turn free, or the winner (and breaches)."""
     if seat != state["barbarian"]:
-        return {}, [OrderError(0, "", _("only the barbarian rules now"))]
+        return {}, not_asked(text, _("only the barbarian rules now"))
     if state["stage"] == "revolt":
         return parse_ruling(text, revolt_choices(state), by=seat, words=RULING_WORDS)
     broken, rest = [], []

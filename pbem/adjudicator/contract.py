@@ -10,7 +10,8 @@ stream arrives as an argument.
     setup(options, seats, rng, position=None) -> list[Event]
     apply(state, event) -> state        the reducer (may update state in place)
     pending(state) -> {seat: Request}   who must answer now, and what
-    parse(state, seat, text) -> (orders, errors)
+    parse(state, seat, text) -> (orders, errors)   errors: OrderError, a line of chat
+                                        marked a remark (spelling.aside)
     resolve(state, orders, rng) -> list[Event]   orders = {seat: orders}
     default_orders(state, seat) -> orders        what a silent seat does
     view(state, seat | None) -> dict    what that seat may see; None = public
@@ -45,9 +46,12 @@ stream arrives as an argument.
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat
-    turn_number(state) -> int           (optional) the turn a mail's subject names, when
-                                        asking the public view for it is costly; without
-                                        it, the public view's "turn"
+    turn_of(state) -> (turn, round)     (optional) the numbers a mail's subject names: the
+                                        turn (None before the first: the setup) and the
+                                        round within it when its phase repeats (rounds.py;
+                                        None otherwise). Late replies and HISTORY name turns
+                                        the same way. Without it, the public view's "turn",
+                                        else the phase's number
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A
@@ -133,18 +137,28 @@ class Request:
 
 @dataclass(frozen=True)
 class OrderError:
-    """One line of a mail pbem could not accept, and why."""
+    """One line of a mail pbem could not accept, and why.
+
+    ``remark`` marks a line that is no order and close to none (chat: "Great
+    game last night, Bea!"), found with ``spelling.aside``: the seat's answer
+    lists it as a remark, set aside, and it holds no turn up. Every other
+    refused line is an error the seat must correct.
+    """
 
     line: int
     text: str
     message: str
+    remark: bool = False
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
 
     def to_dict(self) -> dict:
-        """The error as plain data."""
-        return {"line": self.line, "text": self.text, "message": self.message}
+        """The error as plain data (``remark`` only when set)."""
+        out = {"line": self.line, "text": self.text, "message": self.message}
+        if self.remark:
+            out["remark"] = True
+        return out
 
 
 class SetupError(ValueError):

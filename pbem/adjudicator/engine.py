@@ -11,7 +11,7 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 import hashlib
 import json
 
-from ..i18n import Said, _
+from ..i18n import Said, _, format_date, reader_zone
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
 from .options import number_option
@@ -82,7 +82,7 @@ def apply(game, state: dict, event: Event) -> dict:
     elif event.type == "phase_opened":
         engine.update(phase=p["phase"], requests=p["requests"], opened=p["opened"],
                       deadline=p["deadline"], remind_at=p["remind_at"])
-        engine.pop("draw", None)
+        draw_heard(engine, p["requests"])
     elif event.type == "orders_set":
         engine.update(requests={}, deadline=None, remind_at=None)
     elif event.type == "deadline_extended":
@@ -146,6 +146,22 @@ def apply_table(engine: dict, event: Event) -> None:
         away.sort(key=lambda a: (a["start"], a["end"]))
     elif event.type == "draw_voted":
         engine["draw"] = {"phase": p["phase"], "votes": p["votes"]}
+        if "unasked" in p:
+            engine["draw"]["unasked"] = p["unasked"]
+
+
+def draw_heard(engine: dict, requests: dict) -> None:
+    """A phase opens: the draw vote lapses once every seat it waited for has been asked in
+    a phase since it was cast (each had a turn to hear of it and answer); until then the
+    seats asked now are no longer waited for. A vote recorded without that list (older
+    logs) lapsed at the next phase."""
+    draw = engine.get("draw")
+    if draw is None:
+        return
+    if not draw.get("unasked"):
+        engine.pop("draw")
+        return
+    draw["unasked"] = [seat for seat in draw["unasked"] if seat not in requests]
 
 
 def restore(state: dict, earlier: dict) -> dict:
@@ -355,15 +371,19 @@ def narrate_engine(event: Event, game=None) -> str | None:
         return _("{seat} concedes: the seat plays its default orders from now on.").format(
             seat=p["seat"])
     if event.type == "absence_declared":
-        return _("{seat} is away from {start} to {end} (UTC): no deadline of theirs falls in "
-                 "that time.").format(seat=p["seat"], start=p["start"][:16].replace("T", " "),
-                                      end=p["end"][:16].replace("T", " "))
+        return _("{seat} is away from {start} to {end}: no deadline of theirs falls in that "
+                 "time.").format(seat=p["seat"], start=format_date(p["start"], reader_zone()),
+                                 end=format_date(p["end"], reader_zone()))
     if event.type == "draw_voted":
-        return _("{seat} votes for a draw; votes this turn: {votes}.").format(
+        return _("{seat} votes for a draw; votes so far: {votes}.").format(
             seat=p["seat"], votes=", ".join(p["votes"]))
     if event.type == "game_drawn":
         return _("Every seat still playing voted for a draw: the game ends in a draw between "
                  "{seats}.").format(seats=", ".join(p["seats"]))
+    if event.type == "phase_rolled_back" and "told" in p:
+        return _("The referee took the game back to {told}: {reason}. What happened since is "
+                 "undone, and {told} is open again.").format(told=told_words(*p["told"]),
+                                                            reason=p["reason"])
     if event.type == "game_conceded":
         return _("{seat} is the only seat still playing, every other has conceded or is out: "
                  "{seat} wins the game.").format(seat=p["winner"])
@@ -374,6 +394,16 @@ def narrate_engine(event: Event, game=None) -> str | None:
     if event.type == "press":
         return narrate_press(p)
     return None
+
+
+def told_words(turn, round_) -> str:
+    """A turn (and round) as a mail named it, inside a sentence: 'turn 3', 'turn 1, round
+    2', 'the setup' (turn None or 0), in the current language."""
+    if not turn:
+        return _("the setup")
+    if round_:
+        return _("turn {turn}, round {round}").format(turn=turn, round=round_)
+    return _("turn {turn}").format(turn=turn)
 
 
 def narrate_lateness(p: dict) -> str | None:
@@ -515,10 +545,18 @@ def survivors(game, state: dict) -> list[str]:
 
 def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
     """A seat's DRAW: its vote, and the drawn game (revealing the seed) when every seat
-    still playing agrees."""
+    still playing agrees.
+
+    The vote stands until each seat still playing that has not voted (its
+    `unasked`) has been asked in a phase opened after it (see draw_heard): in
+    a game of sequential turns, a full round.
+    """
     engine = state["engine"]
-    votes = sorted(set(engine.get("draw", {}).get("votes", [])) | {seat})
-    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes)
+    draw = engine.get("draw", {})
+    votes = sorted(set(draw.get("votes", [])) | {seat})
+    waiting = draw["unasked"] if "unasked" in draw else survivors(game, state)
+    voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes,
+                   unasked=sorted(set(waiting) - set(votes)))
     agreed = draw_agreed(game, fold(game, [voted], state), seed)
     return [voted] + ([agreed] if agreed else [])
 
@@ -546,14 +584,18 @@ def sole_survivor(game, state: dict, seed: str) -> Event | None:
                   reason=Said("every other seat conceded or is out").stored())
 
 
-def rollback(phase: int, to_seq: int, reason: str, earlier: dict) -> list[Event]:
+def rollback(phase: int, to_seq: int, reason: str, earlier: dict, told=(0, None)
+             ) -> list[Event]:
     """Reopen `phase` from the state after event `to_seq` (the state before it opened).
 
-    The announcement is public; the state it returns to (secrets and all) is
-    the referee's. Replay checks that state against the log's own hash after
-    `to_seq`, so a rollback cannot bring back a state the game never had.
+    The announcement is public and names the phase as the seats' mails did
+    (`told`: its turn and round). The state it returns to (secrets and all) is
+    the referee's.
+    Replay checks that state against the log's own hash after `to_seq`, so a
+    rollback cannot bring back a state the game never had.
     """
-    return [public("phase_rolled_back", phase=phase, to_seq=to_seq, reason=reason),
+    return [public("phase_rolled_back", phase=phase, to_seq=to_seq, reason=reason,
+                   told=list(told)),
             secret("state_restored", state=earlier)]
 
 

@@ -17,6 +17,7 @@ import re
 
 from ..i18n import _
 from .contract import OrderError
+from .spelling import aside
 
 WON = ("won", "win", "victory", "gagne", "gagné", "victoire")
 LOST = ("lost", "lose", "defeat", "perdu", "defaite", "défaite")
@@ -31,6 +32,11 @@ def parse_result(text: str, with_points: bool = False):
     for number, line in enumerate(text.splitlines(), start=1):
         words = re.findall(r"[\wéè]+", line.lower())
         if not words:
+            continue
+        remark = None if words[0] in LEAD + WON + LOST else \
+            aside(number, line, words[0], LEAD + WON + LOST)
+        if remark:
+            errors.append(remark)
             continue
         if words[0] in LEAD:
             words = words[1:]
@@ -49,7 +55,7 @@ def parse_result(text: str, with_points: bool = False):
             errors.append(OrderError(number, line.strip(), _("one result per mail")))
             continue
         report = {"outcome": outcome, "points": points[0] if points else None}
-    if report is None and not errors:
+    if report is None and all(error.remark for error in errors):
         errors.append(OrderError(0, "", _("no result found: write RESULT WON or RESULT LOST")))
     return report, errors
 

@@ -1,8 +1,42 @@
-"""Answers to a mistyped word: the closest valid names (the standard library's matcher)."""
+"""Answers to a mistyped word: the closest valid names (the standard library's matcher).
+
+And the other side of it: a line that is no order and close to none is chat,
+not a mistake. People write to the table between their orders ("Great game
+last night, Bea!", "Allez, on y va !"); a game that cannot read a line's
+first word asks :func:`aside` whether the line is such a remark, which the
+seat's answer lists and which holds no turn up, or a mistyped order word,
+which stays an error with "did you mean".
+"""
 
 from difflib import get_close_matches
+import re
+import unicodedata
 
 from ..i18n import Said, _
+from .contract import OrderError
+
+# How like an order word a line's first word must be to be taken for a mistyped one
+# (moev: move, recuit: recruit, ofer: offer); a word of the same letters in another
+# order (hti: hit) is one too.
+TYPO_CUTOFF = 0.75
+# Words that start sentences and never an order, in English and French: pronouns,
+# articles, conjunctions, interjections. A line that starts with one is a remark.
+OPENERS = frozenset("""
+    i im i'm ill i'll ive i've id i'd me we we're we'll you you're you'll he she it it's its
+    they they're my our your his her their the a an this that these those there here what
+    why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
+    yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
+    nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
+    je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
+    les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
+    mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
+    qui que quoi pas trop tres vraiment enfin allez voila hop zut oups mdr ptdr desole
+    desolee bravo chapeau dommage
+""".split())  # as folded: lower case, no accents
+# A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
+# "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.
+SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")
+SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
 
 
 def closest(word: str, names, count: int = 2) -> list[str]:
@@ -25,3 +59,47 @@ def unknown_word(word: str, words, example: str) -> Said:
                     example=example)
     return Said("I do not understand {word!r}; write for example {example}, or send HELP",
                 word=word, example=example)
+
+
+def folded(word: str) -> str:
+    """A word as lines are compared: lower case, no accents, no punctuation around it."""
+    word = unicodedata.normalize("NFKD", word.casefold().replace("’", "'"))
+    return "".join(c for c in word if not unicodedata.combining(c)).strip(".,;:!?…\"()«»")
+
+
+def mistyped(word: str, words) -> list[str]:
+    """The order words `word` may be a typing mistake for, best first (none: it is no order
+    word at all)."""
+    word = folded(word)
+    if not word:
+        return []
+    words = sorted(words)
+    found = get_close_matches(word, words, n=2, cutoff=TYPO_CUTOFF)
+    found += [w for w in words if len(w) == len(word) and w != word
+              and sorted(w) == sorted(word) and w not in found]
+    return found
+
+
+def chat(line: str, word: str, words) -> bool:
+    """Is a line whose first word (`word`, as the game reads it) is no order word a remark?
+
+    It is when it reads as a sentence (its first word followed by a comma or a
+    full stop, a last "!" or "?", a first word that starts sentences and never
+    orders: "I'll", "Je", "Bravo"), or when that word is no typing mistake for
+    any order word in `words` (every order of the game, in every language).
+    """
+    first = folded(line.split()[0]) if line.split() else ""
+    if first in OPENERS or first.partition("'")[0] in OPENERS:
+        return True
+    if SENTENCE_START.match(line) or SENTENCE_END.search(line):
+        return True
+    return not mistyped(word, words)
+
+
+def aside(number: int, line: str, word: str, words) -> OrderError | None:
+    """The remark a refused line is (an OrderError marked remark), or None when it may be a
+    mistyped order: see :func:`chat`."""
+    if not chat(line, word, words):
+        return None
+    return OrderError(number, line.strip(), _("not an order: set aside as a remark"),
+                      remark=True)

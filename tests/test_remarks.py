@@ -1,0 +1,141 @@
+"""Chat never costs a turn, in any game: a line that is no order and close to none is a remark.
+
+Written from the player's side: a real reply mail goes in, pbem's answer and
+the game come out. The lines are the ones club players wrote between their
+orders ("Great game last night, Bea!", "Allez, on y va !", "Bravo à ann.");
+each is set aside, listed back as a remark, and holds nothing up, so the
+turn resolves as soon as every seat asked has sent error-free orders. An
+order word with a typo stays an error with "did you mean", and so does a
+mistyped command.
+"""
+
+import pytest
+
+from pbem.adjudicator.spelling import chat
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee, seats
+from mailkinds import GAMES, SAGA_START, SEIGNEURS_START, play
+from players import answer_to, flat, reply
+
+CHAT = ["I'll take the Welsh, of course.", "Great game last night, Bea!", "Ouch. Fair enough.",
+        "Sorry Lea, C4 is in my sphere.", "Allez, on y va !", "Bravo à ann."]
+ATTILA = {"first": "ann",
+          "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons", "saxons"],
+                    "bob": ["huns", "huns", "teutons", "teutons", "vandals", "franks"]}}
+# Each game: the seats, options, position, and the orders of every seat asked now.
+TABLES = {
+    "auguste": (["ann", "bob", "cat", "dan"], {"preset": "4-2"}, None,
+                {"ann": "red: move BUK BUV", "bob": "orange: move BIC GOK",
+                 "cat": "green: move BAR CET", "dan": "blue: move FIR BEN"}),
+    "attila": (["ann", "bob"], {}, ATTILA, {"ann": "play goths pannonia\nplay huns dacia"}),
+    "saga": (["ann", "bob", "cat"], {}, SAGA_START, {"ann": "move reserve Kent"}),
+    "seigneurs": (["ann", "bob", "zed"], {"judge": "zed", "turns": "1"}, SEIGNEURS_START,
+                  {"ann": "offer bob give wood 2 take metal 1", "bob": "pass", "zed": "pass"}),
+}
+
+
+def game_at(folder, ruleset: str, lang: str = "en"):
+    """A referee with the game of TABLES[ruleset] open, every seat reading `lang`."""
+    names, options, position, _orders = TABLES[ruleset]
+    referee = make_referee(folder)
+    referee.new_game(ruleset, "g", [SeatSpec(n, f"{n}@players.example", lang=lang)
+                                    for n in names], START, options, seed="chat",
+                     position=position)
+    return referee
+
+
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_the_chat_club_players_wrote_holds_no_turn_up_in_any_game(tmp_path, ruleset):
+    referee = game_at(tmp_path, ruleset)
+    orders = TABLES[ruleset][3]
+    for number, (seat, lines) in enumerate(sorted(orders.items())):
+        first, *rest = lines.split("\n")
+        body = "\n".join(["Hello all,", first, *CHAT[:3], *rest, *CHAT[3:], "Cheers,",
+                          seat.title()])
+        row = reply(referee, "g", seat, body, later(START, number / 10))
+        said = flat(answer_to(referee, row))
+        assert row["reason"] == "orders recorded; 6 remarks set aside", (seat, said)
+        assert "could not be accepted" not in said
+        for line in CHAT:
+            assert f": {line}" in said, f"{line!r} is listed back as a remark"
+    assert referee.tick(later(START, 1), send=False).phases == {"g": 1}, \
+        "every seat asked sent error-free orders: the turn resolves at once"
+
+
+@pytest.mark.parametrize("ruleset,mistyped,word", [
+    ("auguste", "red: moev BUK BUV", "move"),
+    ("attila", "plya goths pannonia", "play"),
+    ("saga", "moev reserve Kent", "MOVE"),
+    ("seigneurs", "ofer bob give wood 2 take metal 1", "offer"),
+])
+def test_an_order_word_with_a_typo_stays_an_error_with_did_you_mean(tmp_path, ruleset,
+                                                                     mistyped, word):
+    referee = game_at(tmp_path, ruleset)
+    row = reply(referee, "g", "ann", f"Hi,\n{mistyped}\nGreat game last night, Bea!", START)
+    said = flat(answer_to(referee, row))
+    assert "line 2:" in said and f"did you mean {word}" in said, said
+    assert "line 3: Great game last night, Bea!" in said
+    assert referee.tick(later(START, 1), send=False).phases == {}
+
+
+def test_a_mistyped_command_is_an_error_that_names_the_command(tmp_path):
+    referee = game_at(tmp_path, "attila")
+    row = reply(referee, "g", "ann", "play goths pannonia\nplay huns dacia\nREDAY", START)
+    said = flat(answer_to(referee, row))
+    assert "line 3: I do not understand 'REDAY'; did you mean READY?" in said
+    assert "Remarks" not in said
+
+
+def test_a_french_player_reads_the_remarks_in_french(tmp_path):
+    referee = game_at(tmp_path, "seigneurs", "fr")
+    row = reply(referee, "g", "bob", "Bonjour,\npasser\nAllez, on y va !\nBob", START)
+    said = flat(answer_to(referee, row))
+    assert "Remarques, pas des ordres (mises de côté ; elles ne retardent rien) : ligne 3 : " \
+        "Allez, on y va !" in said
+
+
+def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(tmp_path):
+    spec = GAMES["saga"]
+    referee = make_referee(tmp_path)
+    referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
+                                        SeatSpec("bob", "bob@players.example", lang="fr"),
+                                        SeatSpec("cat", "cat@players.example")],
+                     START, {}, seed=spec["seed"], position=spec["position"])
+    now = START
+    for step in spec["play"][:2]:  # ann attacks bob in Wessex; the battle is set
+        now = play(referee, "wessex", step, now, "en")
+    assert set(referee.table("wessex").state["engine"]["requests"]) == {"ann", "bob"}
+    reply(referee, "wessex", "ann", "result won points 14\nGreat game, Bob!", now)
+    row = reply(referee, "wessex", "bob", "Bonjour,\nrésultat : perdu (9 points)\nBravo à ann.",
+                now)
+    said = flat(answer_to(referee, row))
+    assert "ligne 3 : Bravo à ann." in said and "RESULTAT GAGNE" not in said
+    assert "Toutes les réponses attendues pour ce tour sont arrivées" in said
+    assert referee.tick(later(now, 0.1), send=False).phases == {"wessex": 1}, \
+        "both reports agree: no waiting for the battle's 168 hours"
+    battle = [e for e in referee.events("wessex", "referee") if e["type"] == "orders_set"][-1]
+    assert {s: o["outcome"] for s, o in battle["payload"]["orders"].items()} == \
+        {"ann": "won", "bob": "lost"}
+
+
+@pytest.mark.parametrize("line,word,remark", [
+    ("Great game last night, Bea!", "great", True),
+    ("Allez, on y va !", "allez", True),
+    ("I'll take the Welsh, of course.", "i'll", True),
+    ("Bravo à ann.", "bravo", True),
+    ("moev host Mercia", "moev", False),
+    ("recuit warriors", "recuit", False),
+    ("hti C4 lea armed", "hti", False),
+])
+def test_chat_is_told_from_a_mistyped_order_word_by_spelling(line, word, remark):
+    words = ["move", "recruit", "hit", "aller", "grace", "kill"]
+    assert chat(line, word, words) is remark
+
+
+def test_a_line_that_starts_with_a_people_is_an_order_short_of_its_verb_not_chat(tmp_path):
+    referee = game_at(tmp_path, "attila")
+    row = reply(referee, "g", "ann", "goths pannonia\nplay huns dacia", START)
+    said = flat(answer_to(referee, row))
+    assert "line 1: I do not understand 'goths'" in said and "Remarks" not in said

@@ -107,14 +107,31 @@ def test_builds_removals_and_waives():
 
 
 def test_every_error_names_its_line_and_why_and_the_closest_name():
-    text = "A PAR - BUR\n\nA Pars - GAS\nF BRE - BUR\nA MAR - Burgandy\nHello France!"
+    text = "A PAR - BUR\n\nA Pars - GAS\nF BRE - BUR\nA MAR - Burgandy\nmoev A MAR GAS"
     assert said(text) == [
         "A PAR - BUR",
         "line 3: there is no province PARS; did you mean Paris (PAR)?",
         "line 4: a fleet cannot enter Burgundy (BUR), an inland province",
         "line 5: there is no province BURGANDY; did you mean Burgundy (BUR)?",
-        "line 6: I cannot read this as an order; write for example F BRE H",
+        "line 6: I do not understand 'MOEV'; did you mean MOVE or MOVES? Write for example "
+        "F BRE H, or send HELP",
     ]
+
+
+@pytest.mark.parametrize("line", [
+    "Hello France!", "Great game last night, Bea!", "Allez, on y va !",
+    "I'll attack Munich next spring", "Bonne chance à tous", "Je te laisse la Belgique",
+])
+def test_a_line_of_chat_between_the_orders_is_a_remark_not_an_error(line):
+    orders, errors = read(MAP, start(MAP), "france", f"A PAR - BUR\n{line}\nF BRE - MAO")
+    assert [order_text(o) for o in orders] == ["A PAR - BUR", "F BRE - MAO"]
+    assert [(e.line, e.remark) for e in errors] == [(2, True)]
+
+
+@pytest.mark.parametrize("line", ["moev A PAR BUR", "BULD A PAR", "Pars - BUR", "flet BRE H"])
+def test_a_mistyped_order_word_is_an_error_not_a_remark(line):
+    _orders, errors = read(MAP, start(MAP), "france", line)
+    assert len(errors) == 1 and not errors[0].remark
 
 
 def test_an_error_reads_in_french_names_for_a_french_seat():
@@ -226,13 +243,13 @@ def test_french_coasts_convoys_retreats_and_winter():
 
 
 def test_french_errors_name_the_line_why_and_the_closest_name():
-    assert said_in("fr", "A PAR - Bourgone\nF BRE - BOU\nBonjour la France") == [
+    assert said_in("fr", "A PAR - Bourgone\nF BRE - BOU\ntenit A PAR") == [
         "1: il n'y a pas de province BOURGONE\u00a0; vouliez-vous dire "
         "Bourgogne (BUR)\u00a0?",
         "2: une flotte ne peut pas entrer dans une province intérieure\u00a0: "
         "Bourgogne (BUR)",
-        "3: je ne peux pas lire cette ligne comme un ordre\u00a0; écrivez par "
-        "exemple F BRE TIENT"]
+        "3: Je ne comprends pas 'TENIT'\u00a0; vouliez-vous dire TIENT ou TENIR\u00a0? "
+        "Écrivez par exemple F BRE TIENT, ou envoyez AIDE"]
 
 
 def test_every_french_abbreviation_names_its_province_and_no_other():

@@ -34,7 +34,7 @@ import re
 import unicodedata
 
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.spelling import closest
+from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import _, current, ngettext
 
 from .board import ARMY, FLEET, Board, coast_of, province_of
@@ -104,6 +104,31 @@ def name_index(board: Board) -> dict:
             for variant in variants:
                 index[variant] = key
     return index
+
+
+@lru_cache(maxsize=4)
+def first_words(board: Board) -> frozenset:
+    """The words an order may start with: a unit type, a nationality, a winter's order
+    word, a province's abbreviation or the first word of its name."""
+    return frozenset(UNIT_WORDS) | frozenset(NATIONALITIES) | BUILD | REMOVE | WAIVE | \
+        {name[0] for name in name_index(board)}
+
+
+@lru_cache(maxsize=4)
+def order_words(board: Board) -> tuple:
+    """Every word of every order, in both languages and lower case: what a line's first
+    word may be a typing mistake for (spelling.aside)."""
+    found = set(first_words(board)) | KEYWORDS | {w for name in name_index(board) for w in name}
+    return tuple(sorted(word.lower() for word in found if word.isalpha()))
+
+
+def remark_of(board: Board, number: int, line: str) -> OrderError | None:
+    """The remark a line is (chat between the orders: its first word can start no order
+    and is no typing mistake for an order's word), or None."""
+    first = words(line)[:1]
+    if not first or first[0] in first_words(board):
+        return None
+    return aside(number, line, first[0].lower(), order_words(board))
 
 
 class Reader:
@@ -219,8 +244,8 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
         except Unreadable:
             if unit or ORDER_MARKS.intersection(reader.words):
                 raise
-            raise Unreadable(_("I cannot read this as an order; write for example {example}")
-                             .format(example=example)) from None
+            raise Unreadable(unknown_word(reader.words[0], sorted(
+                w for w in KEYWORDS | set(UNIT_WORDS) if w.isalpha()), example)) from None
         order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
     if not reader.done():
         raise Unreadable(_("I do not understand {words!r} at the end of the line").format(
@@ -607,9 +632,10 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
     """The orders of a seat playing `powers` from its lines: ({power: [order, ...]},
     [OrderError]), each power in the order its lines were written.
 
-    Blank lines are skipped; every other line is one order. A refused line
-    gives no order (the unit holds, or in a retreat is disbanded); two lines
-    for one unit are both refused and the unit holds.
+    Blank lines are skipped; a line of chat is a remark (remark_of); every
+    other line is one order. A refused line gives no order (the unit holds, or
+    in a retreat is disbanded); two lines for one unit are both refused and
+    the unit holds.
     """
     phase = position["phase"]
     winter = {p: Adjustments(board, position, p) for p in powers} \
@@ -618,6 +644,10 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
     taken, errors = {}, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
+            continue
+        remark = remark_of(board, number, line)
+        if remark:
+            errors.append(remark)
             continue
         try:
             written = read_line(board, phase, line, written_example)

@@ -16,7 +16,7 @@ from .board import board
 from .orders import SAID, order_text, place_words, power_words
 from .adjustments import disorder_removals
 from .position import adjustment, powers_units, unit_text
-from .rules import SEASONS, free_homes, seat_powers, turn_number
+from .rules import SEASONS, free_homes, seat_powers, turn_of
 
 WIDTH = 78
 NBSP = "\u00a0"
@@ -56,7 +56,7 @@ def view(state: dict, seat: str | None = None) -> dict:
             "owed": adjustment(position, power) if position["phase"] == "adjustment" else 0})
     out = {
         "game": "diplomacy",
-        "turn": turn_number(state),
+        "turn": turn_of(state)[0],
         "year": position["year"], "season": position["season"], "phase": position["phase"],
         "powers": powers,
         "units": position["units"],

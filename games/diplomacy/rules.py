@@ -204,10 +204,10 @@ def survivors(state: dict) -> list:
     return sorted({seat for power, seat in state["powers"].items() if seat and power in alive})
 
 
-def turn_number(state: dict) -> int:
+def turn_of(state: dict) -> tuple:
     """The turn a mail's subject names: each Spring and each Fall is a turn (1901's Spring
-    is turn 1); its retreats, and the Winter after a Fall, share its number."""
+    is turn 1); its retreats, and the Winter after a Fall, share its number. No rounds."""
     position = state["position"]
-    return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2)
+    return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2), None
 
 

@@ -27,42 +27,12 @@ import time
 import pbem.games
 from pbem.adjudicator import engine
 from pbem.adjudicator.contract import plain_copy
-from pbem.adjudicator.rng import PhaseRng
-from pbem.app import Referee, SeatSpec
-from pbem.config import load
 from pbem.replay import replay
-from pbem.store import Store, row_event
-from pbem.timeutil import later
+from pbem.store import row_event
 
-START = "2030-01-01T00:00:00Z"
-SEED = "bench"
+from replay import SEED, build
 
-
-def build(folder: Path, years: int) -> Referee:
-    """A database holding one Diplomacy game of seven bots, `years` long at most."""
-    (folder / "pbem.toml").write_text('db = "bench.db"\n', encoding="utf-8")
-    config = load(str(folder / "pbem.toml"), env={})
-    referee = Referee(Store(config.path("db")), config)
-    game = pbem.games.load("diplomacy")
-    seats = [SeatSpec(n, f"{n}@bench.example") for n in game.DEMO_SEATS]
-    referee.new_game("diplomacy", "g", seats, START, {"years": str(years)}, seed=SEED)
-    now = START
-    while True:
-        with referee.store.transaction():
-            table = referee.table("g")
-            eng = table.state["engine"]
-            if eng["over"]:
-                break
-            given = {}
-            for seat in sorted(eng["requests"]):
-                rng = PhaseRng(SEED, f"bot:{seat}", eng["phase"])
-                text = game.bot_orders(table.state["game"], seat, rng)
-                given[seat], _errors = game.parse(table.state["game"], seat, text)
-            now = later(now, 1)
-            events = engine.close_phase(game, table.state, given, SEED)
-            table = referee.record(table, events, now)
-            referee.record(table, [engine.after_resolution(game, table.state, now, SEED)], now)
-    return referee
+PHASES = 10_000  # far more than a hundred years' phases: the game ends by its own rules
 
 
 def phases_of(referee) -> list[tuple]:
@@ -102,7 +72,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        referee = build(Path(folder), args.years)
+        referee = build(Path(folder), PHASES, "diplomacy", {"years": str(args.years)},
+                        playing=1)
         phases = phases_of(referee)
         position = referee.table("g").state["game"]["position"]
         floors, resolved, replays = [], [], []

@@ -20,9 +20,8 @@ from pbem.app import SeatSpec
 from pbem.games import diplomacy
 from pbem.games.diplomacy.start import ASSIGNMENTS
 from pbem.replay import replay
-from pbem.timeutil import later
 
-from conftest import START, make_referee
+from conftest import START, make_referee, next_phase
 
 NAMES = diplomacy.DEMO_SEATS
 SILENCE = 12  # one bot answer in this many is never sent
@@ -52,10 +51,7 @@ def play_game(referee, game_id, players, seed, options, watch=None, french=(),
             assert not answers[seat]["errors"], f"the bot's mail {text!r}: {answers[seat]}"
         if between:
             between(state, answers, now)
-        now = later(now, 1)
-        if not referee.tick(now, send=False).phases:
-            now = referee.table(game_id).state["engine"]["deadline"]
-            assert referee.tick(now, send=False).phases, "a due phase was not resolved"
+        now = next_phase(referee, game_id, now)
         phases += 1
         assert phases < 1000, "the game never ends"
         if watch:

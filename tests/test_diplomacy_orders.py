@@ -222,8 +222,8 @@ def test_french_coasts_convoys_retreats_and_winter():
     assert said_in("fr", "F SPB/CS - Golfe de Botnie", "russia") == ["F STP/SC - BOT"]
     assert said_in("fr", "F Saint-Pétersbourg (côte sud) - BOT", "russia") == [
         "F STP/SC - BOT"]
-    assert said_in("fr", "F SEB - NOI\nA VAR - UKR", "russia") == ["F SEV - BLA",
-                                                                  "A WAR - UKR"]
+    assert said_in("fr", "F SEB - NOI\nA VAR - UKR", "russia") == [
+        "F SEV - BLA", "A WAR - UKR"]
     sea = position({"england": ["A LON", "F NTH", "F ENG"]})
     assert said_in("fr", "F MDN CONVOIE A LON - BEL\nA LON - BEL PAR CONVOI", "england",
                    sea) == ["F NTH C A LON - BEL", "A LON - BEL PAR CONVOI"]

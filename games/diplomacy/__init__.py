@@ -9,8 +9,9 @@ from pbem.i18n import N_
 from .bot import bot_orders
 from .drawing import own_area, svg_context
 from .present import board_text, briefing, describe_orders, narrate, view
-from .rules import (apply, default_orders, outcome, parse, pending, resolve, setup, survivors,
+from .rules import (apply, default_orders, outcome, parse, pending, resolve, survivors,
                     turn_of)
+from .start import setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
 SUMMARY = "the seven great powers of 1901 Europe; every order written at once (2-7 players)"

@@ -28,7 +28,6 @@ from . import adjustments, movement, retreats
 from .board import board
 from .orders import read_orders
 from .position import adjustment, centre_count, powers_units, winner
-from .start import setup
 
 RESOLVERS = {"movement": movement.resolve, "retreat": retreats.resolve,
              "adjustment": adjustments.resolve}
@@ -209,5 +208,3 @@ def turn_of(state: dict) -> tuple:
     is turn 1); its retreats, and the Winter after a Fall, share its number. No rounds."""
     position = state["position"]
     return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2), None
-
-

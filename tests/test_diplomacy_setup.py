@@ -87,3 +87,25 @@ def test_a_seat_whose_powers_are_out_of_the_game_has_no_vote_on_a_draw(tmp_path)
     inbound.submit(referee, "g", "bob", "NULLE", START)
     result = referee.table("g").state["engine"]["result"]
     assert result["draw"] == ["ann", "bob"]
+
+
+def test_the_referees_commands_show_a_diplomacy_game(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from pbem.cli import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+
+    def run(*args) -> str:
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("init")
+    run("new", "diplomacy", "--id", "eu", "--seat", "ann=ann@x.example", "--seat",
+        "bob=bob@x.example", "--option", "powers=ann:france,bob:germany",
+        "--now", "2026-12-01T12:00Z")
+    assert "France (ann), 3 supply centres: BRE MAR PAR" in run("show", "eu")
+    shown = run("show", "eu", "--seat", "ann", "--json")
+    assert '"powers": [\n      "france"\n    ]' in shown and '"number": 1' in shown
+    assert "Next: Fall 1901, movement" in run("preview", "eu")
+    assert "verified" in run("replay", "eu", "--verify")

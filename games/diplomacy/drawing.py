@@ -103,8 +103,8 @@ def svg_context(view: dict) -> dict:
             "at_rest": AT_REST,
             "pixels_high": round(PIXELS * the_board.height / the_board.width),
             "links": links(), "provinces": provinces, "coasts": coasts,
-            "dislodged": dislodged, "legend": legend, "heading": when_words(view),
-            "title": _("Diplomacy, {when}").format(when=when_words(view))}
+            "dislodged": dislodged, "legend": legend, "heading": when_words(view["when"]),
+            "title": _("Diplomacy, {when}").format(when=when_words(view["when"]))}
 
 
 def own_area(view: dict) -> list:

@@ -57,7 +57,8 @@ def view(state: dict, seat: str | None = None) -> dict:
     out = {
         "game": "diplomacy",
         "turn": turn_of(state)[0],
-        "year": position["year"], "season": position["season"], "phase": position["phase"],
+        "when": {"year": position["year"], "season": position["season"],
+                 "phase": position["phase"]},
         "powers": powers,
         "units": position["units"],
         "dislodged": position.get("dislodged", {}),
@@ -99,7 +100,7 @@ def briefing(state: dict, seat: str) -> dict:
 def board_text(view: dict) -> str:
     """The board as the judges list it: each power's supply centres and units, the neutral
     centres, the units dislodged and what each power owes in Winter."""
-    lines = [_("Diplomacy, {when}").format(when=when_words(view))]
+    lines = [_("Diplomacy, {when}").format(when=when_words(view["when"]))]
     for power in view["powers"]:
         count = len(power["centres"])
         head = ngettext("{power}, {num} supply centre", "{power}, {num} supply centres",

@@ -70,6 +70,11 @@ def test_a_hundred_years_of_seven_bots_end_and_replay_byte_for_byte(tmp_path):
     kinds = {row["type"] for row in referee.store.all("SELECT type FROM events WHERE game = ?",
                                                       ["europe"])}
     assert {"dislodged", "standoffs", "centres_changed", "orders_resolved"} <= kinds
+    played = {r["order"]["type"] for e in referee.events("europe", None)
+              if e["type"] == "orders_resolved" for r in e["payload"]["results"]
+              if not r.get("default")}
+    assert played == {"move", "hold", "support", "convoy", "retreat", "disband", "build",
+                      "remove", "waive"}, "the bots give every kind of order"
     verdict = replay(referee.store, "europe", verify=True)
     assert verdict.ok, verdict.problems[:5]
     assert verdict.state == state

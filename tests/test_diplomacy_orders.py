@@ -281,3 +281,17 @@ def test_a_waive_names_its_power_when_several_of_a_seats_powers_build():
         "line 4: you do not play Italy"]
     alone, errors = read_orders(MAP, where, ("germany",), "RENONCE ALLEMAGNE")
     assert [order_text(o) for o in alone["germany"]] == ["WAIVE"] and not errors
+
+
+def test_a_mistyped_winter_order_names_the_word_meant_and_an_order_the_seat_may_give():
+    winter = position({"france": ["A MAR", "F BRE"]}, phase="adjustment", season="winter")
+    assert said("REMOV A MAR", where=winter) == [
+        "line 1: I do not understand 'REMOV'; did you mean REMOVE or REMOVES? Write for "
+        "example BUILD A PAR, or send HELP"]
+    crowded = position({"france": ["A MAR", "F BRE", "A PAR", "A BUR"]}, phase="adjustment",
+                       season="winter")
+    assert said("WAIV", where=crowded)[0].endswith("Write for example REMOVE F BRE, or send "
+                                                   "HELP")
+    assert said("BUILD A PAR") == [
+        "line 1: builds, removals and waives are written in winter; now write for example "
+        "F BRE H"]

@@ -236,9 +236,12 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     """One line as an order, not yet checked against the position. Raises Unreadable."""
     reader = Reader(board, line)
     if phase == "adjustment":
-        order = read_adjustment(reader)
+        order = read_adjustment(reader, example)
     else:
         unit = reader.unit()
+        if unit is None and reader.peek() in BUILD | WAIVE | {"REMOVE", "REMOVES", "RETIRE"}:
+            raise Unreadable(_("builds, removals and waives are written in winter; now write "
+                               "for example {example}").format(example=example))
         try:
             place = reader.place()
         except Unreadable:
@@ -288,7 +291,7 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
         word=reader.peek()))
 
 
-def read_adjustment(reader: Reader) -> dict:
+def read_adjustment(reader: Reader, example: str) -> dict:
     """BUILD A PAR, BUILD F STP/NC, BUILD STP/NC (a fleet), REMOVE A BER, WAIVE; a power
     may be named first ("France: BUILD A PAR"), or after WAIVE ("WAIVE FRANCE")."""
     named = reader.nationality()
@@ -299,7 +302,8 @@ def read_adjustment(reader: Reader) -> dict:
         return {"type": "build", "unit": reader.unit(), "at": reader.place()}
     if reader.take(REMOVE):
         return {"type": "remove", "unit": reader.unit(), "at": reader.place()}
-    raise Unreadable(_("in winter, write BUILD A PAR, REMOVE A BER or WAIVE"))
+    raise Unreadable(unknown_word(reader.peek() or "", sorted(BUILD | REMOVE | WAIVE),
+                                  example))
 
 
 # Checking an order against the position.
@@ -609,7 +613,7 @@ def order_text(order: dict, lang: str = "en") -> str:
 CHECKS = {"movement": check_movement, "retreat": check_retreat}
 
 
-def example(position: dict, powers) -> str:
+def example(board: Board, position: dict, powers) -> str:
     """An order these powers could give now, in the reader's words, to show how orders are
     written."""
     said = SAID[current()]
@@ -617,9 +621,27 @@ def example(position: dict, powers) -> str:
         units = {p: u for p, u in position["dislodged"].items() if u["power"] in powers}
         return next((f"{unit_text(p, u)} {said['disband']}" for p, u in sorted(units.items())),
                     "A BUR - PAR")
+    if position["phase"] == "adjustment":
+        return winter_example(board, position, powers)
     units = {p: u for p, u in position["units"].items() if u["power"] in powers}
     return next((f"{unit_text(p, u)} {said['hold']}" for p, u in sorted(units.items())),
                 "A PAR - BUR")
+
+
+def winter_example(board: Board, position: dict, powers) -> str:
+    """A removal, or an army built in a free home centre, or a waive, these powers may
+    order this winter."""
+    said = SAID[current()]
+    for power in powers:
+        owed = adjustment(position, power)
+        units = [p for p, u in sorted(position["units"].items()) if u["power"] == power]
+        if owed < 0 and units:
+            return f"{said['remove']} {unit_text(units[0], position['units'][units[0]])}"
+        free = [p for p in board.powers[power].home
+                if position["centres"].get(p) == power and p not in position["units"]]
+        if owed > 0 and free:
+            return f"{said['build']} {ARMY} {free[0]}"
+    return said["waive"]
 
 
 def read(board: Board, position: dict, power: str, text: str) -> tuple:
@@ -640,7 +662,7 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
     phase = position["phase"]
     winter = {p: Adjustments(board, position, p) for p in powers} \
         if phase == "adjustment" else None
-    written_example = example(position, powers)
+    written_example = example(board, position, powers)
     taken, errors = {}, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

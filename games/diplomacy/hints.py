@@ -137,24 +137,34 @@ def examples(position: dict, powers) -> list[tuple]:
     if phase == "movement":
         rows = movement_examples(position, powers)
     elif phase == "retreat":
-        rows = [row for order, _others in choices(position, powers)[:1] for row in (
-            (order, _("a retreat to a place left to the unit")),)]
-        for province, unit in sorted(position["dislodged"].items()):
-            if unit["power"] in powers and unit["retreats"]:
-                rows.append((f"{unit_text(province, unit)} {SAID[current()]['disband']}",
-                             _("the unit is disbanded")))
-                break
+        rows = retreat_examples(position, powers)
     else:
-        rows = []
-        for power in powers:
-            for order, _others in winter_choices(position, power, len(powers) > 1):
-                kind = order.split()[0]
-                what = {SAID[current()]["build"]: _("a build in a free home centre you own"),
-                        SAID[current()]["remove"]: _("a removal"),
-                        SAID[current()]["waive"]: _("one build fewer")}[kind]
-                if all(r[1] != what for r in rows):
-                    rows.append((order, what))
+        rows = winter_examples(position, powers)
     return [(order, what) for order, what in rows if accepted(position, powers, order)]
+
+
+def retreat_examples(position: dict, powers) -> list[tuple]:
+    """A retreat and a disband the seat's dislodged units could give now."""
+    said = SAID[current()]
+    for province, unit in sorted(position["dislodged"].items()):
+        if unit["power"] in powers and unit["retreats"]:
+            return [(f"{unit_text(province, unit)} - {unit['retreats'][0]}",
+                     _("a retreat to a place left to the unit")),
+                    (f"{unit_text(province, unit)} {said['disband']}",
+                     _("the unit is disbanded"))]
+    return []
+
+
+def winter_examples(position: dict, powers) -> list[tuple]:
+    """A build, a waive or a removal the seat's powers could give this winter."""
+    said = SAID[current()]
+    what = {said["build"]: _("a build in a free home centre you own"),
+            said["remove"]: _("a removal"), said["waive"]: _("one build fewer")}
+    rows = {}
+    for power in powers:
+        for order, _others in winter_choices(position, power, len(powers) > 1):
+            rows.setdefault(order.split()[0], (order, what[order.split()[0]]))
+    return list(rows.values())
 
 
 def movement_examples(position: dict, powers) -> list[tuple]:

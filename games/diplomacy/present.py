@@ -192,11 +192,10 @@ def unordered(state: dict, power: str, given: list) -> list[str]:
             return [ngettext("{num} build not ordered: waived", "{num} builds not ordered: "
                              "waived", short).format(num=short)]
     if owed < 0:
-        taken = [province for province in ordered]
-        missing = -owed - len(taken)
+        missing = max(-owed - len(ordered), 0)
         return [_("{order} (civil disorder: too few removals)").format(
             order=f"{said['remove']} {unit_text(p, position['units'][p])}")
-            for p in disorder_removals(board(), position, power, max(missing, 0), taken)]
+            for p in disorder_removals(board(), position, power, missing, sorted(ordered))]
     return []
 
 

@@ -40,6 +40,7 @@ GAMES = {
     "auguste": (["ann", "bob", "cat", "dan"], {"preset": "4-2", "trumps": "yes",
                                                "max_turns": "5"}),
     "attila": (["ann", "bob", "cat"], {}),
+    "diplomacy": (["ann", "bob", "cat", "dan"], {"years": "3"}),
     "saga": (["ann", "bob", "cat", "dan"], {"rounds": "6"}),
     "seigneurs": (["ann", "bob", "cat", "zed"], {"judge": "zed", "turns": "2"}),
 }

@@ -110,3 +110,14 @@ def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
     assert "- plague-rumour: 1 invader enters on the east side" in flat(last(english, "zed"))
     zed = reply(english, "v", "zed", "card plague", START)
     assert "your event card: plague-rumour" in flat(answer_to(english, zed))
+
+
+def test_a_game_set_up_before_village_farms_held_their_own_still_loads():
+    from pbem.adjudicator.contract import public
+    from pbem.games.seigneurs.rules import apply, blank_state, village_farm_count
+    from pbem.games.seigneurs.material import default_data
+    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)
+    old["village_farms"] = {"ann": 2, "bob": 0}
+    state = apply({}, public("setup", state=old))
+    assert state["village_farms"]["ann"] == [{"goods": {}, "famine": False}] * 2
+    assert village_farm_count(state, "ann") == 2 and village_farm_count(state, "bob") == 0

@@ -34,14 +34,19 @@ START = "2030-01-01T00:00:00Z"
 SEED = "bench"
 
 
-def build(folder: Path, turns: int) -> Referee:
-    """A database holding one Auguste game of `turns` turns (or fewer, if it ends)."""
+def build(folder: Path, turns: int, ruleset: str = "auguste", options: dict | None = None,
+          playing: int = 40) -> Referee:
+    """A database holding one game "g" of bots, its phases resolved straight through the
+    engine and the store, `turns` of them (or fewer, if it ends). By default Auguste for
+    four (options: max_turns), where a seat sends orders one phase in `playing`: the
+    legions mostly hold, so the game lasts."""
     (folder / "pbem.toml").write_text('db = "bench.db"\n', encoding="utf-8")
     config = load(str(folder / "pbem.toml"), env={})
     referee = Referee(Store(config.path("db")), config)
-    seats = [SeatSpec(n, f"{n}@bench.example") for n in ("ann", "bob", "cat", "dan")]
-    referee.new_game("auguste", "g", seats, START, {"max_turns": turns}, seed=SEED)
-    game = pbem.games.load("auguste")
+    game = pbem.games.load(ruleset)
+    seats = [SeatSpec(n, f"{n}@bench.example") for n in game.DEMO_SEATS]
+    referee.new_game(ruleset, "g", seats, START,
+                     {"max_turns": turns} if options is None else options, seed=SEED)
     now = START
     for phase in range(turns):
         with referee.store.transaction():
@@ -51,7 +56,7 @@ def build(folder: Path, turns: int) -> Referee:
             given = {}
             for seat in sorted(table.state["engine"]["requests"]):
                 rng = PhaseRng(SEED, f"bot:{seat}", phase)
-                if rng.below(40) == 0:
+                if rng.below(playing) == 0:
                     text = game.bot_orders(table.state["game"], seat, rng)
                     given[seat], _ = game.parse(table.state["game"], seat, text)
             now = later(now, 1)

@@ -311,7 +311,7 @@ class Referee:
         eng = table.state["engine"]
         return [{"id": ruling_id(eng["phase"], asked), "asked": asked, "since": eng["opened"],
                  "prompt": request["prompt"], "choices": request.get("choices") or {},
-                 "concerns": request.get("concerns")}
+                 "concerns": request.get("concerns"), "facts": request.get("facts") or []}
                 for asked, request in sorted(eng["requests"].items())
                 if request["kind"] == "ruling"]
 
@@ -376,12 +376,14 @@ class Referee:
             if eng["over"] or not eng["remind_at"] or eng["remind_at"] > now \
                     or row["reminded_phase"] >= eng["phase"]:
                 return 0
-            for seat in self.store.seats(game_id):
-                if seat["name"] in eng["requests"] and \
-                        seat["name"] not in eng.get("conceded", []) and \
-                        not self.settled(table, seat):
-                    letters.reminder(table, seat, now)
-                    count += 1
+            seats = {seat["name"]: seat for seat in self.store.seats(game_id)}
+            late = [seat for seat in seats.values() if seat["name"] in eng["requests"]
+                    and seat["name"] not in eng.get("conceded", [])
+                    and not self.settled(table, seat)]
+            # a seat whose orders another gives: that one is reminded (once), in its place
+            for name in dict.fromkeys(table.given_by(s["name"]) or s["name"] for s in late):
+                letters.reminder(table, seats[name], now)
+                count += 1
             self.store.update("games", {"id": game_id}, {"reminded_phase": eng["phase"]})
         return count
 

@@ -749,6 +749,7 @@ def ruling(referee, game_id, ruling_id, values, text, as_json, now):
         rows = referee.rulings(game_id)
         listing(rows, as_json, f"game {game_id} waits for no ruling", lambda row: [
             f"{row['id']:>6}  {row['asked']}: {row['prompt']}",
+            *(f"        {fact}" for fact in row["facts"]),
             "        sets: " + ("; ".join(
                 f"{key} ({'|'.join(words) if words else 'any value'})"
                 for key, words in sorted(row["choices"].items())) or "nothing, reasons only")])

@@ -612,16 +612,27 @@ def take_all(referee, table, sender: str, text: str, now: str, answer: Answer,
                               "recorded. You still get your own reports.").format(seat=ruler))
         return
     for target, part in order_parts(table, sender, text):
+        if target != sender and controller(table, target) != sender:
+            answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
+                                  "for itself), so what you wrote for {seat} was not "
+                                  "recorded.").format(seat=target))
+            continue
         take_orders(referee, table, sender, target, part, now, answer, names)
 
 
 def order_parts(table, sender: str, text: str) -> list[tuple]:
-    """[(target seat, its order text)] for a mail's orders, by who controls whom."""
+    """[(target seat, its order text)] for a mail's orders, by who controls whom.
+
+    In a game where one seat may give another's orders, a "for SEAT:" line may
+    name any seat: a part for one the sender does not give orders for now is
+    kept, for the answer to say so.
+    """
     seats = [s for s in table.state["engine"]["seats"] if s != sender]
     controlled = [s for s in seats if controller(table, s) == sender]
     asked = table.state["engine"]["requests"]
     parts = []
-    for target, part in sections(text, controlled):
+    named = seats if getattr(table.game, "controller", None) else controlled
+    for target, part in sections(text, named):
         if target is None:
             waiting = [s for s in controlled if s in asked]
             target = waiting[0] if sender not in asked and len(waiting) == 1 else sender

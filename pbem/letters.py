@@ -109,7 +109,8 @@ class Table:
         templates read ("yours", "help"); the others are left empty.
         """
         engine = self.state["engine"]
-        request = engine["requests"].get(seat["name"])
+        given_by = self.given_by(seat["name"])
+        request = None if given_by else engine["requests"].get(seat["name"])
         if request:
             request = {**request, "prompt": self.prompt(seat["name"]),
                        "deadline": engine["deadline"]}
@@ -140,12 +141,19 @@ class Table:
             "over": engine["over"],
             "briefing": "",
             "request": request,
+            "given_by": given_by,
             "proxies": self.proxies(seat["name"]),
             "waiting": rules_engine.waiting_for(self.game, self.state, seat["name"]),
             "help": render.render(self.ruleset, "help.txt.j2", view=seat_view).strip()
             if "help" in shown else "",
             "yours": yours,
         }
+
+    def given_by(self, name: str) -> str | None:
+        """The seat whose mails give this seat's orders now (a vassal's overlord), or None."""
+        ruler = getattr(self.game, "controller", None)
+        given = ruler(self.state["game"], name) if ruler else None
+        return given if given not in (None, name) else None
 
     def proxies(self, name: str) -> list[dict]:
         """The requests of the seats whose orders this seat gives (a vassal's), with deadline."""
@@ -457,6 +465,7 @@ def ask_referee(table: Table, now: str) -> None:
     notice(table.referee, table.referee.config["referee"],
            f"game {game_id} waits for your ruling", [
                f"{table.game.TITLE} game {game_id}, phase {phase}: {request['prompt']}",
+               *request.get("facts", []),
                "The game waits until you rule. Settle it with:",
                f"pbem ruling {game_id} {phase} {sets} --text \"your reasons\"",
                "The seats concerned read your reasons; pbem ruling " + game_id +
@@ -520,7 +529,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
             return i18n._("no orders recorded")
         if commands:
             return i18n._("{commands} noted").format(
-                commands=", ".join(c.upper() for c in commands))
+                commands=", ".join(shown(c, i18n.current()) for c in commands))
         return i18n._("no orders found")
 
     with i18n.speaking(seat["lang"]):
@@ -856,11 +865,14 @@ def capitalised(text: str) -> str:
 
 
 def replacement(table: Table, seat: dict, now: str) -> None:
-    """The first mail of a new player in a seat: its code, the seat's whole history, the board."""
+    """The first mail of a new player in a seat: its code, the seat's whole history, the
+    board, and the game's rules in short, attached in the seat's language."""
     with i18n.speaking(seat["lang"]):
+        rules = render.rules_summary(table.ruleset)
         table.send(seat, "replacement", lambda context: i18n._(
             "you take over seat {seat}").format(seat=seat["name"]), "replaced", now,
-                   history=history(table, seat))
+                   history=history(table, seat), rules=rules[0] if rules else None,
+                   attachments=[rules] if rules else [])
     mark_reported(table, seat)
 
 

@@ -7,6 +7,7 @@ import pytest
 from pbem.app import Referee, SeatSpec
 from pbem.config import load
 from pbem.store import Store
+from pbem.timeutil import later
 
 START = "2026-12-01T12:00:00Z"
 # The start of a script for a child process that kills itself (SIGKILL) at its nth write to
@@ -41,6 +42,16 @@ def make_referee(folder: Path, **settings) -> Referee:
 def referee(tmp_path) -> Referee:
     """A fresh referee in a temporary folder."""
     return make_referee(tmp_path)
+
+
+def next_phase(referee: Referee, game_id: str, now: str) -> str:
+    """Tick an hour after `now` (resolving a phase whose orders are all in); when that
+    resolves nothing, tick at the open phase's deadline, which must. The time after."""
+    now = later(now, 1)
+    if not referee.tick(now, send=False).phases:
+        now = referee.table(game_id).state["engine"]["deadline"]
+        assert referee.tick(now, send=False).phases, "a due phase was not resolved"
+    return now
 
 
 def seats(*names) -> list[SeatSpec]:

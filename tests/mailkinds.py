@@ -46,6 +46,10 @@ GAMES = {
     "auguste": {"id": "rome", "seats": ["ann", "bob", "cat", "dan", "eve", "fay"],
                 "options": {"preset": "6-2", "max_turns": 2}, "seed": "kinds",
                 "bad": "hello\nred: move BUK BUW\nred: moev BUK BUV\nAnn"},
+    "diplomacy": {"id": "europe", "seats": ["ann", "bob", "cat", "dan", "eve", "fay", "gus"],
+                  "options": {"powers": "ann:france,bob:england,cat:germany,dan:italy,"
+                                        "eve:austria,fay:russia,gus:turkey"},
+                  "seed": "kinds", "bad": "hello\nA PAR - BUW\nA PRA - BUR\nAnn"},
     "attila": {"id": "hun", "seats": ["ann", "bob", "cat"], "options": {}, "seed": "kinds",
                "bad": "hello\nplay gots noricom\nplay goths panonia\nAnn"},
     # ann attacks bob in Wessex; both say they won; the referee rules for bob.

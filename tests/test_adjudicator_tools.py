@@ -114,7 +114,23 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     assert orders == {"set": {"winner": "ann"}, "text": "kept every oath A fine game.",
                       "by": "barb"}
     _, errors = parse_ruling("I cannot decide", {"winner": ["ann", "bob"]}, by="barb")
-    assert errors[0].message == "the ruling must set winner: write 'winner VALUE'"
+    assert errors[0].message == "the ruling must set winner, e.g. winner ann"
+    _, errors = parse_ruling("winner", {"winner": ["ann", "bob"]}, by="barb")
+    assert errors[0].message == "say what winner is, e.g. winner ann"
+    _, errors = parse_ruling("I cannot decide", {"points": []}, by="barb")
+    assert errors[0].message == "the ruling must set points"
+
+
+def test_a_ruling_sets_several_values_on_a_line_and_names_every_one_missing():
+    farms = {"ann-1": ["c5", "d4"], "ann-2": ["c5", "d4"], "bob-1": ["g4"]}
+    orders, errors = parse_ruling("ruling ann-1 c5 ann-2 d4 the poorest rise\nbob-1 g4",
+                                  farms, by="barb")
+    assert errors == [] and orders["set"] == {"ann-1": "c5", "ann-2": "d4", "bob-1": "g4"}
+    assert orders["text"] == "the poorest rise"
+    _, errors = parse_ruling("ruling", farms, by="barb")
+    assert [e.message for e in errors] == [
+        "the ruling must set ann-1, ann-2 and bob-1, e.g. ann-1 c5 ann-2 d4 bob-1 g4"]
+    assert not parse_ruling("ann-1 c5 ann-2 d4 bob-1 g4", farms, by="barb")[1]
 
 
 def test_rounds_end_with_a_round_in_which_nobody_acts():

@@ -11,9 +11,8 @@ from pbem import inbound
 from pbem.adjudicator.rng import PhaseRng
 from pbem.games import attila
 from pbem.replay import replay
-from pbem.timeutil import later
 
-from conftest import START, make_referee, seats
+from conftest import START, make_referee, next_phase, seats
 
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 SILENCE = 10          # one bot answer in this many is never sent
@@ -49,10 +48,7 @@ def play_game(referee, game_id, players, seed, watch=None, french=()) -> None:
                 bids[seat] = answer["understood"]
         if watch:
             watch(before, None, bids)
-        now = later(now, 1)
-        if not referee.tick(now, send=False).phases:
-            now = referee.table(game_id).state["engine"]["deadline"]
-            assert referee.tick(now, send=False).phases, "a due phase was not resolved"
+        now = next_phase(referee, game_id, now)
         if watch:
             watch(before, referee.table(game_id).state, bids)
     raise AssertionError(f"game {game_id} did not end in {MAX_ROUNDS} phases")

@@ -83,3 +83,8 @@ def test_publish_benchmark_runs():
     out = run("publish.py", "--turns", "3", "--repeat", "1")
     assert "pbem publish after a turn" in out and "floor" in out and "ratio" in out
     assert "a tick with nothing to publish" in out
+
+
+def test_diplomacy_game_benchmark_runs():
+    out = run("diplomacy_game.py", "--years", "3", "--repeat", "1")
+    assert "pbem replay --verify" in out and "ms per phase" in out and "x floor" in out

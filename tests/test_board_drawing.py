@@ -17,7 +17,7 @@ import pytest
 from pbem import demo, raster
 from pbem.mail import stored
 
-TURNS = {"auguste": 4, "attila": 2, "saga": 3, "seigneurs": 1}
+TURNS = {"auguste": 4, "attila": 2, "saga": 3, "seigneurs": 1, "diplomacy": 4}
 SAMPLE = 16  # boards compared per game, spread over the game
 CLOSE = 12  # levels per channel: pbem's palette rounds a colour by 3 at most
 FAR_SHARE = 0.0005  # of the pixels may differ more

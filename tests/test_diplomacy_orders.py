@@ -3,7 +3,7 @@
 import pytest
 
 from pbem.games.diplomacy.board import board
-from pbem.games.diplomacy.orders import order_text, read
+from pbem.games.diplomacy.orders import name_index, order_text, read, read_orders
 from pbem.games.diplomacy.position import start, unit_record
 from pbem.i18n import speaking
 
@@ -90,6 +90,8 @@ def test_retreats_and_disbands():
         "line 1: no unit may retreat to Munich (MUN), where its attacker came from"]
     assert said("A BUR - PAR", where=where) == ["line 1: Paris (PAR) is occupied"]
     assert said("A BUR - PIC", where=where) == ["A BUR - PIC"]
+    assert said("A BUR - ROM", where=where) == [
+        "line 1: Burgundy (BUR) does not border Rome (ROM); it may retreat to GAS, PIC"]
     assert said("A BUR H", where=where) == ["line 1: a dislodged unit can only retreat or disband"]
 
 
@@ -105,20 +107,38 @@ def test_builds_removals_and_waives():
 
 
 def test_every_error_names_its_line_and_why_and_the_closest_name():
-    text = "A PAR - BUR\n\nA Pars - GAS\nF BRE - BUR\nA MAR - Burgandy\nHello France!"
+    text = "A PAR - BUR\n\nA Pars - GAS\nF BRE - BUR\nA MAR - Burgandy\nmoev A MAR GAS"
     assert said(text) == [
         "A PAR - BUR",
         "line 3: there is no province PARS; did you mean Paris (PAR)?",
         "line 4: a fleet cannot enter Burgundy (BUR), an inland province",
         "line 5: there is no province BURGANDY; did you mean Burgundy (BUR)?",
-        "line 6: I cannot read this as an order; write for example F BRE H",
+        "line 6: I do not understand 'MOEV'; did you mean MOVE or MOVES? Write for example "
+        "F BRE H, or send HELP",
     ]
+
+
+@pytest.mark.parametrize("line", [
+    "Hello France!", "Great game last night, Bea!", "Allez, on y va !",
+    "I'll attack Munich next spring", "Bonne chance à tous", "Je te laisse la Belgique",
+])
+def test_a_line_of_chat_between_the_orders_is_a_remark_not_an_error(line):
+    orders, errors = read(MAP, start(MAP), "france", f"A PAR - BUR\n{line}\nF BRE - MAO")
+    assert [order_text(o) for o in orders] == ["A PAR - BUR", "F BRE - MAO"]
+    assert [(e.line, e.remark) for e in errors] == [(2, True)]
+
+
+@pytest.mark.parametrize("line", ["moev A PAR BUR", "BULD A PAR", "Pars - BUR", "flet BRE H"])
+def test_a_mistyped_order_word_is_an_error_not_a_remark(line):
+    _orders, errors = read(MAP, start(MAP), "france", line)
+    assert len(errors) == 1 and not errors[0].remark
 
 
 def test_an_error_reads_in_french_names_for_a_french_seat():
     with speaking("fr"):
         assert said("F BRE - BUR") == [
-            "line 1: a fleet cannot enter Bourgogne (BUR), an inland province"]
+            "line 1: une flotte ne peut pas entrer dans une province intérieure\u00a0: "
+            "Bourgogne (BUR)"]
 
 
 def test_two_orders_for_one_unit_are_both_refused_and_the_unit_holds():
@@ -132,7 +152,14 @@ def test_two_orders_for_one_unit_are_both_refused_and_the_unit_holds():
 def test_an_order_for_another_powers_unit_or_an_empty_province_is_refused():
     assert said("A BER - SIL") == [
         "line 1: the unit in Berlin (BER) is Germany's: you order only your own units"]
-    assert said("A BUR - PAR") == ["line 1: there is no unit in Burgundy (BUR)"]
+    assert said("A BUR - PAR") == [
+        "line 1: there is no unit in Burgundy (BUR); your units: F BRE, A MAR, A PAR"]
+    assert said("A PAR - MUN") == [
+        "line 1: Paris (PAR) does not border Munich (MUN), and no fleets stand at sea between "
+        "them to convoy the army; it may move to BRE, BUR, GAS, PIC"]
+    assert said("F BRE - NTH") == [
+        "line 1: a fleet in Brest (BRE) cannot reach North Sea (NTH); it can reach ENG, GAS, "
+        "MAO, PIC"]
 
 
 def test_the_unit_type_written_does_not_matter_and_is_said_back_right():
@@ -159,3 +186,112 @@ def test_a_written_convoy_route_and_a_nationality_are_read_past():
     assert said("A LON - NTH - BEL\nF EDI S English A LON - YOR\nEngland: F ENG H\n"
                 "F NTH S English Channel", "england", where) == [
         "A LON - BEL", "F EDI S A LON - YOR", "F ENG H", "F NTH S F ENG"]
+
+
+def said_in(lang: str, text: str, power: str = "france", where=None) -> list:
+    """The lines as understood, said back in `lang`, and the errors in `lang`."""
+    with speaking(lang):
+        orders, errors = read(MAP, where or start(MAP), power, text)
+        return [order_text(o, lang) for o in orders] + [f"{e.line}: {e.message}" for e in errors]
+
+
+@pytest.mark.parametrize("line", [
+    "A PAR - BOU", "A PAR VERS BOU", "A Paris -> Bourgogne", "armée Paris vers Bourgogne",
+    "A PAR - BUR", "Français : A PAR - BOU", "A par-bou",
+])
+def test_a_move_in_french_words_and_abbreviations(line):
+    assert said_in("fr", line) == ["A PAR - BUR"]
+
+
+@pytest.mark.parametrize("line, understood", [
+    ("A MAR TIENT", "A MAR TIENT"),
+    ("A MAR T", "A MAR TIENT"),
+    ("armée Marseille tient", "A MAR TIENT"),
+    ("A MAR SOUTIENT A PAR - BOU", "A MAR S A PAR - BUR"),
+    ("A Marseille soutient A Paris vers Bourgogne", "A MAR S A PAR - BUR"),
+    ("A PAR S F BRE", "A PAR S F BRE"),
+    ("flotte Brest - Atlantique moyen", "F BRE - MAO"),
+    ("F BRE - AMO", "F BRE - MAO"),
+    ("F BRE - Manche", "F BRE - ENG"),
+])
+def test_holds_supports_and_french_names(line, understood):
+    assert said_in("fr", line) == [understood]
+
+
+def test_french_coasts_convoys_retreats_and_winter():
+    assert said_in("fr", "F SPB/CS - Golfe de Botnie", "russia") == ["F STP/SC - BOT"]
+    assert said_in("fr", "F Saint-Pétersbourg (côte sud) - BOT", "russia") == [
+        "F STP/SC - BOT"]
+    assert said_in("fr", "F SEB - NOI\nA VAR - UKR", "russia") == [
+        "F SEV - BLA", "A WAR - UKR"]
+    sea = position({"england": ["A LON", "F NTH", "F ENG"]})
+    assert said_in("fr", "F MDN CONVOIE A LON - BEL\nA LON - BEL PAR CONVOI", "england",
+                   sea) == ["F NTH C A LON - BEL", "A LON - BEL PAR CONVOI"]
+    assert said_in("fr", "F Mer du Nord convoie A Londres vers Belgique", "england", sea) == [
+        "F NTH C A LON - BEL"]
+    retreat = position({"germany": ["A PAR"]}, phase="retreat",
+                       dislodged={"BUR": {"power": "france", "type": "A", "from": "MUN",
+                                          "retreats": ["GAS", "PIC"]}})
+    assert said_in("fr", "A BOU DISSOUS", where=retreat) == ["A BUR DISSOUS"]
+    assert said_in("fr", "A BOU RETRAITE PIC", where=retreat) == ["A BUR - PIC"]
+    winter = position({"russia": ["A MOS"]}, phase="adjustment", season="winter")
+    assert said_in("fr", "CONSTRUIT F SPB/CN\nconstruit A Varsovie\nRENONCE", "russia",
+                   winter) == ["CONSTRUIT F STP/NC", "CONSTRUIT A WAR", "RENONCE"]
+    removal = position({"germany": ["A BER", "A MUN", "A KIE", "A HOL"]}, phase="adjustment",
+                       season="winter")
+    assert said_in("fr", "RETIRE A Hollande", "germany", removal) == ["RETIRE A HOL"]
+
+
+def test_french_errors_name_the_line_why_and_the_closest_name():
+    assert said_in("fr", "A PAR - Bourgone\nF BRE - BOU\ntenit A PAR") == [
+        "1: il n'y a pas de province BOURGONE\u00a0; vouliez-vous dire "
+        "Bourgogne (BUR)\u00a0?",
+        "2: une flotte ne peut pas entrer dans une province intérieure\u00a0: "
+        "Bourgogne (BUR)",
+        "3: Je ne comprends pas 'TENIT'\u00a0; vouliez-vous dire TIENT ou TENIR\u00a0? "
+        "Écrivez par exemple F BRE TIENT, ou envoyez AIDE"]
+
+
+def test_every_french_abbreviation_names_its_province_and_no_other():
+    keys = {p.key for p in MAP.provinces.values()}
+    index = name_index(MAP)
+    for province in MAP.provinces.values():
+        assert province.french_key == province.key or province.french_key not in keys
+        assert index[(province.french_key,)] == province.key
+
+
+def test_a_seat_playing_several_powers_orders_them_all_in_one_mail():
+    orders, errors = read_orders(MAP, start(MAP), ("france", "germany"),
+                                 "A PAR - BUR\nA MUN - RUH\nF KIE - DEN\nA VIE - GAL")
+    assert {p: [order_text(o) for o in given] for p, given in orders.items()} == {
+        "france": ["A PAR - BUR"], "germany": ["A MUN - RUH", "F KIE - DEN"]}
+    assert [str(e) for e in errors] == [
+        "line 4: the unit in Vienna (VIE) is Austria's: you order only your own units"]
+
+
+def test_a_waive_names_its_power_when_several_of_a_seats_powers_build():
+    where = position({"france": ["A MAR", "F BRE"], "germany": ["A BER", "F KIE"]},
+                     phase="adjustment", season="winter")
+    orders, errors = read_orders(MAP, where, ("france", "germany"),
+                                 "WAIVE\nWAIVE GERMANY\nFrance: BUILD A PAR\nWAIVE ITALY")
+    assert {p: [order_text(o) for o in given] for p, given in orders.items()} == {
+        "germany": ["WAIVE"], "france": ["BUILD A PAR"]}
+    assert [str(e) for e in errors] == [
+        "line 1: say which power waives a build: WAIVE FRANCE or WAIVE GERMANY",
+        "line 4: you do not play Italy"]
+    alone, errors = read_orders(MAP, where, ("germany",), "RENONCE ALLEMAGNE")
+    assert [order_text(o) for o in alone["germany"]] == ["WAIVE"] and not errors
+
+
+def test_a_mistyped_winter_order_names_the_word_meant_and_an_order_the_seat_may_give():
+    winter = position({"france": ["A MAR", "F BRE"]}, phase="adjustment", season="winter")
+    assert said("REMOV A MAR", where=winter) == [
+        "line 1: I do not understand 'REMOV'; did you mean REMOVE or REMOVES? Write for "
+        "example BUILD A PAR, or send HELP"]
+    crowded = position({"france": ["A MAR", "F BRE", "A PAR", "A BUR"]}, phase="adjustment",
+                       season="winter")
+    assert said("WAIV", where=crowded)[0].endswith("Write for example REMOVE F BRE, or send "
+                                                   "HELP")
+    assert said("BUILD A PAR") == [
+        "line 1: builds, removals and waives are written in winter; now write for example "
+        "F BRE H"]

@@ -174,7 +174,7 @@ def test_saga_mails_name_the_game_and_head_the_zone_table_in_the_readers_languag
 
 
 def test_the_merchants_are_listed_with_the_readers_separator(mails):
-    assert "métal vendu 4, acheté 2\u00a0; pierre vendu 3" in \
+    assert "métal\u00a0: vente 4, achat 2\u00a0; pierre\u00a0: vente 3" in \
         said_to_the_reader(mails, "seigneurs", "fr")
     assert "metal sold at 4, bought at 2; stone sold at 3" in \
         said_to_the_reader(mails, "seigneurs", "en")

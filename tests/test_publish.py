@@ -60,7 +60,8 @@ ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 GAMES = [("attila", "huns", ["ann", "bob"], {}),
          ("auguste", "rome", ["ann", "bob"], {"max_turns": "6"}),
          ("saga", "vikings", ["ann", "bob", "cat"], {"rounds": "2"}),
-         ("seigneurs", "vale", ["ann", "bob", "zed"], {"judge": "zed", "turns": "2"})]
+         ("seigneurs", "vale", ["ann", "bob", "zed"], {"judge": "zed", "turns": "2"}),
+         ("diplomacy", "europe", ["ann", "bob"], {"years": "2"})]
 SECRETS = {"attila": attila_secrets, "saga": saga_secrets, "seigneurs": seigneurs_secrets}
 WIDTHS = (360, 1200)
 FRAMES = 30          # pages laid out at once, each in its own frame

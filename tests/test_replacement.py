@@ -103,6 +103,19 @@ def test_a_french_player_replaced_is_told_in_french(huns):
     assert "ne comptent plus pour elle. Merci d'avoir joué." in " ".join(text_of(told).split())
 
 
+def test_the_newcomers_first_mail_has_the_rules_attached_in_its_language(huns):
+    referee = huns
+    referee.store.update("seats", {"game": "huns", "name": "bob"}, {"lang": "fr"})
+    cli(referee, "seat", "huns", "bob", "--replace", "zoe@elsewhere.example")
+    [first] = outbox(referee, seat="bob", kind="replacement")
+    mail = parsed(first)
+    [rules] = list(mail.iter_attachments())
+    assert rules.get_filename() == "attila-regles.txt"
+    assert rules.get_content().startswith("ATTILA")
+    said = " ".join(text_of(first).split())
+    assert "Les règles en bref sont jointes à ce message : attila-regles.txt." in said
+
+
 def test_the_old_address_is_refused_and_the_new_one_counts(huns):
     referee = huns
     old_token = referee.store.seat("huns", "bob")["token"]

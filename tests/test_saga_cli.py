@@ -134,6 +134,8 @@ def test_a_disputed_battle_is_ruled_from_the_command_line(campaign, tmp_path):
     campaign("tick", "--no-send", "--now", "2026-12-01T15:00Z")
     listed = campaign("ruling", "c1")
     assert "referee: The reports of a battle disagree: who won?" in listed
+    assert "The battle of Wessex: ann attacked, bob defended" in listed
+    assert "ann reported: won." in listed and "bob reported: won." in listed
     assert "winner (ann|bob)" in listed
     [ruling] = json.loads(campaign("ruling", "c1", "--json"))
     out = campaign("ruling", "c1", ruling["id"], "--set", "winner=bob", "--text",

@@ -16,6 +16,7 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.adjudicator.rng import PhaseRng
 from pbem.games import saga
 from pbem.games.saga.rules import standing
+from pbem.i18n import said, speaking
 from pbem.replay import replay
 from pbem.timeutil import later
 
@@ -109,7 +110,9 @@ def test_a_campaign_ends_when_a_player_holds_enough_zones(tmp_path):
     referee = make_referee(tmp_path)
     play_campaign(referee, "g", 3, seed="goal", options={"zones_to_win": "5"})
     result = referee.table("g").state["engine"]["result"]
-    assert "held 5 zones" in result["reason"]
+    assert said(result["reason"]) == "held 5 zones"
+    with speaking("fr"):
+        assert said(result["reason"]) == "tient 5 zones"
     assert max(result["scores"].values()) >= 5
     assert replay(referee.store, "g", verify=True).ok
 

@@ -14,8 +14,9 @@ phase, for every seat (and for the public):
   and the seats whose orders it gives; `pbem list` and `pbem orders`
   without --referee name none (as `pbem show` does);
 - every event that is not public is shown only to the seats it names (and
-  their overlords), and the public events under fog are the few the rules
-  make public (signup picks, whose turn it is, the end);
+  their overlords; a battle's events to its two players alone, never to an
+  overlord), and the public events under fog are the few the rules make
+  public (signup picks, whose turn it is, the end);
 - no mail to a seat holds a line pbem narrates only of events hidden from it.
 """
 
@@ -47,6 +48,8 @@ BATTLE = {"scenario_chosen", "battle_set", "battle_disputed", "battle_won", "tab
           "units_lost", "unit_promoted", "lord_slain", "lord_captured", "lord_wounded",
           "lord_healed", "trick_gained", "trick_used", "army_lost", "battle_over",
           "ruling_given"}
+# What the rules keep between a battle's two players: not even an overlord sees it.
+KEPT = BATTLE - {"trick_used"} | {"battle_joined", "army_withdrawn", "army_fell_back"}
 PUBLIC = {"game_created", "game_over", "setup", "faction_chosen", "campaign_began",
           "round_began", "turn_began", "turn_ended", "campaign_won"}
 
@@ -95,7 +98,7 @@ def shuffled_secrets(game, seat, rng) -> dict:
         if turn["scout"]:
             turn["scout"]["reveal"] = rng.randrange(4)
     battle = turn and turn["battle"]
-    if battle and not realm & {battle["attacker"], battle["defender"]}:
+    if battle and seat not in (battle["attacker"], battle["defender"]):
         battle["dice"] = [rng.randrange(1, 7), rng.randrange(1, 7)]
         battle["bonus"] = not battle["bonus"]
     return state
@@ -113,7 +116,8 @@ def check_event(event, parties, overlords) -> None:
     for key in SEAT_KEYS:
         value = event.payload.get(key)
         named |= set(value) if isinstance(value, list) else ({value} if value else set())
-    allowed = named | {overlords[s] for s in named if s in overlords}
+    allowed = named if event.type in KEPT else \
+        named.union(*(overlords.get(s, set()) for s in named))
     assert set(event.visible_to) <= allowed, \
         f"{event.type} is shown to {event.visible_to}, about {sorted(named)}: {event.payload}"
 
@@ -142,7 +146,10 @@ class LeakWatch:
         seats_ = after["engine"]["seats"]
         battle = (before["game"]["turn"] or {}).get("battle") or {}
         parties = [battle[k] for k in ("attacker", "defender") if k in battle]
-        overlords = {**before["game"]["overlord"], **after["game"]["overlord"]}
+        overlords = {}           # every overlord a seat had before the phase or after it
+        for fealty in (before["game"]["overlord"], after["game"]["overlord"]):
+            for vassal, overlord in fealty.items():
+                overlords.setdefault(vassal, set()).add(overlord)
         for row in self.referee.store.event_rows(self.game_id, after=self.last_event):
             event = row_event(row)
             self.last_event = row["seq"]
@@ -259,7 +266,10 @@ def test_the_watch_stops_events_shown_to_the_wrong_seats(tmp_path):
         check_event(Event("scouted", {"seat": "bob", "zone": "Mercia"}, ["ann", "bob"]),
                     [], {})
     check_event(Event("scouted", {"seat": "bob", "zone": "Mercia"}, ["ann", "bob"]),
-                [], {"bob": "ann"})
+                [], {"bob": {"ann"}})
+    with pytest.raises(AssertionError, match="battle_set is shown to \\['ann', 'bob', 'cat'\\]"):
+        check_event(Event("battle_set", {"attacker": "cat", "defender": "bob"},
+                          ["ann", "bob", "cat"]), ["cat", "bob"], {"bob": {"ann"}})
     referee = make_referee(tmp_path)
     referee.new_game("saga", "leak", seats("ann", "bob"), START, {}, seed="leak")
     LeakWatch(referee, "leak")(referee.table("leak").state, referee.table("leak").state)

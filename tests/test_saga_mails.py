@@ -98,7 +98,7 @@ def test_both_players_get_one_battle_mail_with_everything(battle):
 def test_a_french_seat_reads_its_campaign_in_french(battle):
     body = text(mails(battle, "cat")[-1])
     assert "cat mène les Scots\u00a0; Patrie Alba." in body
-    assert "Trésor\u00a0: 0 ors." in body
+    assert "Trésor\u00a0: 0 or." in body
     assert "Comment écrire vos ordres" in body
     assert "Campagne SAGA, manche 2, tour 3\u00a0: ann joue" in body
     assert "3 Alba          cat (Scots) *" in body

@@ -10,7 +10,10 @@ import re
 import pytest
 
 from mailkinds import GAMES, html_of, text_of, write_all
+from pbem.reading import SHOWN
 from pbem.textblocks import as_html, logical_lines
+
+COMMAND_WORDS = {word for words in SHOWN.values() for word in words.values()}
 
 HELP = """How to write your orders: one per line, English or French words.
 
@@ -71,7 +74,7 @@ def test_every_game_s_help_shows_its_orders_as_a_table(tmp_path, game):
         cells = re.findall(r"<td[^>]*>([^<]*)</td>", html)
         examples = [re.match(r"^  (\S.*?)(?: {2,}|$)", line).group(1)
                     for line in text.splitlines() if re.match(r"^  \S.*? {2,}\S", line)]
-        examples = [e for e in examples if not e.isupper()]  # the mail commands: a list
+        examples = [e for e in examples if e.split()[0] not in COMMAND_WORDS]  # a list
         assert examples and set(examples) <= set(cells), (game, lang, examples, cells)
         prose = re.sub(r"<details>.*?</details>|<pre[^>]*>-----.*?</pre>", "", html, flags=re.S)
         assert "<pre" not in prose, f"{game} ({lang}): preformatted text outside the board"

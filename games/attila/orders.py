@@ -139,7 +139,8 @@ def find_examples(state, seat) -> dict:
     pannonia"), "people" and "province" the same in sentences, "renounce": a
     second pawn for that play, "boost" and "boost_two": the INFLUENCE tile,
     "exchange": cards it holds, "bid": the cards it may bid in the conflict
-    under way (or none), "none": bidding nothing.
+    under way (or none), "none": bidding nothing, "tiles": the action tiles it may
+    still use this turn.
     """
     hand = list(state["hands"].get(seat, []))
     options = playable(state, seat)
@@ -169,6 +170,8 @@ def find_examples(state, seat) -> dict:
         "none": f"{order_word('bid')} {order_word('none')}",
         "confirm": order_word("confirm"),
     }
+    out["tiles"] = [t for t in state["tiles"].get(seat, []) if state["turn"]["tile"] is None
+                    and (t != "exchange" or hand)]
     out["bid"] = out["none"]
     out["bid_cards"] = []
     if state["turn"]["stage"] == "bid":
@@ -238,8 +241,12 @@ def read_tile(state, seat, args) -> dict:
         return read_exchange(state, seat, args[1:])
     said = examples(state, seat)
     if kind != "influence":
-        raise ValueError(Said("TILE is followed by double, exchange or influence, e.g. "
-                              "{example}", example=said["boost_two"]))
+        alone = [said[t] for t in ("double", "exchange") if t in said["tiles"]]
+        if alone:
+            raise ValueError(Said("TILE is followed by double, exchange or influence, e.g. "
+                                  "{example}", example=alone[0]))
+        raise ValueError(Said("TILE is followed by double, exchange or influence; right "
+                              "after a play line: {example}", example=said["boost_two"]))
     peoples = peoples_in(args[1:], "tile")
     if len(peoples) == 1:
         peoples = peoples * 2

@@ -44,8 +44,10 @@ COLOUR_NAMES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow")
 CARD_NAMES = {"seer": N_("SEER"), "wall": N_("WALL"), "rider": N_("RIDER"),
               "volcano": N_("VOLCANO")}
 # How orders are written in each language, for examples.
-VERB_WORDS = {"en": {"move": "move", "laurel": "laurel", "pass": "pass"},
-              "fr": {"move": "bouge", "laurel": "laurier", "pass": "passe"}}
+VERB_WORDS = {"en": {"move": "move", "laurel": "laurel", "pass": "pass", "seer": "seer",
+                     "wall": "wall", "rider": "rider", "volcano": "volcano"},
+              "fr": {"move": "bouge", "laurel": "laurier", "pass": "passe", "seer": "devin",
+                     "wall": "muraille", "rider": "cavalier", "volcano": "volcan"}}
 
 
 def words(line: str) -> list[str]:
@@ -109,7 +111,44 @@ def examples(state, seat) -> dict:
     out["laurel_now"] = bool(touching)
     pusher = written(touching[0]) if touching else out["legion"]
     out["laurel"] = f"{pusher}: {words['laurel']} {out['crown_to']}"
+    out.update(trump_examples(state, seat, mine, words, written))
     return out
+
+
+def trump_examples(state, seat, mine, words, written) -> dict:
+    """The trump cards this seat could play now, each as an order it could send: "seer",
+    "wall", "rider", "volcano" (None for a card it cannot play now)."""
+    out = dict.fromkeys(("seer", "wall", "rider", "volcano"))
+    if not state["trumps"] or state["stage"] == "seer":
+        return out
+    if seer_problem(state, seat) is None:
+        out["seer"] = words["seer"]
+    board = board_of(state)
+    for legion in (c for c in mine if alive(state, c)):
+        tried = {
+            "wall": ({"kind": "wall", "cells": [a, b]} for a in sorted(board.cells)
+                     for b in sorted(board.neighbours[a]) if a < b),
+            "rider": ({"kind": "rider", "from": m["from"], "via": m["to"], "to": t}
+                      for m in each_legal_move(state, seat, legion)
+                      for t in sorted(board.neighbours[m["to"]])),
+            "volcano": ({**m, "volcano": True} for m in each_legal_move(state, seat, legion)),
+        }
+        for card, orders in tried.items():
+            if out[card] is None:
+                order = next((o for o in orders if check_order(state, seat, legion, o) is None),
+                             None)
+                if order:
+                    out[card] = trump_text(written(legion), words, order)
+    return out
+
+
+def trump_text(legion: str, words: dict, order: dict) -> str:
+    """A trump card's order as a seat writes it: "red: wall BAK DOR"."""
+    if order["kind"] == "wall":
+        return f"{legion}: {words['wall']} {' '.join(order['cells'])}"
+    if order["kind"] == "rider":
+        return f"{legion}: {words['rider']} {order['from']} {order['via']} {order['to']}"
+    return f"{legion}: {words['move']} {order['from']} {order['to']} {words['volcano']}"
 
 
 def legal_moves(state, seat, colour) -> list[dict]:

@@ -26,8 +26,9 @@ class Province:
     kind: str
     centre: bool
     place: tuple
-    aliases: tuple
+    aliases: tuple  # other abbreviations players write, English or French
     coasts: tuple  # ("NC", "SC") on a province with two coasts, else ()
+    french_key: str  # the abbreviation French players write ("BOU"): the key where the same
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ class Board:
             coasts = row.get("coasts", {})
             self.provinces[key] = Province(
                 key, row["name"], row["fr"], row["kind"], row.get("centre", False),
-                tuple(row["place"]), tuple(row.get("aliases", ())), tuple(sorted(coasts)))
+                tuple(row["place"]), (*row.get("aliases", ()), *row.get("fr_abbr", "").split()),
+                tuple(sorted(coasts)), row.get("fr_abbr", key))
             if row["kind"] != SEA:
                 self.army[key] = frozenset(row["army"])
             if "fleet" in row:

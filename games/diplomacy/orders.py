@@ -9,6 +9,11 @@ One order per line, in any case, provinces by abbreviation or by name
     A BUR - PAR  /  A BUR DISBAND                       (retreats)
     BUILD A PAR  /  BUILD F STP/NC  /  REMOVE A BER  /  WAIVE   (winter)
 
+and in French words: ``A PAR - BOU``, ``A PAR VERS BOU``, ``A MUN TIENT``,
+``F LON SOUTIENT A PDG - BEL``, ``F MDN CONVOIE A LON - BEL``,
+``A LON - BEL PAR CONVOI``, ``A BOU DISSOUS``, ``CONSTRUIT F SPB/CN``,
+``RETIRE A BER``, ``RENONCE`` (docs/rules/diplomacy.md lists them).
+
 Every order is checked against the position when it is read: an order that
 could not succeed whatever the others do (no such unit, not adjacent, a
 fleet sent inland, a coast it cannot reach, a convoy no route needs...) is
@@ -19,6 +24,9 @@ follow the DATC's preferences (docs/rules/diplomacy.md): the unit type as
 written does not matter, a missing coast is read when only one is possible,
 a nationality ("German A MUN") or a convoy route written out ("A LON - NTH -
 BEL") is read past, two orders for one unit are both refused.
+
+A seat may play several powers: each line is its unit's power's (a build's,
+its home centre's), and a WAIVE names its power when more than one builds.
 """
 
 from functools import lru_cache
@@ -26,30 +34,50 @@ import re
 import unicodedata
 
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.spelling import closest
+from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import _, current, ngettext
 
 from .board import ARMY, FLEET, Board, coast_of, province_of
 from .position import adjustment, place_of, unit_text
 
-UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "F": FLEET, "FLEET": FLEET}
-HOLD = {"H", "HOLD", "HOLDS"}
-MOVE = {"-", "TO", "M", "MOVE", "MOVES"}
-SUPPORT = {"S", "SUPPORT", "SUPPORTS"}
-CONVOY = {"C", "CONVOY", "CONVOYS"}
-DISBAND = {"D", "DISBAND", "DISBANDS"}
-RETREAT = {"R", "RETREAT", "RETREATS"}
-BUILD = {"B", "BUILD", "BUILDS"}
-REMOVE = {"REMOVE", "REMOVES"} | DISBAND
-WAIVE = {"WAIVE", "WAIVES"}
-NATIONALITIES = {"AUSTRIA", "AUSTRIAN", "ENGLAND", "ENGLISH", "BRITISH", "FRANCE", "FRENCH",
-                 "GERMANY", "GERMAN", "ITALY", "ITALIAN", "RUSSIA", "RUSSIAN", "TURKEY",
-                 "TURKISH"}
+UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "ARMEE": ARMY, "F": FLEET, "FLEET": FLEET,
+              "FLOTTE": FLEET}
+HOLD = {"H", "HOLD", "HOLDS", "T", "TIENT", "TENIR"}
+MOVE = {"-", "TO", "M", "MOVE", "MOVES", "VERS"}
+SUPPORT = {"S", "SUPPORT", "SUPPORTS", "SOUTIENT", "SOUTIEN", "SOUTENIR"}
+CONVOY = {"C", "CONVOY", "CONVOYS", "CONVOIE", "CONVOI", "CONVOYER"}
+DISBAND = {"D", "DISBAND", "DISBANDS", "DISSOUS", "DISSOUDRE"}
+RETREAT = {"R", "RETREAT", "RETREATS", "RETRAITE", "RECULE"}
+BUILD = {"B", "BUILD", "BUILDS", "CONSTRUIT", "CONSTRUIRE"}
+REMOVE = {"REMOVE", "REMOVES", "RETIRE", "RETIRER"} | DISBAND
+WAIVE = {"WAIVE", "WAIVES", "RENONCE", "RENONCER"}
+VIA = {"VIA", "BY", "PAR"}  # A LON - BEL VIA CONVOY, A LON - BEL PAR CONVOI
+# A power's name or adjective, in English or French: read past before a unit, and naming
+# the power of a WAIVE.
+NATIONALITIES = {
+    **dict.fromkeys(("AUSTRIA", "AUSTRIAN", "AUTRICHE", "AUTRICHIEN", "AUTRICHIENNE"),
+                    "austria"),
+    **dict.fromkeys(("ENGLAND", "ENGLISH", "BRITISH", "ANGLETERRE", "ANGLAIS", "ANGLAISE"),
+                    "england"),
+    **dict.fromkeys(("FRANCE", "FRENCH", "FRANCAIS", "FRANCAISE"), "france"),
+    **dict.fromkeys(("GERMANY", "GERMAN", "ALLEMAGNE", "ALLEMAND", "ALLEMANDE"), "germany"),
+    **dict.fromkeys(("ITALY", "ITALIAN", "ITALIE", "ITALIEN", "ITALIENNE"), "italy"),
+    **dict.fromkeys(("RUSSIA", "RUSSIAN", "RUSSIE", "RUSSE"), "russia"),
+    **dict.fromkeys(("TURKEY", "TURKISH", "TURQUIE", "TURC", "TURQUE"), "turkey"),
+}
 COAST_WORDS = {"NC": "NC", "SC": "SC", "EC": "EC", "N": "NC", "S": "SC", "E": "EC",
-               "NORTH": "NC", "SOUTH": "SC", "EAST": "EC"}
-ORDER_MARKS = {"-", "H", "HOLD", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS"}
-KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | \
-    {"VIA", "BY", "/"}
+               "NORTH": "NC", "SOUTH": "SC", "EAST": "EC",
+               "CN": "NC", "CS": "SC", "CE": "EC", "NORD": "NC", "SUD": "SC", "EST": "EC"}
+WRITTEN_COASTS = {"NC", "SC", "EC", "CN", "CS", "CE"}  # a coast that needs no slash before it
+ORDER_MARKS = {"-", "S", "C"} | HOLD | SUPPORT | CONVOY
+KEYWORDS = HOLD | MOVE | SUPPORT | CONVOY | DISBAND | RETREAT | BUILD | REMOVE | WAIVE | VIA | \
+    {"/"}
+# How an order is said back, in each language: A MUN H, A MUN TIENT.
+SAID = {"en": {"hold": "H", "support": "S", "convoy": "C", "disband": "DISBAND",
+               "build": "BUILD", "remove": "REMOVE", "waive": "WAIVE", "via": "VIA CONVOY"},
+        "fr": {"hold": "TIENT", "support": "S", "convoy": "C", "disband": "DISSOUS",
+               "build": "CONSTRUIT", "remove": "RETIRE", "waive": "RENONCE",
+               "via": "PAR CONVOI"}}
 
 
 class Unreadable(ValueError):
@@ -76,6 +104,31 @@ def name_index(board: Board) -> dict:
             for variant in variants:
                 index[variant] = key
     return index
+
+
+@lru_cache(maxsize=4)
+def first_words(board: Board) -> frozenset:
+    """The words an order may start with: a unit type, a nationality, a winter's order
+    word, a province's abbreviation or the first word of its name."""
+    return frozenset(UNIT_WORDS) | frozenset(NATIONALITIES) | BUILD | REMOVE | WAIVE | \
+        {name[0] for name in name_index(board)}
+
+
+@lru_cache(maxsize=4)
+def order_words(board: Board) -> tuple:
+    """Every word of every order, in both languages and lower case: what a line's first
+    word may be a typing mistake for (spelling.aside)."""
+    found = set(first_words(board)) | KEYWORDS | {w for name in name_index(board) for w in name}
+    return tuple(sorted(word.lower() for word in found if word.isalpha()))
+
+
+def remark_of(board: Board, number: int, line: str) -> OrderError | None:
+    """The remark a line is (chat between the orders: its first word can start no order
+    and is no typing mistake for an order's word), or None."""
+    first = words(line)[:1]
+    if not first or first[0] in first_words(board):
+        return None
+    return aside(number, line, first[0].lower(), order_words(board))
 
 
 class Reader:
@@ -105,10 +158,17 @@ class Reader:
     def unit(self) -> str | None:
         """An optional unit type (A, ARMY, F or FLEET), after an optional nationality
         ("German A MUN"), which is not needed and not checked."""
-        if self.peek() in NATIONALITIES and not self.names_place():
-            self.at += 1
+        self.nationality()
         word = self.take(UNIT_WORDS)
         return UNIT_WORDS[word] if word else None
+
+    def nationality(self) -> str | None:
+        """The power a nationality word here names (consumed), or None; "English Channel"
+        is a province, not a nationality."""
+        if self.peek() in NATIONALITIES and not self.names_place():
+            self.at += 1
+            return NATIONALITIES[self.words[self.at - 1]]
+        return None
 
     def names_place(self) -> bool:
         """Do the words here begin with a province's name ("English Channel")?"""
@@ -125,12 +185,16 @@ class Reader:
         raise Unreadable(self.unknown())
 
     def coast(self) -> str:
-        """An optional coast after a province: "/NC", "(nc)", " NC", "/north coast"."""
+        """An optional coast after a province: "/NC", "(nc)", " NC", "/north coast",
+        "/CN", "(côte nord)"."""
         slash = self.take({"/"})
+        ahead = self.words[self.at:self.at + 2]
+        if ahead[:1] == ["COTE"] and ahead[1:] in (["NORD"], ["SUD"], ["EST"]):
+            self.at += 2
+            return "/" + COAST_WORDS[ahead[1]]
         word = self.peek()
-        spelt = word in ("NORTH", "SOUTH", "EAST") and \
-            self.words[self.at + 1:self.at + 2] == ["COAST"]
-        if word in COAST_WORDS and (slash or word in ("NC", "SC", "EC") or spelt):
+        spelt = word in ("NORTH", "SOUTH", "EAST") and ahead[1:] == ["COAST"]
+        if word in COAST_WORDS and (slash or word in WRITTEN_COASTS or spelt):
             self.at += 2 if spelt else 1
             return "/" + COAST_WORDS[word]
         if slash:
@@ -172,16 +236,19 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     """One line as an order, not yet checked against the position. Raises Unreadable."""
     reader = Reader(board, line)
     if phase == "adjustment":
-        order = read_adjustment(reader)
+        order = read_adjustment(reader, example)
     else:
         unit = reader.unit()
+        if unit is None and reader.peek() in BUILD | WAIVE | {"REMOVE", "REMOVES", "RETIRE"}:
+            raise Unreadable(_("builds, removals and waives are written in winter; now write "
+                               "for example {example}").format(example=example))
         try:
             place = reader.place()
         except Unreadable:
             if unit or ORDER_MARKS.intersection(reader.words):
                 raise
-            raise Unreadable(_("I cannot read this as an order; write for example {example}")
-                             .format(example=example)) from None
+            raise Unreadable(unknown_word(reader.words[0], sorted(
+                w for w in KEYWORDS | set(UNIT_WORDS) if w.isalpha()), example)) from None
         order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
     if not reader.done():
         raise Unreadable(_("I do not understand {words!r} at the end of the line").format(
@@ -200,7 +267,7 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
                  "to": reader.place()}
         while reader.take(MOVE):  # a convoy route written out: only its end counts
             order["to"] = reader.place()
-        if reader.take({"VIA", "BY"}):
+        if reader.take(VIA):
             if not reader.take(CONVOY):
                 raise Unreadable(_("write VIA CONVOY after a move that takes a convoy"))
             order["via"] = True
@@ -224,15 +291,19 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
         word=reader.peek()))
 
 
-def read_adjustment(reader: Reader) -> dict:
-    """BUILD A PAR, BUILD F STP/NC, BUILD STP/NC (a fleet), REMOVE A BER, WAIVE."""
+def read_adjustment(reader: Reader, example: str) -> dict:
+    """BUILD A PAR, BUILD F STP/NC, BUILD STP/NC (a fleet), REMOVE A BER, WAIVE; a power
+    may be named first ("France: BUILD A PAR"), or after WAIVE ("WAIVE FRANCE")."""
+    named = reader.nationality()
     if reader.take(WAIVE):
-        return {"type": "waive"}
+        named = reader.nationality() or named
+        return {"type": "waive", **({"power": named} if named else {})}
     if reader.take(BUILD):
         return {"type": "build", "unit": reader.unit(), "at": reader.place()}
     if reader.take(REMOVE):
         return {"type": "remove", "unit": reader.unit(), "at": reader.place()}
-    raise Unreadable(_("in winter, write BUILD A PAR, REMOVE A BER or WAIVE"))
+    raise Unreadable(unknown_word(reader.peek() or "", sorted(BUILD | REMOVE | WAIVE),
+                                  example))
 
 
 # Checking an order against the position.
@@ -246,6 +317,11 @@ def own_unit(board: Board, position: dict, power: str, place: str) -> tuple:
     province = province_of(place)
     unit = position["units"].get(province)
     if unit is None:
+        yours = [unit_text(p, u) for p, u in sorted(position["units"].items())
+                 if u["power"] == power]
+        if yours:
+            raise Refused(_("there is no unit in {place}; your units: {units}").format(
+                place=place_words(board, province), units=", ".join(yours)))
         raise Refused(_("there is no unit in {place}").format(place=place_words(board, province)))
     if unit["power"] != power:
         raise Refused(_("the unit in {place} is {owner}'s: you order only your own units").format(
@@ -284,8 +360,9 @@ def move_target(board: Board, position: dict, unit: str, place: str, to: str,
                             "army").format(start=place_words(board, start),
                                            end=place_words(board, province)))
         raise Refused(_("{start} does not border {end}, and no fleets stand at sea between "
-                        "them to convoy the army").format(start=place_words(board, start),
-                                                          end=place_words(board, province)))
+                        "them to convoy the army; it may move to {places}").format(
+                            start=place_words(board, start), end=place_words(board, province),
+                            places=", ".join(sorted(board.army[start]))))
     return province
 
 
@@ -298,14 +375,15 @@ def fleet_target(board: Board, place: str, to: str, any_coast: bool = False) -> 
             place=place_words(board, province)))
     targets = board.fleet_targets(place, province)
     if not targets:
-        raise Refused(_("a fleet in {start} cannot reach {end}").format(
-            start=place_words(board, place), end=place_words(board, province)))
+        raise Refused(_("a fleet in {start} cannot reach {end}; it can reach {targets}").format(
+            start=place_words(board, place), end=place_words(board, province),
+            targets=", ".join(sorted(board.fleet[place]))))
     coast = coast_of(to)
     if coast and board.provinces[province].coasts:
         if to not in targets:
             raise Refused(_("a fleet in {start} cannot reach {end}; it can reach {targets}")
                           .format(start=place_words(board, place), end=place_words(board, to),
-                                  targets=_(" or ").join(targets)))
+                                  targets=", ".join(targets)))
         return to
     if any_coast:
         return province
@@ -423,8 +501,9 @@ def check_retreat(board: Board, position: dict, power: str, order: dict) -> dict
     elif to in board.army[province]:
         target = to
     else:
-        raise Refused(_("{start} does not border {end}").format(
-            start=place_words(board, province), end=place_words(board, to)))
+        raise Refused(_("{start} does not border {end}; it may retreat to {places}").format(
+            start=place_words(board, province), end=place_words(board, to),
+            places=", ".join(unit["retreats"]) or _("nowhere: disband it")))
     if target not in unit["retreats"]:
         if to in position["units"]:
             raise Refused(_("{place} is occupied").format(place=place_words(board, to)))
@@ -513,70 +592,137 @@ class Adjustments:
         return {"type": "remove", "unit": unit["type"], "at": place_of(province, unit)}
 
 
-def order_text(order: dict) -> str:
-    """An order as a judge writes it: "F NTH C A LON - BEL", "BUILD F STP/NC"."""
+def order_text(order: dict, lang: str = "en") -> str:
+    """An order as a judge writes it: "F NTH C A LON - BEL", "BUILD F STP/NC"; in French
+    words with lang "fr": "A MUN TIENT", "CONSTRUIT F STP/NC"."""
+    said = SAID[lang]
     kind = order["type"]
     if kind == "waive":
-        return "WAIVE"
+        return said["waive"]
     if kind in ("build", "remove"):
-        return f"{kind.upper()} {order['unit']} {order['at']}"
+        return f"{said[kind]} {order['unit']} {order['at']}"
     unit = f"{order['unit']} {order['at']}"
-    if kind == "hold":
-        return f"{unit} H"
-    if kind == "disband":
-        return f"{unit} DISBAND"
+    if kind in ("hold", "disband"):
+        return f"{unit} {said[kind]}"
     if kind in ("move", "retreat"):
-        return f"{unit} - {order['to']}" + (" VIA CONVOY" if order.get("via") else "")
+        return f"{unit} - {order['to']}" + (f" {said['via']}" if order.get("via") else "")
     target = f"{order['of_unit']} {order['of']}"
-    letter = "S" if kind == "support" else "C"
-    return f"{unit} {letter} {target}" + (f" - {order['to']}" if "to" in order else "")
+    return f"{unit} {said[kind]} {target}" + (f" - {order['to']}" if "to" in order else "")
 
 
 CHECKS = {"movement": check_movement, "retreat": check_retreat}
 
 
-def example(position: dict, power: str) -> str:
-    """An order this power could give now, to show how orders are written."""
+def example(board: Board, position: dict, powers) -> str:
+    """An order these powers could give now, in the reader's words, to show how orders are
+    written."""
+    said = SAID[current()]
     if position["phase"] == "retreat":
-        units = {p: u for p, u in position["dislodged"].items() if u["power"] == power}
-        return next((f"{unit_text(p, u)} DISBAND" for p, u in sorted(units.items())),
+        units = {p: u for p, u in position["dislodged"].items() if u["power"] in powers}
+        return next((f"{unit_text(p, u)} {said['disband']}" for p, u in sorted(units.items())),
                     "A BUR - PAR")
-    units = {p: u for p, u in position["units"].items() if u["power"] == power}
-    return next((f"{unit_text(p, u)} H" for p, u in sorted(units.items())), "A PAR - BUR")
+    if position["phase"] == "adjustment":
+        return winter_example(board, position, powers)
+    units = {p: u for p, u in position["units"].items() if u["power"] in powers}
+    return next((f"{unit_text(p, u)} {said['hold']}" for p, u in sorted(units.items())),
+                "A PAR - BUR")
+
+
+def winter_example(board: Board, position: dict, powers) -> str:
+    """A removal, or an army built in a free home centre, or a waive, these powers may
+    order this winter."""
+    said = SAID[current()]
+    for power in powers:
+        owed = adjustment(position, power)
+        units = [p for p, u in sorted(position["units"].items()) if u["power"] == power]
+        if owed < 0 and units:
+            return f"{said['remove']} {unit_text(units[0], position['units'][units[0]])}"
+        free = [p for p in board.powers[power].home
+                if position["centres"].get(p) == power and p not in position["units"]]
+        if owed > 0 and free:
+            return f"{said['build']} {ARMY} {free[0]}"
+    return said["waive"]
 
 
 def read(board: Board, position: dict, power: str, text: str) -> tuple:
-    """A power's orders for the phase from its lines: (orders, [OrderError]).
+    """One power's orders for the phase from its lines: (orders, [OrderError])."""
+    orders, errors = read_orders(board, position, (power,), text)
+    return orders.get(power, []), errors
 
-    Blank lines are skipped; every other line is one order. A refused line
-    gives no order (the unit holds, or in a retreat is disbanded); two lines
-    for one unit are both refused and the unit holds.
+
+def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
+    """The orders of a seat playing `powers` from its lines: ({power: [order, ...]},
+    [OrderError]), each power in the order its lines were written.
+
+    Blank lines are skipped; a line of chat is a remark (remark_of); every
+    other line is one order. A refused line gives no order (the unit holds, or
+    in a retreat is disbanded); two lines for one unit are both refused and
+    the unit holds.
     """
     phase = position["phase"]
-    adjustments = Adjustments(board, position, power) if phase == "adjustment" else None
+    winter = {p: Adjustments(board, position, p) for p in powers} \
+        if phase == "adjustment" else None
+    written_example = example(board, position, powers)
     taken, errors = {}, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        remark = remark_of(board, number, line)
+        if remark:
+            errors.append(remark)
+            continue
         try:
-            written = read_line(board, phase, line, example(position, power))
-            if adjustments:
-                order = adjustments.check(written)
+            written = read_line(board, phase, line, written_example)
+            power = power_of(board, position, powers, written)
+            if winter:
+                order = winter[power].check(written)
             else:
                 order = CHECKS[phase](board, position, power, written)
         except (Unreadable, Refused) as why:
             errors.append(OrderError(number, line.strip(), str(why)))
             continue
-        key = province_of(order["at"]) if adjustments is None else number
-        taken.setdefault(key, []).append((number, line.strip(), order))
-    orders = []
-    for key, given in taken.items():
+        key = province_of(order["at"]) if winter is None else number
+        taken.setdefault(key, []).append((number, line.strip(), power, order))
+    orders = {}
+    for given in taken.values():
         if len(given) == 1:
-            orders.append(given[0][2])
+            orders.setdefault(given[0][2], []).append(given[0][3])
             continue
-        for number, line, order in given:
+        for number, line, _power, order in given:
             errors.append(OrderError(number, line, _(
                 "{unit} has more than one order: none of them counts").format(
                     unit=f"{order['unit']} {order['at']}")))
     errors.sort(key=lambda e: e.line)
     return orders, errors
+
+
+def power_of(board: Board, position: dict, powers, written: dict) -> str:
+    """Which of a seat's powers a line is for: its unit's power (a build's, its home
+    centre's; a WAIVE's, the power it names or the only one that builds). The first of
+    `powers` when none of them fits, so that the check says why."""
+    if written["type"] == "waive":
+        return waiving_power(board, position, powers, written.get("power"))
+    if len(powers) == 1:
+        return powers[0]
+    province = province_of(written["at"])
+    if written["type"] == "build":
+        owner = board.home_of.get(province)
+    else:
+        unit = position.get("dislodged", {}).get(province) if position["phase"] == "retreat" \
+            else position["units"].get(province)
+        owner = unit and unit["power"]
+    return owner if owner in powers else powers[0]
+
+
+def waiving_power(board: Board, position: dict, powers, named: str | None) -> str:
+    """The power a WAIVE is for: the one named, or the only one of `powers` that builds."""
+    if named in powers:
+        return named
+    if named is not None:
+        raise Refused(_("you do not play {power}").format(power=power_words(board, named)))
+    building = [p for p in powers if adjustment(position, p) > 0]
+    if len(building) > 1:
+        raise Refused(_("say which power waives a build: {choices}").format(
+            choices=_(" or ").join(f"{SAID[current()]['waive']} {power_words(board, p).upper()}"
+                                   for p in building)))
+    return building[0] if building else powers[0]

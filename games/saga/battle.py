@@ -8,8 +8,8 @@
     aftermath  losses (of the player's choice after a heavy defeat), promotion, the Lord's
                fate, the loser's fall-back, and who holds the zone
 
-Everything here is seen by the two players (and their overlords) alone under
-fog of war.
+Everything here is seen by the two players alone under fog of war (the
+rules keep a battle between them: not even an overlord sees its vassal's).
 """
 
 from pbem.adjudicator.contract import REFEREE
@@ -20,7 +20,7 @@ from .material import UNIT_TYPES
 from .moves import lord_home
 from .rules import (aftermath_asks, fall_back_options, scenario_chooser, setup_asks,
                     withdraw_options)
-from .state import armies_in, owner_of, told
+from .state import armies_in, between, owner_of
 from .tables import lost_count, roll_die, row
 
 
@@ -44,7 +44,7 @@ def join(run) -> None:
         scenario = row(state, "scenario", die)["scenario"]
     scout = run.turn["scout"]
     bonus = bool(scout and scout["zone"] == zone and scout["bonus"])
-    run.emit(told(state, [attacker, defender], "battle_joined", zone=zone, attacker=attacker,
+    run.emit(between(state, [attacker, defender], "battle_joined", zone=zone, attacker=attacker,
                   defender=defender, army=contact["army"], homeland=homeland, dice=dice,
                   chooser=chooser, scenario=scenario, scenario_die=die,
                   points_rule=points_rule(state, scenario), bonus=bonus))
@@ -69,7 +69,7 @@ def setup(run, orders) -> None:
     for name in sorted(chosen):
         options = withdraw_options(run.state)
         if name in options and chosen[name] in options[name]:
-            run.emit(told(run.state, [defender], "army_withdrawn", seat=defender, army=name,
+            run.emit(between(run.state, [defender], "army_withdrawn", seat=defender, army=name,
                           **{"from": battle["zone"]}, to=chosen[name]))
     chooser = scenario_chooser(run.state)
     if chooser:
@@ -78,7 +78,7 @@ def setup(run, orders) -> None:
         if scenario is None:
             die = roll_die(run.rng)
             scenario, how = row(run.state, "scenario", die)["scenario"], "die"
-        run.emit(told(run.state, parties(run), "scenario_chosen", seat=chooser, by=how,
+        run.emit(between(run.state, parties(run), "scenario_chosen", seat=chooser, by=how,
                       scenario=scenario, points_rule=points_rule(run.state, scenario)))
     set_battle(run)
 
@@ -97,7 +97,7 @@ def set_battle(run) -> None:
               defender: force(state, defender, head, {"units": together, "lord": lord})}
     fact = {"owner": defender, "homeland": battle["homeland"],
             "armies": [{"points": sum(together.values()), "units": together, "lord": lord}]}
-    run.emit(told(state, parties(run), "battle_set", zone=zone, attacker=attacker,
+    run.emit(between(state, parties(run), "battle_set", zone=zone, attacker=attacker,
                   defender=defender, defender_army=head, merged=[n for n, _ in mine[1:]],
                   forces=forces, scenario=battle["scenario"], bonus=battle["bonus"],
                   points_rule=battle.get("points_rule", False), homeland=battle["homeland"],
@@ -142,7 +142,7 @@ def reports(run, orders) -> bool:
     winner = agreed(claims)
     if winner is not None and consistent(battle, winner, reported):
         return won(run, winner, "agreement", reported)
-    run.emit(told(run.state, parties(run), "battle_disputed", zone=battle["zone"],
+    run.emit(between(run.state, parties(run), "battle_disputed", zone=battle["zone"],
                   claims=claims, points=reported))
     return False
 
@@ -156,7 +156,7 @@ def won(run, winner, how, reported) -> bool:
     """The winner is known: roll its table, the loser's, and the Lord's; True when done."""
     state, battle = run.state, run.turn["battle"]
     loser = battle["defender"] if winner == battle["attacker"] else battle["attacker"]
-    run.emit(told(state, parties(run), "battle_won", zone=battle["zone"], winner=winner,
+    run.emit(between(state, parties(run), "battle_won", zone=battle["zone"], winner=winner,
                   loser=loser, by=how, points=reported))
     roll_table(run, winner, "winner")
     roll_table(run, loser, "loser")
@@ -171,13 +171,13 @@ def won(run, winner, how, reported) -> bool:
 def roll_table(run, seat, table) -> None:
     """One roll on the winner's, the loser's or the Lord's table, for the battle's two players."""
     battle = run.turn["battle"]
-    die, first = run.roll(seat, table, parties(run))
+    die, first = run.roll(seat, table, parties(run), kept=True)
     found = row(run.state, table, die)
     army = run.state["armies"][seat].get(battle["forces"][seat]["army"])
     units = unit_count(army) if army else 0
     if army and battle["forces"][seat]["lord_sits_out"]:
         units -= 1
-    run.emit(told(run.state, parties(run), "table_rolled", seat=seat, table=table, die=die,
+    run.emit(between(run.state, parties(run), "table_rolled", seat=seat, table=table, die=die,
                   rerolled=first, effect=found["effect"],
                   lose=lost_count(found.get("lose", "none"), units),
                   choice=bool(found.get("choice")), promote=bool(found.get("promote")),
@@ -198,11 +198,11 @@ def aftermath(run, orders) -> None:
     lord_fate(run, loser, winner)
     for seat in (winner, loser):
         if battle["forces"][seat]["lord_sits_out"]:
-            run.emit(told(run.state, parties(run), "lord_healed", seat=seat))
+            run.emit(between(run.state, parties(run), "lord_healed", seat=seat))
         lords = run.state["lords"][seat]
         if lords["status"] == "army" and \
                 not any(a["lord"] for a in run.state["armies"][seat].values()):
-            run.emit(told(run.state, [seat], "lord_waits", seat=seat, new=False))
+            run.emit(between(run.state, [seat], "lord_waits", seat=seat, new=False))
     fall_back(run, loser, (orders.get(loser) or {}).get("fall_back"))
     hold(run, winner)
     slain = battle["rolls"].get("lord", {}).get("effect") == "slain"
@@ -225,7 +225,7 @@ def lose_units(run, seat, count, chosen) -> None:
         units, lord = chosen["units"], chosen["lord"]
     else:
         units, lord = cheapest(fighting, count)
-    run.emit(told(run.state, parties(run), "units_lost", seat=seat, army=name, units=units,
+    run.emit(between(run.state, parties(run), "units_lost", seat=seat, army=name, units=units,
                   lord=lord, zone=battle["zone"]))
 
 
@@ -242,7 +242,7 @@ def promote(run, seat, chosen) -> None:
     if not army["units"][chosen]:
         return
     better = {"warriors": "hearthguards", "levies": "warriors"}[chosen]
-    run.emit(told(run.state, parties(run), "unit_promoted", seat=seat,
+    run.emit(between(run.state, parties(run), "unit_promoted", seat=seat,
                   army=battle["forces"][seat]["army"], **{"from": chosen}, to=better))
 
 
@@ -254,14 +254,14 @@ def lord_fate(run, loser, winner) -> None:
     effect = roll["effect"]
     audience = parties(run)
     if effect == "slain":
-        run.emit(told(run.state, audience, "lord_slain", seat=loser))
+        run.emit(between(run.state, audience, "lord_slain", seat=loser))
     elif effect == "captured":
-        run.emit(told(run.state, audience, "lord_captured", seat=loser, captor=winner,
+        run.emit(between(run.state, audience, "lord_captured", seat=loser, captor=winner,
                       ransom=roll["ransom"]))
     elif effect == "wounded":
-        run.emit(told(run.state, audience, "lord_wounded", seat=loser))
+        run.emit(between(run.state, audience, "lord_wounded", seat=loser))
     elif effect == "trick":
-        run.emit(told(run.state, audience, "trick_gained", seat=loser))
+        run.emit(between(run.state, audience, "trick_gained", seat=loser))
 
 
 def fall_back(run, loser, chosen) -> None:
@@ -273,13 +273,13 @@ def fall_back(run, loser, chosen) -> None:
         return
     options = fall_back_options(run.state)
     if not options:
-        run.emit(told(run.state, parties(run), "army_lost", seat=loser, army=name,
+        run.emit(between(run.state, parties(run), "army_lost", seat=loser, army=name,
                       zone=battle["zone"], points=points(army)))
         return
     if chosen not in options:
         came = run.turn["contact"]["from"] if loser == battle["attacker"] else None
         chosen = came if came in options else options[0]
-    run.emit(told(run.state, [loser], "army_fell_back", seat=loser, army=name,
+    run.emit(between(run.state, [loser], "army_fell_back", seat=loser, army=name,
                   **{"from": battle["zone"]}, to=chosen))
 
 
@@ -291,7 +291,7 @@ def hold(run, winner) -> None:
     fact = {"owner": winner, "homeland": state["homelands"].get(winner) == zone,
             "armies": [{"points": points(a), "units": dict(a["units"]), "lord": a["lord"]}
                        for a in staying]}
-    run.emit(told(state, parties(run), "battle_over", zone=zone, owner=winner,
+    run.emit(between(state, parties(run), "battle_over", zone=zone, owner=winner,
                   attacker=battle["attacker"], defender=battle["defender"], fact=fact))
 
 

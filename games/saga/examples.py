@@ -1,129 +1,64 @@
-"""The order examples a seat's HELP shows: turn orders it could really send, in its words.
+"""The order examples a seat's HELP shows: orders it could really send now, in its words.
 
-Each example that names an army, a zone, units or a seat is built from the
-seat's own realm (its armies, where they stand, what they hold, its
-captives) in the reader's language, and kept only if the game's parser reads
-it as an order of the seat's turn in this position without an error. When
-the seat has nothing that fits (before its armies are chosen, say), the
-fixed example of the syntax is shown instead. Armies are tried by name and
-zones in map order, so the same position always gives the same examples.
+They are the first order of each line of what the seat may send now
+(choices.py), built from its own realm (its armies, where they stand, what
+they hold, its captives) in the reader's language, each read by the game's
+parser from that seat in that position; with what each does. A seat asked
+nothing now is shown its next turn's, as if it were its turn.
 """
 
-from pbem.i18n import N_, _, ngettext
+from pbem.i18n import N_, _
 
-from .material import UNIT_TYPES, unit_name
-from .moves import captives
-from .orders import Reader, words
-from .rules import scout_targets
-from .state import board_of, new_turn, zones_of
+from .choices import choices
+from .orders import VERBS, reads, words
+from .rules import pending
+from .state import new_turn
 
-NEW_NAMES = ("raiders", "band", "band2", "band3")
-# One unit of a type, as an order writes it ("1 levy", "1 levée").
-ONE_UNIT = {"hearthguards": N_("hearthguard"), "warriors": N_("warrior"), "levies": N_("levy")}
+# What each kind of order does, as the HELP says it.
+SAYS = {"move": N_("an army moves to an adjacent zone"),
+        "scout": N_("fog of war: scout before your move out"),
+        "stay": N_("no move out: stay where you are"),
+        "merge": N_("merge two armies in one zone"),
+        "split": N_("units leave an army as a new one"),
+        "recruit": N_("at upkeep: 5 gold a unit"),
+        "disband": N_("units leave your army"),
+        "ransom": N_("buy your captive Lord back"),
+        "release": N_("free a captive Lord"),
+        "retreat": N_("where your army goes"),
+        "withdraw": N_("an army leaves before the battle"),
+        "fight": N_("every army there fights, as one"),
+        "scenario": N_("the battle's scenario"),
+        "lose": N_("the units you lose"),
+        "promote": N_("a unit one step up, or none"),
+        "faction": N_("your faction"), "homeland": N_("your homeland"),
+        "host": N_("your Main Host"), "reserve": N_("your Reserve")}
 
 
-def examples(state, seat) -> dict:
-    """{row: text} for the HELP: an order of each kind this seat could send on its turn.
-
-    Every value is a string in the current language.
-    """
-    out = {"move": _("move host Jorvik"), "scout": _("scout Mercia"),
-           "merge": _("army host+reserve"), "split": _("split host 2 raiders"),
-           "split_text": _("2 units (the cheapest) leave host"),
-           "split_units": _("split host 1 warriors band"),
-           "recruit": _("recruit warriors Jorvik"), "disband": _("disband host 1 levies"),
-           "captives": _("ransom / release bob")}
-    if not state["turn"] or seat not in state["armies"] or not state["armies"][seat]:
-        return out
-    turn = state["turn"]
-    if turn["seat"] != seat:    # another's turn is none of its business: as at its own
+def examples(state, seat) -> list[dict]:
+    """[{"order", "says"}] for the HELP: an order of each line the seat may send now."""
+    kind = asked(state, seat)
+    if kind is None:
+        return []
+    if seat not in pending(state):     # its next turn, as if it were its turn now
+        turn = state["turn"]
         state = {**state, "turn": new_turn(turn["number"], turn["round"], seat)}
-    for key, candidates in (("move", moves), ("scout", scouts), ("merge", merges),
-                            ("split_units", named_splits),
-                            ("recruit", recruits), ("disband", disbands)):
-        found = next((line for line in candidates(state, seat) if reads(state, seat, line)),
-                     None)
-        if found:
-            out[key] = found
-    split = next((s for s in splits(state, seat) if reads(state, seat, s["line"])), None)
-    if split:
-        out["split"] = split["line"]
-        out["split_text"] = ngettext("{number} unit (the cheapest) leaves {army}",
-                                     "{number} units (the cheapest) leave {army}",
-                                     split["number"]).format(**split)
-    lords = [line for line in [_("ransom")] + [_("release {seat}").format(seat=s)
-                                                for s in captives(state, seat)]
-             if reads(state, seat, line)]
-    if lords:
-        out["captives"] = " / ".join(lords)
-    return out
+    rows = []
+    for choice in choices(state, seat, kind, reads):
+        for order in choice["orders"][0].split("\n"):
+            if not reads(state, seat, order):
+                continue    # a part of a pair that needs the other (a homeland)
+            verb = VERBS.get(words(order)[0])
+            says = _(SAYS[verb]) if verb in SAYS else _("your battle's result")
+            if all(row["order"] != order for row in rows):
+                rows.append({"order": order, "says": says})
+    return rows
 
 
-def reads(state, seat, line: str) -> bool:
-    """Does the game's parser read this line as an order of the seat's turn, without an error?"""
-    reader = Reader(state, seat, "orders")
-    reader.line(1, line, words(line))
-    return not reader.finish()[1]
-
-
-def armies(state, seat) -> list[tuple[str, dict]]:
-    """The seat's armies, by name."""
-    return sorted(state["armies"][seat].items())
-
-
-def unit_word(kind: str, number: int = 2) -> str:
-    """A unit type as an order writes it in the current language ('warriors', 'guerrier')."""
-    return _(ONE_UNIT[kind]) if number == 1 else unit_name(kind).lower()
-
-
-def moves(state, seat):
-    board = board_of(state)
-    for name, army in armies(state, seat):
-        for zone in board.neighbours[army["zone"]]:
-            yield _("move {army} {zone}").format(army=name, zone=zone)
-
-
-def scouts(state, seat):
-    for zone in scout_targets(state, seat):
-        yield _("scout {zone}").format(zone=zone)
-
-
-def merges(state, seat):
-    for name, army in armies(state, seat):
-        for other, there in armies(state, seat):
-            if other != name and there["zone"] == army["zone"]:
-                yield _("army {army}+{other}").format(army=name, other=other)
-
-
-def free_names(state, seat) -> list[str]:
-    """Names no army of the seat has yet, for the new army of a split."""
-    return [n for n in NEW_NAMES if n not in state["armies"][seat]]
-
-
-def splits(state, seat):
-    for new in free_names(state, seat)[:1]:
-        for name, _army in armies(state, seat):
-            for count in (2, 1):
-                yield {"line": _("split {army} {number} {new}").format(
-                    army=name, number=count, new=new), "army": name, "number": count}
-
-
-def named_splits(state, seat):
-    for new in free_names(state, seat)[1:2]:
-        for name, army in armies(state, seat):
-            for kind in reversed(UNIT_TYPES):
-                if army["units"].get(kind):
-                    yield _("split {army} 1 {units} {new}").format(
-                        army=name, units=unit_word(kind, 1), new=new)
-
-
-def recruits(state, seat):
-    for zone in zones_of(state, seat):
-        yield _("recruit {units} {zone}").format(units=unit_word("warriors"), zone=zone)
-
-
-def disbands(state, seat):
-    for name, army in armies(state, seat):
-        for kind in reversed(UNIT_TYPES):
-            if army["units"].get(kind):
-                yield _("disband {army} 1 {units}").format(army=name, units=unit_word(kind, 1))
+def asked(state, seat) -> str | None:
+    """What the seat answers now (its next turn's orders when it is asked nothing)."""
+    request = pending(state).get(seat)
+    if request is not None:
+        return "result" if request.kind == "result" else request.kind
+    if state["stage"] == "campaign" and seat in state["factions"] and state["armies"][seat]:
+        return "orders"
+    return None

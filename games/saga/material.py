@@ -137,9 +137,18 @@ def effect_name(key: str) -> str:
     return _(EFFECT_NAMES[key]) if key in EFFECT_NAMES else key
 
 
+def unit_count(kind: str, number: int) -> str:
+    """Units of a type with their number, in the current language ('2 Warriors')."""
+    if kind == "hearthguards":
+        return ngettext("{num} Hearthguards", "{num} Hearthguards", number).format(num=number)
+    if kind == "warriors":
+        return ngettext("{num} Warriors", "{num} Warriors", number).format(num=number)
+    return ngettext("{num} Levies", "{num} Levies", number).format(num=number)
+
+
 def units_text(units: dict, lord: bool = False) -> str:
     """'1 Hearthguards, 2 Warriors, the Lord' or 'no unit'."""
-    parts = [f"{units[t]} {unit_name(t)}" for t in UNIT_TYPES if units.get(t)]
+    parts = [unit_count(t, units[t]) for t in UNIT_TYPES if units.get(t)]
     if lord:
         parts.append(_("the Lord"))
     return ", ".join(parts) or _("no unit")

@@ -31,7 +31,8 @@ from pbem.i18n import _, current, ngettext
 from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
                        faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
-                       unit_name, unit_of, units_text)
+                       unit_count, unit_name, unit_of, units_text)
+from . import choices
 from .moves import events as step_events
 from .moves import is_outward, problem, problem_after_scouting, recruit_problem
 from .rules import (aftermath_asks, fall_back_options, give_way, scenario_chooser,
@@ -135,6 +136,7 @@ class Reader:
         self.deferred = []      # the move out (or scouting), checked after every other step
         self.orders = {}
         self.lines = {}         # what each kind of line was given on
+        self.texts = {}         # each line read, by its number
 
     def error(self, number, line, message) -> None:
         """Record one line that cannot be accepted."""
@@ -142,6 +144,7 @@ class Reader:
 
     def line(self, number, line, tokens) -> None:
         """Read one line."""
+        self.texts[number] = line
         verb = VERBS.get(tokens[0])
         args = [t for t in tokens[1:] if t not in FILLER]
         remark = aside(number, line, tokens[0], [*VERBS, *LEAD]) \
@@ -275,25 +278,31 @@ class Reader:
         self.orders[key] = units
 
     def finish_signup(self) -> None:
-        """Faction and homeland go together: both, and an allowed pair."""
+        """Faction and homeland go together: both, and an allowed pair. A homeland alone is
+        completed only by the one free faction it fits (else it is refused, naming them);
+        a faction alone by its first free homeland, when no other line was refused."""
         options = signup_options(self.state)
         faction, homeland = self.orders.get("faction"), self.orders.get("homeland")
         if faction and homeland and homeland not in options.get(faction, []):
             self.orders.pop("homeland")
-            self.error(self.lines["homeland"], "", _(
+            self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
                 "{zone} cannot be the homeland of the {faction} now; free: {zones}").format(
                 zone=homeland, faction=faction_name(faction),
                 zones=", ".join(options[faction])))
-        elif faction and not homeland and "homeland" not in self.lines:
+        elif faction and not homeland and "homeland" not in self.lines and not self.errors:
             self.orders["homeland"] = options[faction][0]
-        elif homeland and not faction and "faction" not in self.lines:
+        elif homeland and not faction:
             fits = [f for f, zones in options.items() if homeland in zones]
-            if fits:
+            if len(fits) == 1:
                 self.orders["faction"] = fits[0]
-            else:
-                self.orders.pop("homeland")
-                self.error(self.lines["homeland"], "", _(
-                    "no free faction may have {zone} as its homeland now").format(zone=homeland))
+                return
+            self.orders.pop("homeland")
+            self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
+                "no free faction may have {zone} as its homeland now").format(zone=homeland)
+                if not fits else _("{zone} may be the homeland of the {factions}: name your "
+                                   "faction too, e.g. faction {faction}").format(
+                zone=homeland, factions=_(" or ").join(faction_name(f) for f in fits),
+                faction=faction_name(fits[-1]).lower()))
 
     # ------------------------------------------------------------ the turn
 
@@ -312,7 +321,8 @@ class Reader:
     def read_move(self, number, line, args) -> None:
         """MOVE army zone."""
         if len(args) < 2:
-            raise ValueError(_("MOVE needs an army and a zone: move host Mercia"))
+            raise ValueError(_("MOVE needs an army and a zone{example}").format(
+                example=example_of(self.state, self.seat, "move")))
         step = {"do": "move", "army": self.army(args[0]), "to": self.zone(args[1:])}
         if self.stage == "move":
             self.after_scouting(step)
@@ -338,7 +348,8 @@ class Reader:
     def read_scout(self, number, line, args) -> None:
         """SCOUT zone [army]."""
         if not args:
-            raise ValueError(_("SCOUT needs a zone: scout Mercia"))
+            raise ValueError(_("SCOUT needs a zone{example}").format(
+                example=example_of(self.state, self.seat, "scout")))
         name = None
         if len(args) > 1 and args[-1] in self.sketch["armies"][self.seat]:
             name, args = args[-1], args[:-1]
@@ -347,14 +358,16 @@ class Reader:
     def read_merge(self, number, line, args) -> None:
         """ARMY A+B (MERGE A B)."""
         if len(args) != 2:
-            raise ValueError(_("name the two armies: army host+reserve"))
+            raise ValueError(_("name the two armies{example}").format(
+                example=example_of(self.state, self.seat, "merge")))
         self.take(number, line, {"do": "merge", "army": self.army(args[0]),
                                  "other": self.army(args[1])})
 
     def read_split(self, number, line, args) -> None:
         """SPLIT army 2 [units] [new name]."""
         if len(args) < 2:
-            raise ValueError(_("SPLIT needs an army and what leaves it: split host 2 raiders"))
+            raise ValueError(_("SPLIT needs an army and what leaves it{example}").format(
+                example=example_of(self.state, self.seat, "split")))
         name = self.army(args[0])
         units, lord, new = self.units(args[1:], self.sketch["armies"][self.seat][name],
                                       allow_name=True)
@@ -364,7 +377,8 @@ class Reader:
     def read_disband(self, number, line, args) -> None:
         """DISBAND army 1 levies."""
         if not args:
-            raise ValueError(_("DISBAND needs an army and units: disband host 1 levies"))
+            raise ValueError(_("DISBAND needs an army and units{example}").format(
+                example=example_of(self.state, self.seat, "disband")))
         name = self.army(args[0])
         units, lord, _name = self.units(args[1:] or ["1"], self.sketch["armies"][self.seat][name])
         if lord:
@@ -375,7 +389,8 @@ class Reader:
         """RECRUIT type [zone|army]: one unit of each type per turn."""
         kind = unit_of(args[0]) if args else None
         if kind is None:
-            raise ValueError(_("RECRUIT needs a unit type: hearthguards, warriors or levies"))
+            raise ValueError(_("RECRUIT needs a unit type{example}").format(
+                example=example_of(self.state, self.seat, "recruit")))
         self.once(f"recruit {kind}", number)
         place = None
         if args[1:]:
@@ -395,7 +410,8 @@ class Reader:
     def read_release(self, number, line, args) -> None:
         """RELEASE seat: free a captive Lord."""
         if not args:
-            raise ValueError(_("RELEASE needs the seat whose Lord you free: release bob"))
+            raise ValueError(_("RELEASE needs the seat whose Lord you free{example}").format(
+                example=example_of(self.state, self.seat, "release")))
         self.take(number, line, {"do": "release", "seat": args[0]})
 
     def finish_turn(self) -> None:
@@ -435,8 +451,8 @@ class Reader:
         elif len(asked) == 1:
             name, rest = asked[0], args
         else:
-            raise ValueError(_("name the army and the zone: retreat {army} Jorvik").format(
-                army=asked[0]))
+            raise ValueError(_("name the army and the zone{example}").format(
+                example=example_of(self.state, self.seat, "retreat")))
         if name not in asked:
             raise ValueError(_("{army} is not asked to retreat (asked: {names})").format(
                 army=name, names=", ".join(asked)))
@@ -456,7 +472,8 @@ class Reader:
         if not options:
             raise ValueError(_("you have no army that may withdraw from this battle"))
         if len(args) < 2:
-            raise ValueError(_("WITHDRAW needs an army and a zone: withdraw reserve Jorvik"))
+            raise ValueError(_("WITHDRAW needs an army and a zone{example}").format(
+                example=example_of(self.state, self.seat, "withdraw")))
         name = self.army(args[0])
         zone = self.zone(args[1:])
         if name not in options or zone not in options[name]:
@@ -501,7 +518,8 @@ class Reader:
         if sum(units.values()) + lord != count or not has(army, units, lord):
             raise ValueError(ngettext(
                 "name {num} unit of {units}", "name {num} units of {units}", count).format(
-                num=count, units=units_text(army["units"], army["lord"])))
+                num=count, units=units_text(army["units"], army["lord"])) +
+                example_of(self.state, self.seat, "lose"))
         self.once("losses", number)
         self.orders["losses"] = {"units": units, "lord": lord}
 
@@ -533,6 +551,26 @@ class Reader:
         return self.orders, self.errors
 
 
+# ---------------------------------------------------------------- examples
+
+def reads(state, seat, text: str) -> bool:
+    """Does the parser read this order text from this seat now, without an error?"""
+    return not parse(state, seat, text)[1]
+
+
+def example_of(state, seat, verb: str) -> str:
+    """', e.g. ORDER': an order of this kind the seat may send now, or ''."""
+    stage = stage_of(state)
+    if stage not in choices.LINES:
+        return ""
+    for choice in choices.choices(state, seat, stage, reads):
+        for order in choice["orders"]:
+            line = order.split("\n")[0]
+            if VERBS.get(words(line)[0]) == verb:
+                return _(", e.g. {order}").format(order=line)
+    return ""
+
+
 # ---------------------------------------------------------------- saying it back
 
 def describe_orders(state, seat, orders) -> list[str]:
@@ -549,7 +587,7 @@ def describe_orders(state, seat, orders) -> list[str]:
         return [_("no orders: pbem does what a silent player does (see the rules page)")]
     stage = stage_of(state)
     if stage == "signup":
-        return describe_signup(orders)
+        return describe_signup(state, orders)
     lines = [say_step(state, seat, step) for step in orders.get("steps", [])]
     for name, zone in sorted((orders.get("retreats") or {}).items()):
         lines.append(_("{army} retreats to {zone}").format(army=name, zone=zone))
@@ -575,16 +613,23 @@ def describe_orders(state, seat, orders) -> list[str]:
     return lines or [_("nothing")]
 
 
-def describe_signup(orders) -> list[str]:
-    """A signup in words."""
+def describe_signup(state, orders) -> list[str]:
+    """A signup in words (a piece missing says what the deadline gives in its place)."""
     lines = []
     if orders.get("faction"):
         lines.append(_("faction: {name}").format(name=faction_name(orders["faction"])))
+    else:
+        lines.append(_("faction: none given; at the deadline pbem picks the first free one"))
     if orders.get("homeland"):
         lines.append(_("homeland: {zone}").format(zone=orders["homeland"]))
+    elif orders.get("faction"):
+        lines.append(_("homeland: none given; at the deadline, the first free one of the "
+                       "{faction} ({zone})").format(
+            faction=faction_name(orders["faction"]),
+            zone=signup_options(state)[orders["faction"]][0]))
     for key, label in (("host", _("Main Host")), ("reserve", _("Reserve"))):
         if orders.get(key):
-            lines.append(f"{label}: {units_text(orders[key])}")
+            lines.append(_("{army}: {units}").format(army=label, units=units_text(orders[key])))
     return lines or [_("nothing")]
 
 
@@ -611,8 +656,8 @@ def say_step(state, seat, step) -> str:
                                                    units=units_text(step["units"]))
     if kind == "recruit":
         where = step.get("place") or _("your homeland")
-        return _("recruit 1 {unit} in {where} at upkeep (5 gold)").format(
-            unit=unit_name(step["type"]), where=where)
+        return _("recruit {units} in {where} at upkeep (5 gold)").format(
+            units=unit_count(step["type"], 1), where=where)
     if kind == "ransom":
         return _("pay the ransom of your Lord")
     return _("free the Lord of {seat}").format(seat=step["seat"])

@@ -16,13 +16,13 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
+from .choices import choices
+from .orders import reads
 from .examples import examples
-from .material import (POINT_COST, SCENARIO_NAMES, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name,
-                       faction_name, points_text, scenario_name, unit_name, units_text)
+from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name, faction_name,
+                       points_text, scenario_name, unit_count, unit_name, units_text)
 from .moves import captives, ransom_of
-from .rules import (END_REASONS, aftermath_asks, fall_back_options, give_way,
-                    internal_moves, outward_targets, pending, scout_targets, withdraw_options)
-from .start import signup_options
+from .rules import END_REASONS, controller, pending
 from .state import armies_in, board_of, owner_of, vassals_of, zones_of
 
 GREY = "#d0d0d0"
@@ -100,6 +100,10 @@ def zone_view(state, board, zone, viewer, everything, number) -> dict:
             out.update(status="known", owner=fact["fact"]["owner"],
                        armies=fact["fact"]["armies"], homeland=fact["fact"]["homeland"],
                        turn=fact["turn"], stale=fact["turn"] < number)
+        mine = [army_view(a, s, n) for s, n, a in armies_in(state, zone) if s in realm_of]
+        if mine:    # its own armies there (come to fight, say): always on its own map
+            out.update(status="known" if fact is not None else "present",
+                       armies=mine + list(out["armies"] or []))
     if out["owner"] in state["factions"]:
         out["colour"] = board.colour[state["factions"][out["owner"]]]
     return out
@@ -167,9 +171,14 @@ def own_view(state, seat) -> dict:
     else:
         yours = realm(state, seat)
     yours["vassal_realms"] = [realm(state, v) for v in vassals_of(state, seat)]
-    asked = {s: r.kind for s, r in pending(state).items() if s in [seat] + yours["vassals"]}
+    asked = {s: r.kind for s, r in pending(state).items()
+             if (controller(state, s) or s) == seat}
     yours["asked"] = asked
-    yours["options"] = {s: options(state, s, kind) for s, kind in asked.items()}
+    chosen = {s: options(state, s, kind) for s, kind in asked.items()}
+    yours["options"] = {s: [line for c in found for line in c["text"]]
+                        for s, found in chosen.items()}
+    yours["option_orders"] = {s: [o for c in found for o in c["orders"]]
+                              for s, found in chosen.items()}
     yours["battle"] = battle_view(state, seat)
     yours["examples"] = examples(state, seat)
     income = ZONE_INCOME * len(yours["zones"])
@@ -179,10 +188,12 @@ def own_view(state, seat) -> dict:
     return yours
 
 
-def options(state, seat, kind) -> list[str]:
-    """The orders a seat asked now may send, as lines of its mail (each within 78 columns)."""
-    lines = ORDER_LINES[kind](state, seat)
-    return [folded for line in lines for folded in indent(line)]
+def options(state, seat, kind) -> list[dict]:
+    """The choices of a seat asked `kind` now (choices.py), each with its lines of mail
+    (folded within 78 columns)."""
+    return [{**choice, "text": indent(choice["line"] + (f"   {choice['note']}"
+                                                       if choice["note"] else ""))}
+            for choice in choices(state, seat, kind, reads)]
 
 
 def indent(line, first="  ", rest="      ") -> list[str]:
@@ -191,109 +202,14 @@ def indent(line, first="  ", rest="      ") -> list[str]:
                          break_long_words=False, break_on_hyphens=False)
 
 
-def choice(words) -> str:
-    """'Kent | Wessex'."""
-    return " | ".join(words)
-
-
-def signup_lines(state, seat) -> list[str]:
-    """Signup: each free faction with its free homelands, and the armies."""
-    lines = [_("faction {faction}   homeland {zones}").format(faction=f, zones=choice(zones))
-             for f, zones in signup_options(state).items()]
-    return lines + [_("host 1 hearthguards 2 warriors 1 levies") + "   " +
-                    _("(4 or 5 points, with the Lord)"),
-                    _("reserve 1 warriors") + "   " + _("(1 or 2 points)")]
-
-
-def turn_lines(state, seat) -> list[str]:
-    """The turn: moves inside, the move out, scouting, reorganising, recruits, the Lord."""
-    armies = state["armies"][seat]
-    lines = [_("move {army} {zone}").format(army=n, zone=choice(internal_moves(state, seat, n)))
-             for n in sorted(armies) if internal_moves(state, seat, n)]
-    lines += [_("move {army} {zone}").format(army=n, zone=choice(outward_targets(state, seat, n)))
-              + "   " + _("(your one move out)")
-              for n in sorted(armies) if outward_targets(state, seat, n)]
-    if scout_targets(state, seat):
-        lines.append(_("scout {zone}").format(zone=choice(scout_targets(state, seat))) + "   " +
-                     _("(instead of moving out; then MOVE or STAY)"))
-    lines += [_("army A+B   split A 2 [NAME]   disband A 1 levies"),
-              _("recruit hearthguards|warriors|levies [ZONE|ARMY]") + "   " +
-              _("(at upkeep, one of each type)")]
-    if state["lords"][seat]["status"] == "captured":
-        lines.append(_("ransom") + "   " + _("({gold} gold: your Lord comes back)").format(
-            gold=ransom_of(state, seat)))
-    return lines + [_("release {seat}").format(seat=s) for s in captives(state, seat)]
-
-
-def move_lines(state, seat) -> list[str]:
-    """After a scouting: MOVE into the scouted zone, or STAY."""
-    zone = state["turn"]["scout"]["zone"]
-    return [_("move {army} {zone}").format(army=n, zone=zone)
-            for n in sorted(state["armies"][seat]) if zone in outward_targets(state, seat, n)] + \
-        [_("stay"), _("recruit hearthguards|warriors|levies [ZONE|ARMY]")]
-
-
-def retreat_lines(state, seat) -> list[str]:
-    """Where each small army may retreat."""
-    zone = state["turn"]["contact"]["zone"]
-    return [_("retreat {army} {zones}").format(
-                army=n, zones=choice(give_way(state, seat, zone, points(state["armies"][seat][n]))))
-            for n in state["turn"]["retreats"]]
-
-
-def setup_lines(state, seat) -> list[str]:
-    """Before a battle: withdraw an army, or fight with all; the scenario."""
-    battle = state["turn"]["battle"]
-    lines = []
-    if seat == battle["defender"] and withdraw_options(state):
-        lines += [_("withdraw {army} {zones}").format(army=n, zones=choice(zones))
-                  for n, zones in sorted(withdraw_options(state).items())] + [_("fight")]
-    if seat == battle.get(battle["chooser"]) and not battle["scenario"]:
-        lines.append(_("scenario 1-6") + "   (" + ", ".join(
-            f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1)) + ")")
-    return lines
-
-
-def aftermath_lines(state, seat) -> list[str]:
-    """After a battle: the units lost, where to fall back, the promotion."""
-    asks = aftermath_asks(state).get(seat, [])
-    lines = []
-    if "losses" in asks:
-        lines.append(_("lose 1 warriors 1 levies") + "   " +
-                     _("(the units you lose, your choice)"))
-    if "fall_back" in asks:
-        lines.append(_("retreat {zones}").format(zones=choice(fall_back_options(state))))
-    if "promote" in asks:
-        lines.append(_("promote warriors | levies | none"))
-    return lines
-
-
-def disband_lines(state, seat) -> list[str]:
-    """Upkeep short: what to disband."""
-    return [_("disband ARMY N [levies|warriors|hearthguards]") + "   " +
-            _("({points} to disband)").format(points=points_text(state["turn"]["short"]))]
-
-
-def result_lines(state, seat) -> list[str]:
-    """A battle's report."""
-    if state["turn"]["battle"].get("points_rule"):
-        return [_("result won points N"), _("result lost points N")]
-    return [_("result won"), _("result lost")]
-
-
-ORDER_LINES = {"signup": signup_lines, "orders": turn_lines, "move": move_lines,
-               "retreat": retreat_lines, "setup": setup_lines, "aftermath": aftermath_lines,
-               "disband": disband_lines, "result": result_lines}
-
-
 def battle_view(state, seat) -> dict | None:
-    """The battle this seat (or one of its vassals) fights now, as its two players see it."""
+    """The battle this seat fights now, as its two players see it (not even an overlord
+    sees its vassal's)."""
     turn = state["turn"]
     battle = turn["battle"] if turn else None
     if not battle or turn["stage"] not in ("setup", "battle", "dispute", "aftermath"):
         return None
-    mine = {seat} | set(vassals_of(state, seat))
-    if not mine & {battle["attacker"], battle["defender"]}:
+    if seat not in (battle["attacker"], battle["defender"]):
         return None
     out = {"zone": battle["zone"], "attacker": battle["attacker"],
            "defender": battle["defender"], "homeland": battle["homeland"],
@@ -354,7 +270,7 @@ def zone_line(view, zone) -> str:
     name = f"{zone['number']:>2} {zone['name']}"
     if zone["status"] == "unknown":
         return f"{name:<17}?"
-    holder = holder_text(view, zone["owner"])
+    holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
     if zone["homeland"]:
         holder += " *"
     armies = armies_text(zone["armies"])
@@ -441,7 +357,8 @@ def zone_drawing(view, zone) -> dict:
     and, for what the viewer only remembers, the turn it saw it."""
     return {"name": zone["name"], "number": zone["number"], "x": zone["x"], "y": zone["y"],
             "radius": ZONE_RADIUS, "colour": zone["colour"], "homeland": zone["homeland"],
-            "stale": zone["stale"], "dashed": zone["status"] == "unknown" or zone["stale"],
+            "stale": zone["stale"],
+            "dashed": zone["status"] in ("unknown", "present") or zone["stale"],
             "label": "?" if zone["status"] == "unknown" else armies_badge(zone["armies"]),
             "mark": f"t{zone['turn']}" if zone["status"] == "known" else "",
             "title": zone_title(view, zone)}
@@ -460,7 +377,8 @@ def zone_title(view, zone) -> str:
     """A zone's tooltip."""
     if zone["status"] == "unknown":
         return f"{zone['name']}: " + _("not known")
-    text = f"{zone['name']}: {holder_text(view, zone['owner'])}, {armies_text(zone['armies'])}"
+    holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
+    text = f"{zone['name']}: {holder}, {armies_text(zone['armies'])}"
     if zone["status"] == "known":
         text += " " + _("(turn {turn})").format(turn=zone["turn"])
     return text
@@ -528,7 +446,8 @@ def scouted_text(p) -> str:
         zone=p["zone"], die=p["die"], name=effect_name(p["effect"]))
     fact = p.get("fact")
     if not fact:
-        return head + ": " + _("your scouts learned nothing")
+        return _("{scouting}: {seen}").format(scouting=head,
+                                              seen=_("your scouts learned nothing"))
     holder = fact["owner"] or _("nobody")
     if not fact["armies"]:
         seen = _("held by {seat}, no army there").format(seat=holder)
@@ -543,7 +462,7 @@ def scouted_text(p) -> str:
         seen += ". " + _("If you attack it this turn, the defender starts the battle with at "
                          "most 3 points; the rest arrives on the third battle turn from your "
                          "edge")
-    return f"{head}: {seen}"
+    return _("{scouting}: {seen}").format(scouting=head, seen=seen)
 
 
 def table_text(p) -> str:
@@ -658,8 +577,8 @@ NARRATIONS = {
         "treasury {before} -> {after}",
         "upkeep of {seat}: {zones} zones bring {income} gold, the armies cost {upkeep}; "
         "treasury {before} -> {after}", p["zones"]).format(**p),
-    "unit_recruited": lambda p: _("{seat} recruited 1 {unit} into {army} in {zone}").format(
-        seat=p["seat"], unit=unit_name(p["type"]), army=p["army"], zone=p["zone"]),
+    "unit_recruited": lambda p: _("{seat} recruited {units} into {army} in {zone}").format(
+        seat=p["seat"], units=unit_count(p["type"], 1), army=p["army"], zone=p["zone"]),
     "recruit_refused": lambda p: _("no {unit} recruited: {why}").format(
         unit=unit_name(p["type"]), why=REFUSALS[p["why"]]()),
     "order_skipped": lambda p: _("an order could not be carried out: {why}").format(**p),
@@ -676,10 +595,10 @@ def battle_joined_text(p) -> str:
         head += ", " + _("their homeland: the defender picks the scenario")
     else:
         picks = {"attacker": p["attacker"], "defender": p["defender"]}.get(p["chooser"])
-        head += ", " + _("setup dice {a}+{d}").format(a=p["dice"][0], d=p["dice"][1])
-        head += ": " + (_("{seat} picks the scenario").format(seat=picks) if picks else
-                        _("the scenario is random, die {die}: {name}").format(
-                            die=p["scenario_die"], name=scenario_name(p["scenario"])))
+        head += ", " + _("setup dice {a}+{d}: {picked}").format(
+            a=p["dice"][0], d=p["dice"][1], picked=_("{seat} picks the scenario").format(
+                seat=picks) if picks else _("the scenario is random, die {die}: {name}").format(
+                    die=p["scenario_die"], name=scenario_name(p["scenario"])))
     return head
 
 

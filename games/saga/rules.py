@@ -15,12 +15,12 @@ Everything here reads the state and changes nothing. The phases:
 
 from pbem.adjudicator.contract import REFEREE, Request
 from pbem.adjudicator.rulings import ruling_request
-from pbem.i18n import N_, _
+from pbem.i18n import N_, Said, _
 
 from .army import points, unit_count
 from .material import MIN_FIGHT, points_text
-from .state import (armies_in, board_of, friends, owner_of, room, seen_by, total_points,
-                    vassals_of, zones_of)
+from .state import (armies_in, board_of, friends, owner_of, room, total_points, vassals_of,
+                    zones_of)
 
 
 # The words of the referee's ruling on a disputed battle, as seats read them.
@@ -186,11 +186,30 @@ def pending(state) -> dict:
                 for s in (battle["attacker"], battle["defender"])}
     if stage == "dispute":
         parties = [battle["attacker"], battle["defender"]]
-        concerns = seen_by(state, *parties)
         return {REFEREE: ruling_request(
             _("The reports of a battle disagree: who won?"), {"winner": parties},
-            concerns=None if concerns == "all" else concerns)}
+            concerns=sorted(parties) if state["fog"] else None,
+            facts=dispute_facts(battle))}
     return {s: Request("aftermath", PROMPTS["aftermath"]()) for s in aftermath_asks(state)}
+
+
+def dispute_facts(battle) -> list[str]:
+    """What the referee is told of a disputed battle: where, and what each side reported
+    (in English, as the referee reads pbem)."""
+    claims, points = battle.get("claims", {}), battle.get("points") or {}
+    facts = [f"The battle of {battle['zone']}: {battle['attacker']} attacked, "
+             f"{battle['defender']} defended" + (" (won on points left on the field)."
+                                                  if battle.get("points_rule") else ".")]
+    for seat in (battle["attacker"], battle["defender"]):
+        claimed = claims.get(seat)
+        if claimed is None:
+            facts.append(f"{seat} sent no report.")
+            continue
+        said = "won" if claimed == seat else "lost"
+        left = f", {points[seat]} points left on the field" if points.get(seat) is not None \
+            else ""
+        facts.append(f"{seat} reported: {said}{left}.")
+    return facts
 
 
 def setup_asks(state) -> list[str]:
@@ -216,11 +235,15 @@ def default_orders(state, seat) -> dict | None:
     return {"default": True}
 
 
+BATTLE_STAGES = ("setup", "battle", "dispute", "aftermath")
+
+
 def controller(state, seat) -> str | None:
-    """The overlord whose mails give a vassal's orders; a vassal reports its own battles."""
+    """The overlord whose mails give a vassal's orders; a vassal answers for its own battle
+    (the rules keep a battle between its two players)."""
     overlord = state["overlord"].get(seat)
     turn = state["turn"]
-    if overlord and turn and turn["stage"] == "battle":
+    if overlord and turn and turn["stage"] in BATTLE_STAGES:
         battle = turn["battle"]
         if seat in (battle["attacker"], battle["defender"]):
             return None
@@ -237,8 +260,9 @@ def outcome(state) -> dict | None:
     result = state["result"]
     if result is None:
         return None
+    why = END_REASONS[result["reason"]]    # said in each reader's language
     return {"winners": list(result["winners"]),
-            "reason": END_REASONS[result["reason"]].format(**result["values"]),
+            "reason": Said(why, **result["values"]).stored(),
             "scores": dict(result["zones"])}
 
 

@@ -7,7 +7,7 @@ soon as it is emitted, so each rule sees exactly what the previous one left.
 
 from pbem.adjudicator.scratch import Scratch
 
-from .state import apply, told
+from .state import apply, between, told
 from .tables import roll_die
 
 TRICK_TABLES = ("scouting", "winner", "loser", "lord")
@@ -29,15 +29,17 @@ class Runner(Scratch):
         """The active player."""
         return self.state["turn"]["seat"]
 
-    def roll(self, seat: str, table: str, audience) -> tuple[int, int | None]:
+    def roll(self, seat: str, table: str, audience, kept=False) -> tuple[int, int | None]:
         """(die, first): a die for a seat on a table; a dirty trick rerolls a 1, once.
 
-        `first` is the 1 the trick rerolled, or None.
+        `first` is the 1 the trick rerolled, or None. The trick is told to the
+        audience (and their overlords, unless the roll is `kept` between them).
         """
         die = roll_die(self.rng)
         if die == 1 and table in TRICK_TABLES and self.state["tricks"].get(seat):
             again = roll_die(self.rng)
-            self.emit(told(self.state, audience, "trick_used", seat=seat, table=table,
-                           first=die, die=again))
+            self.emit((between if kept else told)(self.state, audience, "trick_used",
+                                                  seat=seat, table=table, first=die,
+                                                  die=again))
             return again, die
         return die, None

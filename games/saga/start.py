@@ -128,7 +128,8 @@ def signup_events(state, seat, orders) -> list:
     if orders.get("default") or not orders.get("faction"):
         faction, homeland = default_pick(state)
     else:
-        faction, homeland = orders["faction"], orders["homeland"]
+        faction = orders["faction"]
+        homeland = orders.get("homeland") or signup_options(state)[faction][0]
     host = orders.get("host") or DEFAULT_HOST
     reserve = orders.get("reserve") or DEFAULT_RESERVE
     armies = {"host": new_army(homeland, host, lord=True, main=True),

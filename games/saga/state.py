@@ -137,6 +137,12 @@ def told(state, seats, type_: str, **payload) -> Event:
     return Event(type_, payload, seen_by(state, *seats))
 
 
+def between(state, seats, type_: str, **payload) -> Event:
+    """An event the rules keep between these seats alone (a battle's two players): under
+    fog not even their overlords see it (everybody does without fog)."""
+    return Event(type_, payload, ALL if not state["fog"] else sorted({s for s in seats if s}))
+
+
 def largest_army(state, seat: str) -> str | None:
     """The name of a seat's army with the most points (ties: the first name), or None."""
     armies = state["armies"][seat]
@@ -325,6 +331,7 @@ def _battle_set(state, p):
 
 def _battle_disputed(state, p):
     state["turn"]["battle"]["claims"] = copy.deepcopy(p["claims"])
+    state["turn"]["battle"]["points"] = copy.deepcopy(p["points"])
     state["turn"]["stage"] = "dispute"
 
 

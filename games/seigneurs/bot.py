@@ -7,6 +7,7 @@ from . import development, economy, war
 from .flow import asked, revolt_choices
 from .founding import nearest_open, village_pairs
 from .material import BUILDINGS, RESOURCES, valley
+from .orders import parse
 from .rules import (at_war, free_farms, goods_at, hostile, lord_farms, neighbours,
                     place_owner, stock, village_of, warriors_at)
 from .seasons import default_winner
@@ -171,7 +172,17 @@ def construction(state, seat, rng):
         lines.append("arm 1")
     if development.done_building(state, seat, "church") and stock(state, seat).get("coins"):
         lines.append("donate coins 1")
-    return lines
+    return workable(state, seat, lines)
+
+
+def workable(state, seat, lines: list[str]) -> list[str]:
+    """The lines the parser takes with those before them (a payment beyond this turn's
+    limit, a forge without metal, are refused at once: a bot leaves them out)."""
+    kept = []
+    for line in lines:
+        if not parse(state, seat, "\n".join(kept + [line]))[1]:
+            kept.append(line)
+    return kept
 
 
 def movement(state, seat, rng):

@@ -3,7 +3,7 @@
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import private, public
 
-from .material import holds
+from .material import add, holds, remove
 from .rules import (card, famine_free_village_farms, material, price_of, secret_for, stock,
                     tower_watchers, village_of, warriors_at)
 
@@ -153,39 +153,83 @@ def construction(run, orders: dict) -> None:
     finish_buildings(run)
 
 
-def build_for(run, lord: str, mine: dict) -> None:
-    """One lord's construction orders, each checked again against its stock."""
-    state = run.state
-    if mine.get("donate") and holds(stock(state, lord), mine["donate"]) \
-            and done_building(state, lord, "church"):
-        run.emit(public("donated", lord=lord, goods=mine["donate"]))
-    room = famine_free_village_farms(run.state, lord)
+def works(state, lord: str, mine: dict) -> list[dict]:
+    """What each construction order of a lord does, in the order they are carried out:
+    the gift to its church, each payment as written, the forge, a warrior raised, weapons
+    given. Each is {"kind", "asked", "done", "why"}: "done" what it takes or makes (empty
+    or 0 when nothing), "why" the reason it does less than asked (None when it does all):
+    see WHY. The parser and the construction phase read the same plan, so an order is
+    refused at once, or said back with what it will do, and then does exactly that."""
+    pile = dict(stock(state, lord))
+    limit = room = famine_free_village_farms(state, lord)
+    owed_now = {}
+    plan = []
+    if mine.get("donate"):
+        gift = mine["donate"]
+        why = None if done_building(state, lord, "church") else "church"
+        why = why or (None if holds(pile, gift) else "stock")
+        plan.append({"kind": "donate", "asked": gift, "done": {} if why else gift, "why": why,
+                     "held": dict(pile)})
+        if not why:
+            pile = remove(pile, gift)
     for payment in mine.get("build", []):
-        owed = still_owed(run.state, lord, payment["building"])
-        goods = {}
+        building = payment["building"]
+        owed = owed_now.setdefault(building, still_owed(state, lord, building))
+        asked = dict(payment["goods"])
+        step = {"kind": "build", "building": building, "asked": asked, "held": dict(pile),
+                "owed": dict(owed), "room": room, "limit": limit}
+        paid, reasons = {}, []
         for good, wanted in payment["goods"]:
-            n = min(wanted, owed.get(good, 0) - goods.get(good, 0),
-                    stock(run.state, lord).get(good, 0) - goods.get(good, 0), room)
+            n = min(wanted, owed.get(good, 0), pile.get(good, 0), room)
+            reasons += [why for why, short in (("owed", owed.get(good, 0) < wanted),
+                                              ("stock", pile.get(good, 0) < wanted),
+                                              ("room", room < wanted)) if short]
             if n > 0:
-                goods[good] = goods.get(good, 0) + n
+                paid[good] = paid.get(good, 0) + n
+                owed[good] -= n
+                pile[good] -= n
                 room -= n
-        if goods:
-            run.emit(public("project_paid", lord=lord, building=payment["building"],
-                            goods=goods, turn=run.state["turn"]))
-    if mine.get("forge") and done_building(run.state, lord, "forge") \
-            and holds(stock(run.state, lord), {"metal": 1, "wood": 1}):
-        run.emit(public("forged", lord=lord))
-    food = material(run.state)["raise_food"]
-    if mine.get("raise") and done_building(run.state, lord, "house") \
-            and holds(stock(run.state, lord), {"food": food}):
-        run.emit(public("raised", lord=lord, id=run.state["next_warrior"], food=food,
-                        at=village_of(run.state, lord)))
+        plan.append({**step, "done": paid, "why": reasons[0] if reasons else None})
+    for kind, cost in (("forge", {"metal": 1, "wood": 1}),
+                       ("raise", {"food": material(state)["raise_food"]})):
+        if not mine.get(kind):
+            continue
+        building = "forge" if kind == "forge" else "house"
+        why = None if done_building(state, lord, building) else building
+        why = why or (None if holds(pile, cost) else "stock")
+        plan.append({"kind": kind, "asked": cost, "done": 0 if why else 1, "why": why,
+                     "held": dict(pile)})
+        if not why:
+            pile = add(remove(pile, cost), {"weapons": 1} if kind == "forge" else {})
     if mine.get("arm"):
-        home = village_of(run.state, lord)
-        bare = [w["id"] for w in warriors_at(run.state, home, lord) if not w["armed"]]
-        number = min(mine["arm"], len(bare), stock(run.state, lord).get("weapons", 0))
-        if number:
-            run.emit(public("armed", seat=lord, ids=bare[:number]))
+        home = village_of(state, lord)
+        bare = [w for w in warriors_at(state, home, lord) if not w["armed"]]
+        number = min(mine["arm"], len(bare), pile.get("weapons", 0))
+        why = None if number == mine["arm"] else ("bare" if len(bare) < mine["arm"]
+                                                  else "weapons")
+        plan.append({"kind": "arm", "asked": mine["arm"], "done": number, "why": why,
+                     "bare": len(bare), "held": dict(pile)})
+    return plan
+
+
+def build_for(run, lord: str, mine: dict) -> None:
+    """One lord's construction orders, as its plan says (see works)."""
+    for step in works(run.state, lord, mine):
+        if step["kind"] == "donate" and step["done"]:
+            run.emit(public("donated", lord=lord, goods=step["done"]))
+        elif step["kind"] == "build" and step["done"]:
+            run.emit(public("project_paid", lord=lord, building=step["building"],
+                            goods=step["done"], turn=run.state["turn"]))
+        elif step["kind"] == "forge" and step["done"]:
+            run.emit(public("forged", lord=lord))
+        elif step["kind"] == "raise" and step["done"]:
+            food = material(run.state)["raise_food"]
+            run.emit(public("raised", lord=lord, id=run.state["next_warrior"], food=food,
+                            at=village_of(run.state, lord)))
+        elif step["kind"] == "arm" and step["done"]:
+            home = village_of(run.state, lord)
+            bare = [w["id"] for w in warriors_at(run.state, home, lord) if not w["armed"]]
+            run.emit(public("armed", seat=lord, ids=bare[:step["done"]]))
 
 
 def done_building(state, lord: str, building: str) -> bool:

@@ -10,41 +10,56 @@ when nobody opposes it any more (see docs/rules/seigneurs.md).
 from pbem.adjudicator.bags import draw
 from pbem.adjudicator.contract import public
 
-from .material import RESOURCES, count
+from .material import RESOURCES, add, count, remove
 from .rules import (done, goods_at, lord_farms, material, place_owner, places, seats_at,
-                    stock_event, village_of)
+                    stock_event, taken_from, village_farms, village_of, village_owner)
 
 
 # ---------------------------------------------------------------- production
 
 def production(run) -> None:
-    """Every farm draws from the bag (plain 2, village 1 a farm); oven and mill add food."""
+    """Every farm draws from the bag (plain 2, each village farm 1 onto itself); an oven adds
+    a food onto each village farm, a mill one onto each plain farm of its lord."""
     state = run.state
     mat = material(state)
     bag = dict(state["bag"])
-    draws, baked = {}, {}
+    draws, baked, farms = {}, {}, {}
     for place in places(state):
         owner = place_owner(state, place)
-        village = village_of(state, owner) == place if owner else False
-        if village:
-            wanted = mat["village_draw"] * state["village_farms"].get(owner, 0)
-        elif place in state["farms"]:
-            wanted = mat["plain_draw"]
-        else:
+        if owner and village_of(state, owner) == place:
+            bag = village_production(run, state, owner, bag, draws, baked, farms)
             continue
-        if wanted <= 0:
+        if place not in state["farms"]:
             continue
-        drawn, bag = draw(bag, wanted, run.rng)
+        drawn, bag = draw(bag, mat["plain_draw"], run.rng)
         if drawn:
-            draws[place] = {g: drawn.count(g) for g in RESOURCES if drawn.count(g)}
-        extra = 0
-        if village and done(state, owner, "oven"):
-            extra = state["village_farms"].get(owner, 0)
-        elif not village and owner and done(state, owner, "mill"):
-            extra = 1
-        if extra:
-            baked[place] = {"food": extra}
-    run.emit(public("produced", draws=draws, baked=baked, bag_left=sum(bag.values())))
+            draws[place] = tally(drawn)
+        if owner and done(state, owner, "mill"):
+            baked[place] = {"food": 1}
+    run.emit(public("produced", draws=draws, baked=baked, farms=farms,
+                    bag_left=sum(bag.values())))
+
+
+def village_production(run, state, lord: str, bag: dict, draws, baked, farms) -> dict:
+    """A village's production, farm by farm; the bag left after it."""
+    place = village_of(state, lord)
+    each = []
+    oven = done(state, lord, "oven")
+    for _farm in village_farms(state, lord):
+        drawn, bag = draw(bag, material(state)["village_draw"], run.rng)
+        each.append(add(tally(drawn), {"food": 1} if oven else {}))
+        if drawn:
+            draws[place] = add(draws.get(place, {}), tally(drawn))
+    if oven and each:
+        baked[place] = {"food": len(each)}
+    if any(each):
+        farms[place] = each
+    return bag
+
+
+def tally(drawn: list[str]) -> dict:
+    """Drawn resources counted, in resource order."""
+    return {g: drawn.count(g) for g in RESOURCES if drawn.count(g)}
 
 
 def cheapest(state, how_many: int) -> list[str]:
@@ -202,25 +217,44 @@ def carry_out(run) -> None:
 
 
 def collect(run, claim: dict) -> None:
-    """The collector takes what it came for (what is there, at most); famine, broken oaths."""
+    """The collector takes what it came for (what is there, at most); famine, broken oaths.
+
+    Each farm it leaves empty is in famine: a plain farm, or a farm of a village (a village
+    gives its farms' resources after what lies there besides them, see rules.taken_from).
+    """
     state = run.state
     place, lord = claim["place"], claim["seat"]
     here = goods_at(state, place)
     wanted = dict(here) if claim["take"] == "all" else claim["take"]
     took = {g: min(n, here.get(g, 0)) for g, n in wanted.items() if min(n, here.get(g, 0))}
+    starved = emptied(state, place, took)
     run.emit(public("taxed", seat=lord, place=place, took=took, claim=claim["id"]))
     run.emit(public("claim_closed", id=claim["id"], place=place, status="done"))
     owner = place_owner(run.state, place)
-    if here and not goods_at(run.state, place):
-        run.emit(public("famine", place=place, seat=lord))
+    if starved:
+        village = isinstance(starved, list)
+        run.emit(public("famine", place=place, seat=lord, **({"farms": starved} if village
+                                                              else {})))
         if owner:
-            tokens(run, owner, 1 if owner == lord else 2, "famine", place)
+            each = 1 if owner == lord else 2
+            tokens(run, owner, each * (len(starved) if village else 1), "famine", place)
     if owner != lord and took:
         if owner is None:
             for other in run.state["lords"]:
                 tokens(run, other, 1, "free-farm", place)
         else:
             tokens(run, owner, 1, "protection", place)
+
+
+def emptied(state, place: str, took: dict):
+    """The farms a collection leaves empty: a village's farm numbers (0 first), or True for a
+    plain farm; [] or False when none."""
+    owner = village_owner(state, place)
+    if not owner or not village_farms(state, owner):
+        return bool(took) and not count(remove(goods_at(state, place), took))
+    before = [f["goods"] for f in village_farms(state, owner)]
+    _loose, after = taken_from(state["goods"].get(place, {}), before, took)
+    return [i for i, (b, a) in enumerate(zip(before, after)) if count(b) and not count(a)]
 
 
 def swear(run, claim: dict) -> None:
@@ -236,12 +270,19 @@ def tokens(run, lord: str, number: int, why: str, place: str) -> None:
     run.emit(public("tokens_added", lord=lord, count=number, why=why, place=place))
 
 
+def growth_count(state, lord: str, source: str) -> int:
+    """How many farms a place of the lord may found this turn: one a farm holding 4."""
+    if source == village_of(state, lord):
+        least = material(state)["growth"]
+        return sum(1 for f in village_farms(state, lord) if count(f["goods"]) >= least)
+    return 1 if source in growth_sources(state, lord) else 0
+
+
 def growth_sources(state, lord: str) -> list[str]:
     """A lord's farms that may found a new farm now (4 resources or more)."""
     least = material(state)["growth"]
     out = [t for t in lord_farms(state, lord) if count(goods_at(state, t)) >= least]
-    village = village_of(state, lord)
-    if state["village_farms"].get(lord, 0) and count(goods_at(state, village)) >= least:
-        out.append(village)
+    if any(count(f["goods"]) >= least for f in village_farms(state, lord)):
+        out.append(village_of(state, lord))
     return out
 

@@ -122,7 +122,7 @@ def default_orders(state, seat) -> dict:
         return {"set": {}, "text": "", "by": seat}
     if state["stage"] == "judgement":
         return {"set": {"winner": seasons.default_winner(state)}, "text": "", "by": seat,
-                "broken": []}
+                "broken": [], "silent": True}
     return {}
 
 

@@ -17,10 +17,13 @@ def open_tile(state, tile: str) -> bool:
     return state["kinds"].get(tile, "forest") == "forest" and tile not in state["farms"]
 
 
-def found(run, lord, tile, bag_in, gift=None, source=None, discard=None) -> None:
-    """A new farm (lord None: a free farm) on a plain tile, or (tile None) in the village."""
+def found(run, lord, tile, bag_in, gift=None, source=None, discard=None, farm=None) -> None:
+    """A new farm (lord None: a free farm) on a plain tile, or (tile None) in the village;
+    grown from `source` (`farm`: which farm of a village) discarding `discard`."""
     state = run.state
     payload = {"lord": lord, "tile": tile, "source": source, "discard": discard or {}}
+    if farm is not None:
+        payload["farm"] = farm
     if tile is not None:
         payload["bag_out"] = {"wood": 1} if state["bag"].get("wood", 0) else {}
         payload["bag_in"] = {g: bag_in.count(g) for g in RESOURCES if bag_in.count(g)}
@@ -73,9 +76,7 @@ def place_villages(run, orders: dict) -> None:
         else:
             tiles = run.rng.choice(pairs)
         run.emit(public("villages_placed", lord=lord, tiles=tiles, wished=wish or []))
-        for _ in range(material(run.state)["warriors"]):
-            run.emit(public("warrior_joined", seat=lord, id=run.state["next_warrior"],
-                            at=tiles[0]))
+        warriors_join(run, lord, material(run.state)["warriors"], tiles[0])
 
 
 def fallback_pair(state) -> list[str]:
@@ -124,9 +125,14 @@ def place_farms(run, orders: dict) -> None:
         wanted.append({"tile": "far", "bag": []})
     for farm in wanted:
         place_one(run, None, farm)
-    for _ in range(mat["barbarian_warriors"]):
-        run.emit(public("warrior_joined", seat=barbarian, id=run.state["next_warrior"],
-                        at=None))
+    warriors_join(run, barbarian, mat["barbarian_warriors"], None)
+
+
+def warriors_join(run, seat: str, number: int, at: str | None) -> None:
+    """A seat's starting warriors, on a place (None: off the board), in one event."""
+    first = run.state["next_warrior"]
+    run.emit(public("warriors_joined", seat=seat, ids=list(range(first, first + number)),
+                    at=at))
 
 
 def place_one(run, lord, farm: dict) -> None:

@@ -26,6 +26,16 @@ BUILDING_NAMES = {"church": N_("church"), "oven": N_("oven"), "forge": N_("forge
                   "mill": N_("mill"), "walls": N_("walls"), "house": N_("warrior house"),
                   "watchtower": N_("watchtower"), "keep": N_("keep")}
 
+# The default deck's cards by name, as a seat reads and writes them (a card a referee's own
+# deck adds is named by its id in every language).
+CARD_NAMES = {"quiet-spring": N_("quiet-spring"), "border-raid": N_("border-raid"),
+              "great-pilgrimage": N_("great-pilgrimage"), "horde": N_("horde"),
+              "salt-road": N_("salt-road"), "wolves-winter": N_("wolves-winter"),
+              "relic": N_("relic"), "fair": N_("fair"),
+              "raiders-from-the-hills": N_("raiders-from-the-hills"),
+              "plague-rumour": N_("plague-rumour"), "war-band": N_("war-band"),
+              "bishop": N_("bishop")}
+
 GOOD_WORDS = {
     "wood": "wood", "bois": "wood",
     "stone": "stone", "stones": "stone", "pierre": "stone", "pierres": "stone",
@@ -115,6 +125,11 @@ def valley(state) -> Valley:
 def good_name(good: str) -> str:
     """A good's name in the current language."""
     return _(GOOD_NAMES[good])
+
+
+def card_name(card: str) -> str:
+    """An event card's name in the current language."""
+    return _(CARD_NAMES[card]) if card in CARD_NAMES else card
 
 
 def building_name(building: str) -> str:

@@ -2,7 +2,7 @@
 
 from pbem.i18n import N_, _, ngettext
 
-from .material import building_name, good_name, goods_text
+from .material import building_name, card_name, good_name, goods_text
 
 STAGE_NAMES = {
     "villages": N_("setup: villages"), "farms": N_("setup: farms"),
@@ -37,7 +37,8 @@ OFFER_STATUS = {"accepted": N_("offer {number} accepted"),
                 "lapsed": N_("offer {number} lapsed when the market closed")}
 REASONS = {"barbarian": N_("the barbarian's family heads every domain"),
            "dynasty": N_("one family heads every domain"),
-           "judged": N_("the barbarian's judgement")}
+           "judged": N_("the barbarian's judgement"),
+           "prestige": N_("the most prestige: the barbarian sent no judgement")}
 # The sides of the valley an event card may send the barbarian's invaders in from.
 SIDES = {"north": N_("north"), "north-east": N_("north-east"), "east": N_("east"),
          "south-east": N_("south-east"), "south": N_("south"), "south-west": N_("south-west"),
@@ -74,6 +75,23 @@ def produced(p):
     if p["bag_left"] == 0:
         text += " " + _("The bag is empty.")
     return text
+
+
+def famine(p):
+    """A place, or farms of a village, left empty by a collector."""
+    farms = [str(i + 1) for i in p.get("farms", [])]
+    if not farms:
+        return _("Famine on {place}: nothing is left there.").format(place=p["place"])
+    return ngettext("Famine on {place}: nothing is left on farm {farms} of the village.",
+                    "Famine on {place}: nothing is left on farms {farms} of the village.",
+                    len(farms)).format(place=p["place"], farms=and_list(farms))
+
+
+def and_list(items: list[str]) -> str:
+    """'1', '1 and 3', '1, 2 and 3' in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
 def stock_changed(p):
@@ -192,7 +210,7 @@ HANDLERS = {
     "warriors_sent": warriors_sent,
     "taxed": lambda p: _("{seat}'s collector takes {goods} from {place}.").format(
         seat=p["seat"], goods=goods_text(p["took"]), place=p["place"]),
-    "famine": lambda p: _("Famine on {place}: nothing is left there.").format(place=p["place"]),
+    "famine": lambda p: famine(p),
     "tokens_added": lambda p: ngettext(
         "{lord} puts {number} jacquerie token in its bag ({why}).",
         "{lord} puts {number} jacquerie tokens in its bag ({why}).", p["count"]).format(
@@ -216,7 +234,11 @@ HANDLERS = {
         "{number} warriors lying on {place} are spared and sent home.",
         len(p["ids"])).format(number=len(p["ids"]), place=p["place"]),
     "warrior_joined": lambda p: _("A new warrior joins {seat}.").format(seat=p["seat"]),
-    "card_chosen": lambda p: _("The event card of this turn: {card}.").format(card=p["card"]),
+    "warriors_joined": lambda p: ngettext(
+        "{number} warrior joins {seat}.", "{number} warriors join {seat}.",
+        len(p["ids"])).format(number=len(p["ids"]), seat=p["seat"]),
+    "card_chosen": lambda p: _("The event card of this turn: {card}.").format(
+        card=card_name(p["card"])),
     "card_revealed": lambda p: _("Merchants come to the valley: {goods}, {number} of each, "
                                  "margin {margin}.").format(
         goods=", ".join(good_name(g) for g in p["merchants"]["goods"]),
@@ -290,8 +312,11 @@ HANDLERS = {
         "Revolt: {lord} draws {number} jacquerie tokens; {freed}.",
         p["jacquerie"]).format(lord=p["lord"], number=p["jacquerie"], freed=ngettext(
             "{num} farm turns free", "{num} farms turn free", p["free"]).format(num=p["free"])),
+    "founding_refused": lambda p: _("{lord}'s farm on {tile} was not founded: another farm "
+                                    "was founded there first.").format(**p),
     "farms_freed": lambda p: _("Farms of {lord} turn free: {tiles}; village farms "
                                "abandoned: {village}.").format(
-        lord=p["lord"], tiles=", ".join(p["tiles"]) or "-", village=p["village"]),
+        lord=p["lord"], tiles=", ".join(p["tiles"]) or "-", village=len(p["village"])
+        if isinstance(p["village"], list) else p["village"]),
     "game_decided": game_decided,
 }

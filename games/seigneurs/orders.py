@@ -13,14 +13,14 @@ import re
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rulings import parse_ruling
-from pbem.adjudicator.spelling import aside, did_you_mean
-from pbem.i18n import _, current, ngettext
+from pbem.adjudicator.spelling import aside, closest, did_you_mean
+from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 
-from . import development, economy, war
+from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
-from .material import (BUILDING_WORDS, GOOD_WORDS, RESOURCES, building_name, goods_text,
-                       plain, valley)
+from .material import (BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES, building_name,
+                       card_name, good_name, goods_text, plain, valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
                     warriors_at)
 
@@ -121,6 +121,8 @@ class Reader:
         self.state = state
         self.seat = seat
         self.land = valley(state)
+        self.at = (0, "")       # the line being read: its number and text
+        self.lines = {}         # {verb: [(number, text)]} of the lines each order came from
 
     def tile(self, word: str) -> str:
         """A tile named by a word."""
@@ -222,10 +224,14 @@ def parse(state, seat, text):
                 "{verb} is not ordered in this phase; now you may write: {verbs}").format(
                     verb=tokens[0], verbs=written(allowed))))
             continue
+        reader.at = (number, line.strip())
         try:
             READERS[verb](reader, orders, tokens[1:], line)
+            reader.lines.setdefault(verb, []).append(reader.at)
         except LineError as problem:
             errors.append(OrderError(number, line.strip(), str(problem)))
+    if stage == "construction":
+        errors = sorted(errors + unworkable(reader, orders), key=lambda e: e.line)
     return orders, errors
 
 
@@ -266,7 +272,8 @@ def read_village(r, orders, args, line):
     problem = village_problem(r.state, tiles)
     if problem:
         raise LineError({
-            "two": _("name two different tiles: village E2 E3"),
+            "two": _("name two different tiles{example}").format(
+                example=example_for(r.state, r.seat, "village")),
             "adjoining": _("the two village tiles must adjoin"),
             "taken": _("one of these tiles is taken already"),
             "distance": _("a village stands 3 tiles at least from any other village"),
@@ -282,7 +289,8 @@ def read_farm(r, orders, args, line):
     if len(farms) >= most:
         raise LineError(_("you place {number} farms, no more").format(number=most))
     if not args:
-        raise LineError(_("say where: farm C3 wood food, or farm village food"))
+        raise LineError(_("say where{example}").format(example=example_for(r.state, r.seat,
+                                                                             "farm")))
     if args[0] == "village" and not barbarian:
         gift = r.goods_list(args[1:], 1)
         farms.append({"tile": None, "gift": gift[0]})
@@ -296,6 +304,10 @@ def read_farm(r, orders, args, line):
 def read_produce(r, orders, args, line):
     if r.state["round"]["number"] != 1:
         raise LineError(_("your domain produced in the first round already"))
+    if not args:
+        raise LineError(_("name your domain's {number} resources{example}").format(
+            number=material(r.state)["domain"], example=example_for(r.state, r.seat,
+                                                                    "produce")))
     orders["produce"] = r.goods_list(args, material(r.state)["domain"])
 
 
@@ -307,7 +319,8 @@ def take_act(r, orders, act):
 
 def read_tax(r, orders, args, line):
     if not args:
-        raise LineError(_("say where and what: tax C3 wood 2, or tax C3 all"))
+        raise LineError(_("say where and what{example}").format(
+            example=example_for(r.state, r.seat, "tax")))
     place = r.place(args[0])
     if place in r.state["taxed"]:
         raise LineError(_("{place} was visited by a collector this turn already").format(
@@ -321,7 +334,8 @@ def read_tax(r, orders, args, line):
 
 def read_oath(r, orders, args, line):
     if not args:
-        raise LineError(_("say which free farm: oath C3"))
+        raise LineError(_("say which free farm{example}").format(
+            example=example_for(r.state, r.seat, "oath")))
     place = r.place(args[0])
     if r.state["farms"].get(place, "") is not None:
         raise LineError(_("{place} is not a free farm").format(place=place))
@@ -339,7 +353,8 @@ def read_pass(r, orders, args, line):
 
 def read_send(r, orders, args, line, side):
     if not args:
-        raise LineError(_("say where and how many: oppose C3 2"))
+        raise LineError(_("say where and how many{example}").format(
+            example=example_for(r.state, r.seat, side)))
     place = r.place(args[0])
     claim = next((c for c in economy.open_claims(r.state) if c["place"] == place), None)
     if claim is None:
@@ -358,7 +373,8 @@ def read_send(r, orders, args, line, side):
 
 def read_parley(r, orders, args, line, agree):
     if not args:
-        raise LineError(_("say which place: agree C3 your terms, or fight C3"))
+        raise LineError(_("say which place{example}").format(
+            example=example_for(r.state, r.seat, "agree" if agree else "fight")))
     place = r.place(args[0])
     if not any(c["place"] == place for c in economy.contested(r.state)):
         raise LineError(_("there is no opposed claim on {place}").format(place=place))
@@ -366,9 +382,10 @@ def read_parley(r, orders, args, line, agree):
         else {"fight": True}
 
 
-def fight_place(r, args) -> str:
+def fight_place(r, args, kind) -> str:
     if not args:
-        raise LineError(_("say which fight: stop C3"))
+        raise LineError(_("say which fight{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     place = r.place(args[0])
     if place not in r.state["fights"]:
         raise LineError(_("there is no fight on {place}").format(place=place))
@@ -376,7 +393,7 @@ def fight_place(r, args) -> str:
 
 
 def read_hit(r, orders, args, line):
-    place = fight_place(r, args)
+    place = fight_place(r, args, "hit")
     specs = []
     for word in args[1:]:
         if word in ARMED and specs:
@@ -387,26 +404,59 @@ def read_hit(r, orders, args, line):
 
 
 def read_stop(r, orders, args, line):
-    orders.setdefault("stop", []).append(fight_place(r, args))
+    orders.setdefault("stop", []).append(fight_place(r, args, "stop"))
 
 
 def read_kill(r, orders, args, line):
-    orders.setdefault("kill", []).append(fight_place(r, args))
+    orders.setdefault("kill", []).append(fight_place(r, args, "kill"))
 
 
 def read_spare(r, orders, args, line):
-    place = fight_place(r, args)
+    place = fight_place(r, args, "kill")
     orders["kill"] = [p for p in orders.get("kill", []) if p != place]
 
 
 def read_card(r, orders, args, line):
     if r.seat != r.state["barbarian"]:
         raise LineError(_("only the barbarian chooses the card"))
-    left = r.state["deck"]
-    if not args or args[0] not in left:
-        raise LineError(_("name a card left in your deck{hint}").format(
-            hint=close(args[0] if args else "", left)))
-    orders["card"] = args[0]
+    if not args:
+        raise LineError(_("name a card of your deck{example}").format(
+            example=example_for(r.state, r.seat, "card")))
+    orders["card"] = deck_card(r.state["deck"], [a for a in args if a not in FILLER])
+
+
+def deck_card(deck: list[str], args: list[str]) -> str:
+    """The card left in the deck that these words name, in English or French: its whole
+    name ("plague-rumour", "rumeur de peste"), or words of its name that fit it alone
+    ("plague"); LineError naming the cards they could be, or the closest."""
+    names = {card: card_words(card) for card in deck}
+    wanted = "-".join(args)
+    for card, said in names.items():
+        if wanted in said:
+            return card
+    fits = [card for card, said in names.items()
+            if args and all(any(a in name.split("-") for name in said) for a in args)]
+    if len(fits) == 1:
+        return fits[0]
+    shown = ", ".join(card_name(c) for c in (fits or deck))
+    if fits:
+        raise LineError(_("{word} names several cards of your deck: {cards}; write one "
+                          "whole").format(word=" ".join(args), cards=shown))
+    parts = {piece: card for card in deck for name in names[card]
+             for piece in [name] + name.split("-") if len(piece) > 2}
+    near = closest(wanted, parts, 1)
+    hint = _("; did you mean {name}?").format(name=card_name(parts[near[0]])) if near else ""
+    raise LineError(_("there is no card {word} left in your deck{hint}; it holds: "
+                      "{cards}").format(word=" ".join(args) or "-", cards=shown, hint=hint))
+
+
+def card_words(card: str) -> set[str]:
+    """A card's name as it may be written: its id and its name in each language."""
+    said = {card}
+    for lang in LANGUAGES:
+        with speaking(lang):
+            said.add("-".join(words(card_name(card).replace("-", " "))))
+    return said
 
 
 def read_offer(r, orders, args, line):
@@ -428,8 +478,10 @@ def read_answer(r, orders, args, line, accept):
     except ValueError:
         mine = [str(o["id"]) for o in r.state["offers"]
                 if o["to"] == r.seat and o["status"] == "open"]
-        raise LineError(_("name an open offer to you by its number; open offers to you: "
-                          "{numbers}").format(numbers=", ".join(mine) or "-")) from None
+        if not mine:
+            raise LineError(_("no offer to you is open now")) from None
+        raise LineError(_("name an open offer to you by its number ({numbers}){example}").format(
+            numbers=", ".join(mine), example=example_for(r.state, r.seat, "accept"))) from None
     orders.setdefault("answers", []).append({"id": number, "accept": accept})
 
 
@@ -438,7 +490,8 @@ def read_merchant(r, orders, args, line, kind):
     if not merchants:
         raise LineError(_("no merchants came to the valley this turn"))
     if not args:
-        raise LineError(_("say what and how many: buy metal 2"))
+        raise LineError(_("say what and how many{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     good = r.good(args[0], merchants["goods"])
     number = r.count(args[1] if len(args) > 1 else None, 1)
     orders.setdefault("merchants", []).append({"kind": kind, "good": good, "count": number})
@@ -446,7 +499,8 @@ def read_merchant(r, orders, args, line, kind):
 
 def read_peace(r, orders, args, line):
     if not args:
-        raise LineError(_("say with whom and on what terms: peace bob your terms"))
+        raise LineError(_("say with whom and on what terms{example}").format(
+            example=example_for(r.state, r.seat, "peace")))
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     if not at_war(r.state, r.seat, other):
         raise LineError(_("you are not at war with {seat}").format(seat=other))
@@ -456,9 +510,11 @@ def read_peace(r, orders, args, line):
 def read_build(r, orders, args, line):
     if r.seat not in r.state["lords"]:
         raise LineError(_("only lords build"))
-    if not args or args[0] not in BUILDING_WORDS:
-        raise LineError(_("name a building{hint}").format(
-            hint=close(args[0] if args else "", BUILDING_WORDS)))
+    if not args:
+        raise LineError(_("name a building{example}").format(
+            example=example_for(r.state, r.seat, "build")))
+    if args[0] not in BUILDING_WORDS:
+        raise LineError(_("name a building{hint}").format(hint=close(args[0], BUILDING_WORDS)))
     building = BUILDING_WORDS[args[0]]
     if development.done_building(r.state, r.seat, building):
         raise LineError(_("your {building} is finished already").format(
@@ -487,12 +543,88 @@ def read_donate(r, orders, args, line):
     if not development.done_building(r.state, r.seat, "church"):
         raise LineError(_("you need a finished {building} for that").format(
             building=building_name("church")))
+    if not args:
+        raise LineError(_("say what you give{example}").format(
+            example=example_for(r.state, r.seat, "donate")))
     orders["donate"] = r.goods(args, RESOURCES + ("coins",))
+
+
+WORKS = ("donate", "build", "forge", "raise", "arm")  # the orders development.works plans
+
+
+def unworkable(r, orders) -> list[OrderError]:
+    """The construction lines that would do nothing, refused at once with the reason (their
+    orders are dropped); the others stand, a partial one said back with what it does."""
+    errors = []
+    plan = development.works(r.state, r.seat, orders)
+    builds = iter(r.lines.get("build", []))
+    for step in plan:
+        number, text = next(builds) if step["kind"] == "build" else r.lines[step["kind"]][-1]
+        if step["done"]:
+            continue
+        errors.append(OrderError(number, text, work_reason(r.state, r.seat, step)))
+        if step["kind"] != "build":
+            orders.pop(step["kind"])
+    if "build" in orders:
+        steps = [s for s in plan if s["kind"] == "build"]
+        orders["build"] = [p for p, step in zip(orders["build"], steps) if step["done"]]
+        if not orders["build"]:
+            orders.pop("build")
+    return errors
+
+
+def work_reason(state, seat, step) -> str:
+    """Why a construction order does less than it says (see development.works), in words."""
+    why = step["why"]
+    if why in ("church", "forge", "house"):
+        return _("you need a finished {building} for that").format(
+            building=building_name(why))
+    if step["kind"] == "build":
+        return payment_reason(step)
+    if why == "stock" and step["kind"] == "donate":
+        return _("you hold {goods}").format(goods=goods_text(step["held"]))
+    if why == "stock":
+        text = _("a weapon takes 1 metal and 1 wood") if step["kind"] == "forge" else \
+            _("a warrior takes {number} food").format(number=step["asked"]["food"])
+        return _("{cost}, and after the orders above you hold {goods}").format(
+            cost=text, goods=goods_text(step["held"]))
+    if why == "bare":
+        return ngettext("you have {number} unarmed warrior at home",
+                        "you have {number} unarmed warriors at home", step["bare"]).format(
+                            number=step["bare"])
+    return ngettext("you will have {number} forged weapon",
+                    "you will have {number} forged weapons",
+                    step["held"].get("weapons", 0)).format(number=step["held"].get(
+                        "weapons", 0))
+
+
+def payment_reason(step) -> str:
+    """Why a payment puts less on its building than written."""
+    building = building_name(step["building"])
+    if step["why"] == "owed":
+        return _("your {building} needs only {goods} more").format(
+            building=building, goods=goods_text(step["owed"]))
+    if step["why"] == "stock":
+        return _("you hold {goods}").format(goods=", ".join(
+            f"{good_name(g)} {step['held'].get(g, 0)}" for g in GOODS
+            if step["asked"].get(g, 0) > step["held"].get(g, 0)))
+    if not step["limit"]:
+        return _("nothing goes on your projects this turn: every farm of your village is "
+                 "in famine (or you have none)")
+    said = ngettext("at most {number} resource a turn goes on your projects (one per "
+                    "village farm not in famine)",
+                    "at most {number} resources a turn go on your projects (one per "
+                    "village farm not in famine)", step["limit"]).format(number=step["limit"])
+    if step["room"] < step["limit"]:
+        said = _("{said}; your lines above use {number}").format(
+            said=said, number=step["limit"] - step["room"])
+    return said
 
 
 def read_move(r, orders, args, line):
     if len(args) < 2:
-        raise LineError(_("say from where to where: move C3 D4 2"))
+        raise LineError(_("say from where to where{example}").format(
+            example=example_for(r.state, r.seat, "move")))
     source, target = r.place(args[0]), r.place(args[1])
     if source == target:
         raise LineError(_("{first} and {second} are the same place ({place}): name a place "
@@ -516,7 +648,8 @@ def read_leave(r, orders, args, line):
     if r.seat != r.state["barbarian"]:
         raise LineError(_("only the barbarian's warriors leave the valley"))
     if not args:
-        raise LineError(_("say from which tile on the rim: leave A3"))
+        raise LineError(_("say from which tile on the rim{example}").format(
+            example=example_for(r.state, r.seat, "leave")))
     place = r.place(args[0])
     if not r.land.edge(place):
         raise LineError(_("{place} is not on the rim of the valley").format(place=place))
@@ -528,7 +661,8 @@ def read_leave(r, orders, args, line):
 
 def read_war(r, orders, args, line):
     if not args:
-        raise LineError(_("say on whom: war bob"))
+        raise LineError(_("say on whom{example}").format(
+            example=example_for(r.state, r.seat, "war")))
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     orders.setdefault("war", []).append(other)
 
@@ -544,7 +678,8 @@ def read_recruit(r, orders, args, line):
 
 def read_loot(r, orders, args, line, kind):
     if not args:
-        raise LineError(_("say where: pillage C3"))
+        raise LineError(_("say where{example}").format(
+            example=example_for(r.state, r.seat, kind)))
     place = r.place(args[0])
     if place not in war.pillage_options(r.state, r.seat):
         raise LineError(_("you cannot pillage or raze {place}: no fit warrior of yours on "
@@ -554,11 +689,17 @@ def read_loot(r, orders, args, line, kind):
 
 def read_found(r, orders, args, line):
     if len(args) < 2:
-        raise LineError(_("say from which farm and where: found C3 D4 wood food"))
+        raise LineError(_("say from which farm and where{example}").format(
+            example=example_for(r.state, r.seat, "found")))
     source = r.place(args[0])
     if source not in economy.growth_sources(r.state, r.seat):
         raise LineError(_("{place} does not hold 4 resources of a farm of yours").format(
             place=source))
+    before = sum(1 for o in orders.get("found", []) if o["source"] == source)
+    if before >= economy.growth_count(r.state, r.seat, source):
+        raise LineError(_("every farm of {place} that holds 4 resources founds a farm "
+                          "already in this mail (a farm grows once a turn)").format(
+                              place=source))
     if args[1] == "village":
         gift = r.goods_list(args[2:], 1)
         order = {"source": source, "tile": None, "gift": gift[0]}
@@ -592,6 +733,31 @@ READERS = {
 }
 
 
+# ---------------------------------------------------------------- examples
+
+def help_rows(state, seat) -> list[dict]:
+    """The HELP rows of the open stage for this seat: [{"order", "says"}], each order one
+    the parser reads from it now (each part of "a / b" too); a row none fits is left out."""
+    rows = []
+    for kind, lines in examples.candidates(state, seat):
+        found = next(((line, says) for line, says in lines if reads(state, seat, line)), None)
+        if found:
+            rows.append({"kind": kind, "order": found[0], "says": found[1]})
+    return rows
+
+
+def reads(state, seat, line: str) -> bool:
+    """Does the parser read each " / " part of this line from this seat now, without an
+    error?"""
+    return all(not parse(state, seat, part)[1] for part in line.split(" / "))
+
+
+def example_for(state, seat, kind: str) -> str:
+    """', e.g. ORDER': an order of this kind the seat could send now, or ''."""
+    found = next((row["order"] for row in help_rows(state, seat) if row["kind"] == kind), None)
+    return _(", e.g. {order}").format(order=found) if found else ""
+
+
 # ---------------------------------------------------------------- saying it back
 
 def describe_orders(state, seat, orders) -> list[str]:
@@ -619,13 +785,13 @@ def describe_orders(state, seat, orders) -> list[str]:
     elif act:
         lines.append(_("your collector and a warrior bring {place} under your oath").format(
             place=act["place"]))
-    lines += describe_more(orders)
+    lines += describe_more(state, seat, orders)
     if orders.get("pass") and not lines:
         lines.append(_("you pass"))
     return lines
 
 
-def describe_more(orders) -> list[str]:
+def describe_more(state, seat, orders) -> list[str]:
     """The other kinds of orders, in words."""
     lines = []
     for send in orders.get("send", []):
@@ -649,9 +815,9 @@ def describe_more(orders) -> list[str]:
         lines.append(_("if you win on {place}, the enemies lying there are killed").format(
             place=place))
     if "card" in orders:
-        lines.append(_("your event card: {card}").format(card=orders["card"]))
+        lines.append(_("your event card: {card}").format(card=card_name(orders["card"])))
     lines += describe_market(orders)
-    lines += describe_building(orders)
+    lines += describe_building(state, seat, orders)
     lines += describe_war(orders)
     return lines
 
@@ -676,24 +842,35 @@ def describe_market(orders) -> list[str]:
     return lines
 
 
-def describe_building(orders) -> list[str]:
-    """Construction orders in words."""
+def describe_building(state, seat, orders) -> list[str]:
+    """Construction orders in words: what each does (a payment cut short says why)."""
+    if not any(orders.get(k) for k in WORKS):
+        return []
     lines = []
-    for payment in orders.get("build", []):
-        lines.append(_("you put {goods} on your {building}").format(
-            goods=goods_text(dict(payment["goods"])),
-            building=building_name(payment["building"])))
-    if orders.get("forge"):
-        lines.append(_("your forge turns 1 metal and 1 wood into a forged weapon"))
-    if orders.get("raise"):
-        lines.append(_("your warrior house raises a warrior for 2 food"))
-    if orders.get("arm"):
-        lines.append(ngettext("you arm {number} warrior at home",
-                              "you arm {number} warriors at home", orders["arm"]).format(
-                                  number=orders["arm"]))
-    if orders.get("donate"):
-        lines.append(_("you give {goods} to your church").format(
-            goods=goods_text(orders["donate"])))
+    for step in development.works(state, seat, orders):
+        kind = step["kind"]
+        if kind == "donate":
+            lines.append(_("you give {goods} to your church").format(
+                goods=goods_text(step["done"] or step["asked"])))
+        elif kind == "build":
+            said = _("you put {goods} on your {building}").format(
+                goods=goods_text(step["done"]), building=building_name(step["building"]))
+            if step["why"]:
+                said = _("{said} (of {asked} written: {why})").format(
+                    said=said, asked=goods_text(step["asked"]), why=payment_reason(step))
+            lines.append(said)
+        elif kind == "forge":
+            lines.append(_("your forge turns 1 metal and 1 wood into a forged weapon"))
+        elif kind == "raise":
+            lines.append(_("your warrior house raises a warrior for 2 food"))
+        else:
+            said = ngettext("you arm {number} warrior at home",
+                            "you arm {number} warriors at home", step["done"]).format(
+                                number=step["done"])
+            if step["why"]:
+                said = _("{said} (of {asked} written: {why})").format(
+                    said=said, asked=step["asked"], why=work_reason(state, seat, step))
+            lines.append(said)
     return lines
 
 

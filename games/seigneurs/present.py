@@ -15,13 +15,14 @@ import textwrap
 from pbem.adjudicator.hexgrid import pixel, polygon
 from pbem.i18n import N_, _, ngettext
 
-from .development import merchant_price
-from .examples import examples
-from .narrate import STAGE_NAMES, agreement_recorded, told
-from .material import (BUILDINGS, GOODS, RESOURCES, building_name, good_name, goods_text,
-                       valley)
+from .development import merchant_price, still_owed
+from .narrate import SIDES, STAGE_NAMES, agreement_recorded, told
+from .orders import help_rows
+from .material import (BUILDINGS, GOODS, RESOURCES, building_name, card_name, good_name,
+                       goods_text, valley)
 from .seasons import default_freeing, prestige
-from .rules import (card, church_wealth, holiness, place_owner, places, tiles_of,
+from .rules import (card, church_wealth, famine_free_village_farms, goods_at, holiness,
+                    place_owner, places, tiles_of, village_farm_count, village_farms,
                     village_owner, warriors_at)
 
 COLOURS = ["#c0392b", "#2e86c1", "#e67e22", "#8e44ad", "#16a085"]  # no yellow: the fields'
@@ -41,7 +42,8 @@ def view(state, seat=None) -> dict:
         out["you"] = lord_view(state, seat)
     if "you" in out:
         out["you"]["lines"] = your_lines(out, out["you"])
-        out["you"]["examples"] = examples(state, seat)
+        out["you"]["deck_text"] = deck_text(out["you"].get("deck") or [])
+        out["you"]["examples"] = help_rows(state, seat)
     return out
 
 
@@ -86,6 +88,8 @@ def your_lines(view, you) -> list[str]:
             lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
                 seat=seat, goods=goods_text(goods), tokens=bag_text(bag)))
     lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
+    if view["stage"] in ("market", "construction") and "limit" in you:
+        lines += building_lines_for(view, you)
     merchants = view["merchants"]
     if merchants:
         lines.append(_("Merchants this turn ({number} of each good): {goods}.").format(
@@ -95,14 +99,9 @@ def your_lines(view, you) -> list[str]:
                 for g, p in merchants["goods"].items())))
     drawn = you.get("card")
     if drawn:
-        lines.append(_("The event card {card}: {invaders} on the {side} side; "
-                       "pilgrims leave {offering} at a church of holiness {holiness} or more."
-                       ).format(card=drawn["id"], side=drawn["side"],
-                                invaders=ngettext("{num} invader", "{num} invaders",
-                                                  drawn["invaders"]).format(
-                                                      num=drawn["invaders"]),
-                                offering=goods_text(drawn["pilgrims"]["offering"]),
-                                holiness=drawn["pilgrims"]["holiness"]))
+        lines.append(_("The event card {card}: {effects}.").format(
+            card=card_name(drawn["id"]), effects=card_effects(drawn)))
+    lines += deck_lines(view, you)
     for o in you["offers"]:
         lines.append(_("Open offer {number}: {seat} offers {to} {give} for {take}.").format(
             number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
@@ -118,6 +117,61 @@ def your_lines(view, you) -> list[str]:
             "with fewest resources: {farms}).", f["count"]).format(
             number=f["count"], lord=f["lord"], farms=", ".join(f["default"])))
     return lines
+
+
+def building_lines_for(view, you) -> list[str]:
+    """What building costs, how much may go on projects this turn, what each still needs."""
+    lines = [_("Buildings (cost, turns to build): {table}.").format(table=_("; ").join(
+        _("{building}: {goods} ({turns})").format(
+            building=building_name(b), goods=goods_text(row["cost"]),
+            turns=ngettext("{num} turn", "{num} turns", row["turns"]).format(num=row["turns"]))
+        for b, row in view["costs"].items()))]
+    lines.append(ngettext(
+        "This turn at most {number} resource goes on your projects (one per village farm "
+        "not in famine).",
+        "This turn at most {number} resources go on your projects (one per village farm "
+        "not in famine).", you["limit"]).format(number=you["limit"]))
+    for building, owed in you["owed"].items():
+        lines.append(_("Your {building} still needs {goods}.").format(
+            building=building_name(building), goods=goods_text(owed)))
+    return lines
+
+
+def card_effects(card: dict) -> str:
+    """What an event card does: its invaders, its pilgrims, its merchants."""
+    pilgrims, merchants = card["pilgrims"], card["merchants"]
+    side = told(SIDES, card["side"]) if card["side"] in SIDES else card["side"]
+    parts = [ngettext("{number} invader enters on the {side} side",
+                      "{number} invaders enter on the {side} side", card["invaders"]).format(
+        number=card["invaders"], side=side) if card["invaders"] else _("no invaders")]
+    offering = goods_text(pilgrims.get("offering", {}))
+    holiness = pilgrims.get("holiness", 0)
+    parts.append(_("no pilgrims") if not pilgrims.get("offering") else
+                 _("pilgrims leave {offering} at the richest church").format(
+                     offering=offering) if not holiness else
+                 _("pilgrims leave {offering} at the richest church of holiness {holiness} "
+                   "or more").format(offering=offering, holiness=holiness))
+    parts.append(_("merchants trade {goods} ({number} of each, at the reference price and "
+                   "{margin} more or less)").format(
+        goods=", ".join(good_name(g) for g in merchants["goods"]), number=merchants["count"],
+        margin=merchants["margin"]))
+    return _("; ").join(parts)
+
+
+def deck_lines(view, you) -> list[str]:
+    """The barbarian's event deck in a line: how many cards are left, and their names."""
+    deck = you.get("deck")
+    if deck is None:
+        return []
+    return [ngettext("Your event deck: {number} card left ({cards}).",
+                     "Your event deck: {number} cards left ({cards}).", len(deck)).format(
+        number=len(deck), cards=", ".join(card_name(c["id"]) for c in deck))]
+
+
+def deck_text(deck: list[dict]) -> list[str]:
+    """Every card of the barbarian's deck and what it does, a line each (for its HELP)."""
+    return [_("- {card}: {effects}.").format(card=card_name(c["id"]), effects=card_effects(c))
+            for c in deck]
 
 
 def public_view(state) -> dict:
@@ -154,10 +208,13 @@ def public_view(state) -> dict:
         "taxed": list(state["taxed"]),
         "tokens": dict(state["tokens"]),
         "farms": {lord: {"plain": sum(1 for o in state["farms"].values() if o == lord),
-                         "village": state["village_farms"].get(lord, 0)}
+                         "village": village_farm_count(state, lord)}
                   for lord in state["lords"]},
         "free_farms": sum(1 for o in state["farms"].values() if o is None),
         "buildings": {lord: building_rows(state, lord) for lord in state["lords"]},
+        "costs": {b: {"cost": dict(row["cost"]), "turns": row["turns"]}
+                  for b, row in sorted(state["data"]["buildings"].items(),
+                                       key=lambda item: BUILDINGS.index(item[0]))},
         "off_board": len([w for w in state["warriors"] if w["at"] is None]),
         "result": state["result"],
     }
@@ -187,10 +244,14 @@ def place_view(state, place: str) -> dict:
                            "out": sum(1 for w in here if w["out"]),
                            "armed": sum(1 for w in here if w["armed"]),
                            "load": sum(sum(w["load"].values()) for w in here)})
+    farms = village_farms(state, lord) if lord else []
     return {"name": place, "tiles": tiles_of(state, place), "village": lord,
             "owner": owner if owner or place not in state["farms"] else "free",
-            "village_farms": state["village_farms"].get(lord, 0) if lord else 0,
-            "goods": dict(state["goods"].get(place, {})), "warriors": troops}
+            "village_farms": len(farms),
+            "farm_goods": [{**farm["goods"]} for farm in farms],
+            "famine": [i for i, farm in enumerate(farms) if farm["famine"]],
+            "lying": dict(state["goods"].get(place, {})),
+            "goods": goods_at(state, place), "warriors": troops}
 
 
 def building_rows(state, lord: str) -> list[dict]:
@@ -228,6 +289,10 @@ def lord_view(state, lord: str) -> dict:
     """What only this lord knows."""
     return {"seat": lord, "stock": dict(state["stocks"].get(lord, {})),
             "jacquerie": dict(state["jacquerie"][lord]),
+            "limit": famine_free_village_farms(state, lord),
+            "owed": {b: still_owed(state, lord, b) for b in BUILDINGS
+                     if b in state["buildings"].get(lord, {})
+                     and state["buildings"][lord][b]["done"] is None},
             "offers": offers_of(state, lord),
             "proposals": [dict(p) for p in state["proposals"] if lord in (p["from"], p["to"])],
             "card": card(state) if lord in state["seen"] else None,
@@ -242,7 +307,8 @@ def barbarian_view(state) -> dict:
             "jacquerie_bags": {s: dict(state["jacquerie"][s]) for s in state["lords"]},
             "offers": [dict(o) for o in state["offers"] if o["status"] == "open"],
             "proposals": [dict(p) for p in state["proposals"]],
-            "card": card(state), "deck": list(state["deck"]),
+            "card": card(state),
+            "deck": [c for c in state["data"]["deck"] if c["id"] in state["deck"]],
             "freeing": [{**x, "default": default_freeing(state, x["lord"], x["count"])}
                         for x in state["freeing"]],
             "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {}))}
@@ -370,11 +436,27 @@ def place_line(view, p) -> str:
     else:
         what = _("forest")
     parts = [f"{where}: {what}"]
-    if p["goods"]:
+    if p["village"] and p["village_farms"]:
+        parts += farm_lines(p)
+    elif p["goods"]:
         parts.append(goods_text(p["goods"]))
     for t in p["warriors"]:
         parts.append(troop_text(t))
     return _("; ").join(parts)
+
+
+def farm_lines(p) -> list[str]:
+    """A village's farms, each with what it holds (and its famine), then what lies there
+    besides them."""
+    lines = []
+    for number, goods in enumerate(p["farm_goods"], start=1):
+        held = goods_text(goods)
+        if number - 1 in p["famine"]:
+            held = _("{goods}, in famine").format(goods=held)
+        lines.append(_("farm {number}: {goods}").format(number=number, goods=held))
+    if p["lying"]:
+        lines.append(_("lying there: {goods}").format(goods=goods_text(p["lying"])))
+    return lines
 
 
 def troop_text(t) -> str:

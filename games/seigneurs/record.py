@@ -12,7 +12,8 @@ from .seasons import default_winner
 
 
 def judge_the_game(run, ruling: dict) -> None:
-    """The barbarian names the winner; every agreement is published, kept or broken."""
+    """The barbarian names the winner (silent: the lord with the most prestige wins); every
+    agreement is published, kept or broken."""
     state = run.state
     winner = ruling.get("set", {}).get("winner")
     if winner not in state["lords"]:
@@ -25,6 +26,7 @@ def judge_the_game(run, ruling: dict) -> None:
                             how="judged"))
     for agreement in run.state["agreements"]:
         run.emit(public("agreement_recorded", agreement=dict(agreement)))
-    run.emit(public("game_decided", winners=[winner], reason="judged",
+    run.emit(public("game_decided", winners=[winner],
+                    reason="prestige" if ruling.get("silent") else "judged",
                     text=ruling.get("text", ""), by=ruling.get("by")))
     run.emit(public("stage_set", stage="over", round=None, turn=state["turn"]))

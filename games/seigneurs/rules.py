@@ -10,8 +10,10 @@ The state is plain data:
     kinds          {tile: "forest" | "fields" | "village"}
     villages       {lord: [tile, tile]}; a village is one place, named by its first tile
     farms          {tile: lord, or None for a free farm}: the plain farms
-    village_farms  {lord: how many farms its village holds}
-    goods          {place: {resource: n}}: what lies on the farms and villages
+    village_farms  {lord: [{"goods": {resource: n}, "famine": bool}]}: the farms of its
+                   village, each holding its own resources (famine: emptied this turn)
+    goods          {place: {resource: n}}: what lies on the plain farms and other places
+                   (on a village: what lies there besides its farms' own, such as loot)
     bag            the resource bag; jacquerie {lord: {"neutral": n, "jacquerie": n}}
     stocks         {seat: {good: n}}: resources, coins and weapons, private
     warriors       [{"id", "seat", "at" (a place, None off the board), "armed", "out",
@@ -33,7 +35,7 @@ import copy
 
 from pbem.adjudicator.contract import private
 
-from .material import GOODS, RESOURCES, add, valley
+from .material import GOODS, RESOURCES, add, count, valley
 
 # ---------------------------------------------------------------- queries
 
@@ -100,8 +102,44 @@ def neighbours(state, place: str) -> list[str]:
 
 
 def goods_at(state, place: str) -> dict:
-    """What lies on a place."""
-    return state["goods"].get(place, {})
+    """What lies on a place (a village: on its farms and besides them)."""
+    loose = state["goods"].get(place, {})
+    owner = village_owner(state, place)
+    if not owner or not state["village_farms"].get(owner):
+        return loose
+    total = dict(loose)
+    for farm in state["village_farms"][owner]:
+        total = add(total, farm["goods"])
+    return {g: total[g] for g in RESOURCES if total.get(g)}
+
+
+def village_farms(state, lord: str) -> list[dict]:
+    """The farms of a lord's village, each with its own goods."""
+    return state["village_farms"].get(lord, [])
+
+
+def village_farm_count(state, lord: str) -> int:
+    """How many farms a lord's village holds."""
+    return len(village_farms(state, lord))
+
+
+def taken_from(loose: dict, farms: list[dict], take: dict) -> tuple[dict, list[dict]]:
+    """(loose, farms' goods) after taking goods from a village: what lies there besides its
+    farms first, then from the farm holding most of that good (ties: most resources, then
+    the first farm), so a farm is emptied only when the take needs it."""
+    loose, farms = dict(loose), [dict(f) for f in farms]
+    for good in RESOURCES:
+        for _ in range(take.get(good, 0)):
+            if loose.get(good):
+                loose[good] -= 1
+                continue
+            holding = [i for i, f in enumerate(farms) if f.get(good)]
+            if not holding:
+                break
+            best = max(holding, key=lambda i: (farms[i][good], count(farms[i]), -i))
+            farms[best][good] -= 1
+    tidy = lambda pile: {g: pile[g] for g in RESOURCES if pile.get(g)}  # noqa: E731
+    return tidy(loose), [tidy(f) for f in farms]
 
 
 def lord_farms(state, lord: str) -> list[str]:
@@ -116,7 +154,7 @@ def free_farms(state) -> list[str]:
 
 def farm_count(state, lord: str) -> int:
     """Every farm of a lord, plain and village."""
-    return len(lord_farms(state, lord)) + state["village_farms"].get(lord, 0)
+    return len(lord_farms(state, lord)) + village_farm_count(state, lord)
 
 
 def warrior(state, wid: int) -> dict:
@@ -185,9 +223,8 @@ def hostile_pairs(state, place: str) -> list[list[str]]:
 
 
 def famine_free_village_farms(state, lord: str) -> int:
-    """Village farms not in famine: all of them, unless the village was emptied this turn."""
-    village = village_of(state, lord)
-    return 0 if village in state["famine"] else state["village_farms"].get(lord, 0)
+    """The lord's village farms not in famine (not emptied by a collector this turn)."""
+    return sum(1 for farm in village_farms(state, lord) if not farm["famine"])
 
 
 def church_wealth(state, lord: str) -> int:
@@ -233,11 +270,21 @@ def material(state) -> dict:
 
 # ---------------------------------------------------------------- reducer
 
+def with_farm_records(state: dict) -> dict:
+    """A state set up before village farms held their own resources (a count of farms per
+    village, their resources lying on the village) given a record for each farm."""
+    for lord, farms in state["village_farms"].items():
+        if isinstance(farms, int):
+            state["village_farms"][lord] = [{"goods": {}, "famine": False}
+                                            for _ in range(farms)]
+    return state
+
+
 
 def apply(state: dict, event) -> dict:
     """Fold one Seigneurs event into the state."""
     if event.type == "setup":
-        return copy.deepcopy(event.payload["state"])
+        return with_farm_records(copy.deepcopy(event.payload["state"]))
     handler = REDUCERS.get(event.type)
     if handler:
         handler(state, event.payload)
@@ -252,9 +299,22 @@ def _stock(state, seat, change):
 
 
 def _goods(state, place, change):
+    """Goods put on a place lie there; goods taken from a village come off what lies there
+    first, then off its farms (taken_from)."""
     pile = dict(state["goods"].get(place, {}))
-    for good, n in change.items():
-        pile[good] = pile.get(good, 0) + n
+    taken = {g: -n for g, n in change.items() if n < 0}
+    owner = village_owner(state, place)
+    if taken and owner and village_farms(state, owner):
+        farms = village_farms(state, owner)
+        pile, left = taken_from(pile, [f["goods"] for f in farms], taken)
+        for farm, goods in zip(farms, left):
+            farm["goods"] = goods
+    else:
+        pile = add(pile, {g: n for g, n in change.items() if n < 0})
+    _set_goods(state, place, add(pile, {g: n for g, n in change.items() if n > 0}))
+
+
+def _set_goods(state, place, pile):
     pile = {g: pile[g] for g in RESOURCES if pile.get(g)}
     if pile:
         state["goods"][place] = pile
@@ -283,6 +343,9 @@ def _turn_began(state, p):
                  last_rolls={})
     for w in state["warriors"]:
         w["out"] = False
+    for farms in state["village_farms"].values():
+        for farm in farms:
+            farm["famine"] = False
 
 
 def _villages_placed(state, p):
@@ -293,7 +356,7 @@ def _villages_placed(state, p):
 
 def _farm_founded(state, p):
     if p["tile"] is None:
-        state["village_farms"][p["lord"]] = state["village_farms"].get(p["lord"], 0) + 1
+        state["village_farms"].setdefault(p["lord"], []).append({"goods": {}, "famine": False})
     else:
         state["farms"][p["tile"]] = p["lord"]
         state["kinds"][p["tile"]] = "fields"
@@ -302,7 +365,11 @@ def _farm_founded(state, p):
     if p.get("lord") and p["lord"] in state["jacquerie"]:
         bag = state["jacquerie"][p["lord"]]
         bag["neutral"] = bag.get("neutral", 0) + 1
-    if p.get("discard"):
+    if p.get("discard") and p.get("farm") is not None:
+        farm = village_farms(state, village_owner(state, p["source"]))[p["farm"]]
+        farm["goods"] = add(farm["goods"], _negative(p["discard"]))
+        _bag(state, p["discard"])
+    elif p.get("discard"):
         _goods(state, p["source"], _negative(p["discard"]))
         _bag(state, p["discard"])
 
@@ -313,10 +380,15 @@ def _stock_changed(state, p):
 
 def _produced(state, p):
     for place, goods in p["draws"].items():
-        _goods(state, place, goods)
         _bag(state, _negative(goods))
+        if place not in p.get("farms", {}):
+            _goods(state, place, goods)
     for place, goods in p.get("baked", {}).items():
-        _goods(state, place, goods)
+        if place not in p.get("farms", {}):
+            _goods(state, place, goods)
+    for place, each in p.get("farms", {}).items():
+        for farm, goods in zip(village_farms(state, village_owner(state, place)), each):
+            farm["goods"] = add(farm["goods"], goods)
 
 
 def _claimed(state, p):
@@ -356,6 +428,9 @@ def _tokens(state, p):
 def _famine(state, p):
     if p["place"] not in state["famine"]:
         state["famine"].append(p["place"])
+    farms = village_farms(state, village_owner(state, p["place"]) or "")
+    for index in p.get("farms", []):
+        farms[index]["famine"] = True
 
 
 def _oath_sworn(state, p):
@@ -422,6 +497,11 @@ def _warrior_joined(state, p):
     state["warriors"].append({"id": p["id"], "seat": p["seat"], "at": p["at"], "armed": False,
                               "out": False, "load": {}})
     state["next_warrior"] = max(state["next_warrior"], p["id"] + 1)
+
+
+def _warriors_joined(state, p):
+    for wid in p["ids"]:
+        _warrior_joined(state, {"id": wid, "seat": p["seat"], "at": p["at"]})
 
 
 def _card_chosen(state, p):
@@ -596,8 +676,11 @@ def _freeing_asked(state, p):
 def _farms_freed(state, p):
     for tile in p["tiles"]:
         state["farms"][tile] = None
-    if p["village"]:
-        state["village_farms"][p["lord"]] -= p["village"]
+    farms = village_farms(state, p["lord"])
+    place = village_of(state, p["lord"])
+    for index in sorted(p["village"], reverse=True):
+        left = farms.pop(index)
+        _set_goods(state, place, add(state["goods"].get(place, {}), left["goods"]))
     state["freeing"] = [x for x in state["freeing"] if x["lord"] != p["lord"]]
 
 
@@ -613,7 +696,8 @@ REDUCERS = {
     "fight_began": _fight_began, "combat_rolled": _combat_rolled, "warriors_hit": _warriors_hit,
     "kill_ordered": _kill_ordered, "fight_ended": _fight_ended,
     "warriors_killed": _warriors_killed, "warriors_home": _warriors_home,
-    "warrior_joined": _warrior_joined, "card_chosen": _card_chosen,
+    "warrior_joined": _warrior_joined, "warriors_joined": _warriors_joined,
+    "card_chosen": _card_chosen,
     "card_revealed": _card_revealed, "offer_made": _offer_made, "offer_closed": _offer_closed,
     "traded": _traded, "price_moved": _price_moved, "merchant_trade": _merchant_trade,
     "project_paid": _project_paid, "building_finished": _building_finished, "forged": _forged,
@@ -643,7 +727,7 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
         "data": data, "seats": list(seats), "lords": lords, "barbarian": barbarian,
         "turn": 0, "turns": turns, "round_hours": round_hours, "stage": "villages",
         "round": None,
-        "kinds": {}, "villages": {}, "farms": {}, "village_farms": {lord: 0 for lord in lords},
+        "kinds": {}, "villages": {}, "farms": {}, "village_farms": {lord: [] for lord in lords},
         "goods": {}, "bag": dict(mat["bag"]),
         "jacquerie": {lord: {"neutral": 0, "jacquerie": 0} for lord in lords},
         "stocks": {**{lord: dict(start) for lord in lords}, barbarian: {}},

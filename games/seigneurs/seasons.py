@@ -7,7 +7,7 @@ from .economy import growth_sources
 from .founding import found, open_tile
 from .material import RESOURCES, count
 from .rules import (card, church_wealth, farm_count, free_farms, goods_at, holiness,
-                    lord_farms, material, valley, village_of)
+                    lord_farms, material, valley, village_farm_count, village_farms, village_of)
 
 # ---------------------------------------------------------------- founding farms
 
@@ -28,7 +28,11 @@ def growth_asked(state) -> list[str]:
 
 
 def growth(run, orders: dict) -> None:
-    """Lords found the farms they ordered; then free farms holding 5 grow by themselves."""
+    """Lords found the farms they ordered; then free farms holding 5 grow by themselves.
+
+    A farm grows once a turn; a village's farms each grow on their own (the fullest first
+    when the village is named).
+    """
     least = material(run.state)["growth"]
     for lord in run.state["lords"]:
         grown = {}
@@ -36,18 +40,33 @@ def growth(run, orders: dict) -> None:
             source = order["source"]
             if source not in growth_sources(run.state, lord):
                 continue
-            if source != village_of(run.state, lord) and grown.get(source):
-                continue
-            if grown.get(source, 0) >= run.state["village_farms"].get(lord, 0) and \
-                    source == village_of(run.state, lord):
-                continue
             tile = order["tile"]
             if tile is not None and not open_tile(run.state, tile):
+                run.emit(public("founding_refused", lord=lord, source=source, tile=tile))
                 continue
-            grown[source] = grown.get(source, 0) + 1
+            if source == village_of(run.state, lord):
+                farm = growing_farm(run.state, lord, grown.get(source, []))
+                if farm is None:
+                    continue
+                grown.setdefault(source, []).append(farm)
+                goods = village_farms(run.state, lord)[farm]["goods"]
+            elif grown.get(source):
+                continue
+            else:
+                farm, goods = None, goods_at(run.state, source)
+                grown[source] = [farm]
             found(run, lord, tile, order.get("bag", []), order.get("gift"), source,
-                  discard_four(goods_at(run.state, source), least))
+                  discard_four(goods, least), farm)
     free_growth(run)
+
+
+def growing_farm(state, lord: str, used: list) -> int | None:
+    """The village farm that grows next: the fullest holding 4 or more not grown this turn."""
+    least = material(state)["growth"]
+    able = [i for i, farm in enumerate(village_farms(state, lord))
+            if count(farm["goods"]) >= least and i not in used]
+    return max(able, key=lambda i: (count(village_farms(state, lord)[i]["goods"]), -i)) \
+        if able else None
 
 
 def free_growth(run) -> None:
@@ -110,7 +129,7 @@ def revolt(run) -> None:
             continue
         if free >= farm_count(run.state, lord):
             free_farms_of(run, lord, lord_farms(run.state, lord),
-                          run.state["village_farms"].get(lord, 0))
+                          list(range(village_farm_count(run.state, lord))))
         else:
             asking.append({"lord": lord, "count": free})
     if asking:
@@ -118,13 +137,18 @@ def revolt(run) -> None:
 
 
 def candidates(state, lord: str) -> list[str]:
-    """The farms the barbarian may free, by default order: fewest resources first."""
-    plain = lord_farms(state, lord)
-    village = village_of(state, lord)
-    per_village = count(goods_at(state, village))
-    ranked = [(count(goods_at(state, t)), 0, i, t) for i, t in enumerate(plain)]
-    ranked += [(per_village, 1, i, "village") for i in range(state["village_farms"].get(lord, 0))]
-    return [entry[3] for entry in sorted(ranked)]
+    """The farms the barbarian may free, by default order: fewest resources first (a
+    village farm as "village")."""
+    return [entry[3] for entry in ranked_farms(state, lord)]
+
+
+def ranked_farms(state, lord: str) -> list[tuple]:
+    """(resources, kind, number, name) for each of the lord's farms, fewest resources first:
+    a plain farm by its tile, a village farm as "village" with its number in the village."""
+    ranked = [(count(goods_at(state, t)), 0, i, t) for i, t in enumerate(lord_farms(state, lord))]
+    ranked += [(count(farm["goods"]), 1, i, "village")
+               for i, farm in enumerate(village_farms(state, lord))]
+    return sorted(ranked)
 
 
 def default_freeing(state, lord: str, number: int) -> list[str]:
@@ -143,9 +167,10 @@ def chosen_farms(state, lord: str, number: int, named: list[str]) -> list[str]:
     return (chosen + pool)[:number]
 
 
-def free_farms_of(run, lord: str, tiles: list[str], village: int) -> None:
-    """Farms turn free; village farms that revolt leave the valley."""
-    run.emit(public("farms_freed", lord=lord, tiles=sorted(tiles), village=village))
+def free_farms_of(run, lord: str, tiles: list[str], village: list[int]) -> None:
+    """Farms turn free; village farms that revolt (by their numbers) leave the valley, and
+    what they held stays on the village."""
+    run.emit(public("farms_freed", lord=lord, tiles=sorted(tiles), village=sorted(village)))
 
 
 def freeing(run, choice: dict) -> None:
@@ -156,7 +181,8 @@ def freeing(run, choice: dict) -> None:
         picks = chosen_farms(run.state, lord, number, [n.upper() if n != "village" else n
                                                       for n in named])
         tiles = [p for p in picks if p != "village"]
-        free_farms_of(run, lord, tiles, picks.count("village"))
+        leaving = [e[2] for e in ranked_farms(run.state, lord) if e[3] == "village"]
+        free_farms_of(run, lord, tiles, leaving[:picks.count("village")])
 
 
 # ---------------------------------------------------------------- the end

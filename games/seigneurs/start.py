@@ -10,8 +10,8 @@ from pbem.adjudicator.options import number_option
 from pbem.adjudicator.rounds import round_hours
 
 from . import flow
-from .material import BUILDINGS, GOODS, RESOURCES, default_data, valley_of
-from .rules import blank_state, village_of
+from .material import BUILDINGS, GOODS, RESOURCES, add, default_data, valley_of
+from .rules import blank_state, village_of, village_owner
 from .runner import Runner
 
 MIN_LORDS, MAX_LORDS = 2, 5
@@ -126,8 +126,7 @@ def read_position(state, position: dict) -> str:
     read_farms(state, position)
     read_warriors(state, position)
     for place, table in (position.get("goods") or {}).items():
-        state["goods"][place_word(state, place, "goods")] = goods_of(table, f"goods.{place}",
-                                                                     RESOURCES)
+        read_goods(state, place_word(state, place, "goods"), table, f"goods.{place}")
     for seat, table in (position.get("stocks") or {}).items():
         state["stocks"][seat_of(state, seat, "stocks")] = goods_of(table, f"stocks.{seat}")
     if "bag" in position:
@@ -142,6 +141,7 @@ def read_position(state, position: dict) -> str:
     read_buildings(state, position)
     read_relations(state, position)
     state["taxed"] = [place_word(state, p, "taxed") for p in position.get("taxed", [])]
+    read_famine(state, position.get("famine") or {})
     read_card(state, position)
     return stage
 
@@ -169,11 +169,48 @@ def read_farms(state, position) -> None:
         state["farms"][tile] = None if owner == "free" else seat_of(state, owner, "farms")
         state["kinds"][tile] = "fields"
     for lord, n in (position.get("village_farms") or {}).items():
-        state["village_farms"][seat_of(state, lord, "village_farms")] = int(n)
+        state["village_farms"][seat_of(state, lord, "village_farms")] = [
+            {"goods": {}, "famine": False} for _ in range(int(n))]
     for lord in state["lords"]:
         farms = sum(1 for owner in state["farms"].values() if owner == lord)
-        state["jacquerie"][lord] = {"neutral": farms + state["village_farms"][lord],
+        state["jacquerie"][lord] = {"neutral": farms + len(state["village_farms"][lord]),
                                     "jacquerie": 0}
+
+
+def read_famine(state, table) -> None:
+    """famine.<lord> = [2]: the numbers of the village farms in famine this turn."""
+    if not isinstance(table, dict):
+        raise SetupError("famine: give each lord's village farms in famine, e.g. "
+                         "{ann = [2]}")
+    for lord, numbers in table.items():
+        farms = state["village_farms"].get(seat_of(state, lord, "famine"), [])
+        for number in numbers:
+            if not isinstance(number, int) or not 1 <= number <= len(farms):
+                raise SetupError(f"famine.{lord}: {number!r} is not one of its "
+                                 f"{len(farms)} village farms")
+            farms[number - 1]["famine"] = True
+
+
+def read_goods(state, place: str, table, where: str) -> None:
+    """goods.<place> = {wood = 2}; on a village, its farms' goods: a list of tables, one a
+    farm, or one table dealt out among its farms one resource at a time."""
+    owner = village_owner(state, place)
+    farms = state["village_farms"].get(owner, []) if owner else []
+    if not farms:
+        state["goods"][place] = goods_of(table, where, RESOURCES)
+        return
+    tables = table if isinstance(table, list) else [table]
+    if len(tables) > len(farms):
+        raise SetupError(f"{where}: {len(tables)} farms' goods for a village of "
+                         f"{len(farms)} farms")
+    if isinstance(table, list):
+        for farm, goods in zip(farms, tables):
+            farm["goods"] = goods_of(goods, where, RESOURCES)
+        return
+    dealt = [good for good, n in goods_of(table, where, RESOURCES).items() for _ in range(n)]
+    for number, good in enumerate(dealt):
+        farm = farms[number % len(farms)]
+        farm["goods"] = add(farm["goods"], {good: 1})
 
 
 def read_warriors(state, position) -> None:

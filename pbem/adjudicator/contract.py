@@ -115,8 +115,10 @@ class Request:
     "ruling"); ``hours``, when set, overrides the game's turn length for this
     phase; ``prompt`` is a short sentence for the player. A ruling request
     also gives ``choices`` (each value the ruling may set, and the words it
-    may take, or ``[]`` for any number or word) and ``concerns`` (the seats
-    that are told the ruling).
+    may take, or ``[]`` for any number or word), ``concerns`` (the seats
+    that are told the ruling) and, when the one who rules needs them,
+    ``facts``: what it should know to rule, a sentence each (in English, for
+    the referee: what each side of a dispute reported, say).
     """
 
     kind: str = "orders"
@@ -124,6 +126,7 @@ class Request:
     hours: float | None = None
     choices: dict | None = None
     concerns: list | None = None
+    facts: list | None = None
 
     def to_dict(self) -> dict:
         """The request as plain data (the ruling fields only when set)."""
@@ -132,6 +135,8 @@ class Request:
             out["choices"] = self.choices
         if self.concerns is not None:
             out["concerns"] = sorted(self.concerns)
+        if self.facts is not None:
+            out["facts"] = list(self.facts)
         return out
 
 

@@ -64,11 +64,14 @@ def setting_text(key: str, value: str, words: dict) -> str:
                                       value=_(words[value]) if value in words else value)
 
 
-def ruling_request(prompt: str, choices: dict, concerns=None, hours=None) -> Request:
-    """A request for a ruling: the question, what it may set, who is told."""
+def ruling_request(prompt: str, choices: dict, concerns=None, hours=None,
+                   facts=None) -> Request:
+    """A request for a ruling: the question, what it may set, who is told, and what the one
+    who rules should know (`facts`, English sentences for the referee)."""
     return Request("ruling", prompt, hours=hours,
                    choices={key: list(words) for key, words in choices.items()},
-                   concerns=None if concerns is None else sorted(set(concerns)))
+                   concerns=None if concerns is None else sorted(set(concerns)),
+                   facts=None if facts is None else list(facts))
 
 
 def value_problem(choices: dict, key: str, value: str) -> str | None:
@@ -90,16 +93,30 @@ def missing(choices: dict, values: dict) -> list[str]:
     return [key for key in sorted(choices) if key not in values]
 
 
+def example_setting(choices: dict, keys, words: dict) -> str:
+    """', e.g. KEY VALUE KEY VALUE' with a value each of these keys may take (different
+    ones where it can), in the reader's words; '' when any value will do for one of them."""
+    said, used = [], set()
+    for key in keys:
+        if not choices.get(key):
+            return ""
+        value = next((v for v in choices[key] if v not in used), choices[key][0])
+        used.add(value)
+        said += [_(words[w]) if w in words else w for w in (key, value)]
+    return _(", e.g. {setting}").format(setting=" ".join(said))
+
+
 def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
     """(orders, errors) for a judge's ruling mail.
 
-    Each line ``[ruling] KEY VALUE [reasons...]`` sets one value; ``KEY=VALUE``
-    works too; a key or value may be written in any language the game gives
-    `words` for (see ``RULING_WORDS``). Any other line is reasoning. Every key
-    of `choices` must be set.
+    Each line ``[ruling] KEY VALUE [KEY VALUE...] [reasons...]`` sets values;
+    ``KEY=VALUE`` works too; a key or value may be written in any language the
+    game gives `words` for (see ``RULING_WORDS``). Any other line is reasoning.
+    Every key of `choices` must be set.
     """
+    words = words or {}
     values, reasons, errors = {}, [], []
-    known = heard(words or {})
+    known = heard(words)
     for number, line in enumerate(text.splitlines(), start=1):
         tokens = line.replace("=", " = ").split()
         if tokens and folded(tokens[0]) in LEAD_WORDS:
@@ -110,24 +127,32 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
             if line.strip():
                 reasons.append(line.strip())
             continue
-        if len(tokens) < 2:
-            errors.append(OrderError(number, line.strip(),
-                                     _("say what {key} is: {key} VALUE").format(key=tokens[0])))
-            continue
-        value = tokens[1].strip(",.;")
-        if choices[key]:
-            value = known.get(folded(value), value.lower())
-        problem = value_problem(choices, key, value)
-        if problem:
-            errors.append(OrderError(number, line.strip(), problem))
-            continue
-        values[key] = value
-        if tokens[2:]:
-            reasons.append(" ".join(tokens[2:]))
-    if not errors:
-        for key in missing(choices, values):
-            errors.append(OrderError(0, "", _("the ruling must set {key}: write '{key} VALUE'")
-                                     .format(key=_(words[key]) if key in (words or {}) else key)))
+        while key in choices:
+            if len(tokens) < 2:
+                errors.append(OrderError(number, line.strip(), _(
+                    "say what {key} is{example}").format(
+                        key=tokens[0], example=example_setting(choices, [key], words))))
+                break
+            value = tokens[1].strip(",.;")
+            if choices[key]:
+                value = known.get(folded(value), value.lower())
+            problem = value_problem(choices, key, value)
+            if problem:
+                errors.append(OrderError(number, line.strip(), problem))
+                break
+            values[key] = value
+            tokens = tokens[2:]
+            key = known.get(folded(tokens[0]), folded(tokens[0])) if tokens else ""
+        else:
+            if tokens:
+                reasons.append(" ".join(tokens))
+    left = missing(choices, values)
+    if left and not errors:
+        named = [_(words[k]) if k in words else k for k in left]
+        keys = _("{first} and {last}").format(first=", ".join(named[:-1]), last=named[-1]) \
+            if len(named) > 1 else named[0]
+        errors.append(OrderError(0, "", _("the ruling must set {keys}{example}").format(
+            keys=keys, example=example_setting(choices, left, words))))
     return {"set": values, "text": " ".join(reasons), "by": by}, errors
 
 

@@ -23,6 +23,7 @@ TYPO_CUTOFF = 0.75
 # articles, conjunctions, interjections. A line that starts with one is a remark.
 OPENERS = frozenset("""
     i im i'm ill i'll ive i've id i'd me we we're we'll you you're you'll he she it it's its
+    let lets let's
     they they're my our your his her their the a an this that these those there here what
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
     yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair

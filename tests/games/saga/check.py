@@ -36,6 +36,7 @@ by the runner (tests/test_rule_cases.py).
 
 from pbem.games import saga
 from pbem.games.saga.material import UNIT_TYPES
+from pbem.i18n import said
 
 
 def check(state, expect, events) -> list[str]:
@@ -178,6 +179,6 @@ def result_problems(game, expect) -> list[str]:
     problems = []
     if sorted(result["winners"]) != sorted(expect["winners"]):
         problems.append(f"winners: expected {sorted(expect['winners'])}, got {result}")
-    if expect.get("reason", "") not in result["reason"]:
-        problems.append(f"reason: expected {expect['reason']!r} in {result['reason']!r}")
+    if expect.get("reason", "") not in said(result["reason"]):
+        problems.append(f"reason: expected {expect['reason']!r} in {said(result['reason'])!r}")
     return problems

@@ -3,7 +3,10 @@
     [expect]
     stage = "market"                       # the open phase; round = its round; turn
     asked = ["ann", "zed"]                 # the seats the open phase asks
-    goods = {C3 = {wood = 2}, ann = {}}    # what lies on these places (a lord: its village)
+    goods = {C3 = {wood = 2}, ann = {}}    # what lies on these places (a lord: its village,
+                                           #   its farms' goods and what lies besides them)
+    farm_goods = {ann = [{wood = 1}, {}]}  # each farm of a lord's village holds
+    famine = {ann = [2]}                   # the village farms in famine, by number
     stocks = {ann = {wood = 1}}            # these seats' stocks; exact
     bag = {wood = 3}                       # the resource bag, every resource; exact
     jacquerie = {ann = {neutral = 5, jacquerie = 1}}
@@ -86,7 +89,13 @@ def phase_problems(state, game, expect):
 def valley_problems(state, game, expect):
     problems = []
     for word, goods in expect.get("goods", {}).items():
-        differ(problems, f"goods on {word}", goods, game["goods"].get(place(game, word), {}))
+        differ(problems, f"goods on {word}", goods, goods_on(game, place(game, word)))
+    for lord, farms in expect.get("farm_goods", {}).items():
+        differ(problems, f"goods of {lord}'s village farms", farms,
+               [f["goods"] for f in game["village_farms"][lord]])
+    for lord, numbers in expect.get("famine", {}).items():
+        differ(problems, f"{lord}'s village farms in famine", numbers,
+               [i for i, f in enumerate(game["village_farms"][lord], start=1) if f["famine"]])
     if "bag" in expect:
         differ(problems, "bag", {g: expect["bag"].get(g, 0) for g in RESOURCES},
                {g: game["bag"].get(g, 0) for g in RESOURCES})
@@ -94,7 +103,7 @@ def valley_problems(state, game, expect):
         got = game["farms"].get(tile, "none") if tile in game["farms"] else "none"
         differ(problems, f"farm on {tile}", owner, "free" if got is None else got)
     for lord, n in expect.get("village_farms", {}).items():
-        differ(problems, f"village farms of {lord}", n, game["village_farms"][lord])
+        differ(problems, f"village farms of {lord}", n, len(game["village_farms"][lord]))
     if "prices" in expect:
         got = {g: game["prices"][g] for g in expect["prices"]}
         differ(problems, "prices", expect["prices"], got)
@@ -119,6 +128,17 @@ def seat_problems(state, game, expect):
     for lord, goods in expect.get("churches", {}).items():
         differ(problems, f"church of {lord}", goods, game["churches"].get(lord, {}))
     return problems
+
+
+def goods_on(game, where):
+    """Every resource on a place: what lies there, and on a village its farms' goods."""
+    total = dict(game["goods"].get(where, {}))
+    for lord, tiles in game["villages"].items():
+        if tiles[0] == where:
+            for farm in game["village_farms"][lord]:
+                for good, n in farm["goods"].items():
+                    total[good] = total.get(good, 0) + n
+    return {g: total[g] for g in RESOURCES if total.get(g)}
 
 
 def count_at(game, word, out=None):

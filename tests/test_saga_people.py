@@ -1,0 +1,181 @@
+"""A SAGA campaign as people play it, from the player's side: real mails in, real mails out.
+
+Each test plays one point of a club's campaign by mail (issue 20): a battle
+kept between its two players even under vassalage, a vassal not asked for
+orders it does not give, a signup line not understood, what the referee is
+shown when it rules, a seat's own armies on its map.
+"""
+
+import copy
+
+from pbem.adjudicator.contract import REFEREE
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from mailkinds import SAGA_START
+from players import answer_to, flat, outbox, reply
+from test_saga_leaks import LeakWatch
+
+# bob is ann's vassal; cat (on Cumbria) may attack bob's homeland, Mercia.
+VASSALAGE = {
+    **SAGA_START, "active": "cat", "vassals": {"bob": "ann"},
+    "owners": {**SAGA_START["owners"], "Cumbria": "cat"},
+    "armies": {**SAGA_START["armies"], "cat": {"host": {
+        **SAGA_START["armies"]["cat"]["host"], "zone": "Cumbria", "levies": 2}}}}
+
+
+def campaign(tmp_path, position=VASSALAGE, lang=None, watch=None):
+    """ann, bob and cat (each in its language) in a campaign from a position."""
+    lang = lang or {}
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example", lang=lang.get(name, "en"))
+               for name in ("ann", "bob", "cat")]
+    referee.new_game("saga", "c", players, START, {}, seed="people", position=position)
+    return referee
+
+
+def deadline(referee):
+    """Just after the open phase's deadline."""
+    return later(referee.table("c").state["engine"]["deadline"], 1)
+
+
+def mails_to(referee, seat, after=0) -> str:
+    """Every mail a seat got after outbox row `after`, flat."""
+    return "\n".join(flat(row) for row in outbox(referee, seat=seat) if row["id"] > after)
+
+
+def test_an_overlord_is_neither_told_nor_asked_of_its_vassals_battle(tmp_path):
+    referee = campaign(tmp_path)
+    watch = LeakWatch(referee, "c")
+    welcomed = outbox(referee)[-1]["id"]
+    before = referee.table("c").state
+    reply(referee, "c", "cat", "Hello all\nmove host Mercia\ncheers, Cat", START)
+    referee.tick(later(START, 1), send=False)
+    watch(before, referee.table("c").state)
+    state = referee.table("c").state
+    assert state["game"]["turn"]["stage"] in ("setup", "battle")
+    now = later(START, 1)
+    if state["game"]["turn"]["stage"] == "setup":
+        before, now = state, deadline(referee)
+        referee.tick(now, send=False)
+        watch(before, referee.table("c").state)
+    assert "YOUR BATTLE in Mercia" in mails_to(referee, "bob")
+    assert "YOUR BATTLE in Mercia" in mails_to(referee, "cat")
+    told_ann = mails_to(referee, "ann", after=welcomed)
+    assert "BATTLE" not in told_ann and "attacks bob in Mercia" not in told_ann
+    assert "result won" not in told_ann
+    assert "ann" not in referee.table("c").state["engine"]["requests"]
+    ann = reply(referee, "c", "ann", "for bob:\nresult won", now)
+    said = flat(answer_to(referee, ann))
+    assert "You do not give the orders of bob now (bob answers for itself), so what you " \
+           "wrote for bob was not recorded." in said
+    before = referee.table("c").state
+    reply(referee, "c", "bob", "result lost", now)
+    reply(referee, "c", "cat", "result won", now)
+    referee.tick(later(now, 1), send=False)
+    watch(before, referee.table("c").state)
+    game = referee.table("c").state["game"]
+    assert game["owner"]["Mercia"] == "cat" and game["overlord"]["bob"] == "cat"
+    told_ann = mails_to(referee, "ann")
+    assert "won the battle" not in told_ann and "battle of Mercia" not in told_ann
+    assert "bob lost its homeland and is now the vassal of cat" in told_ann
+
+
+def test_a_vassal_is_not_asked_for_orders_and_is_told_who_gives_them(tmp_path):
+    referee = campaign(tmp_path, {**VASSALAGE, "active": "bob"}, lang={"bob": "fr"})
+    [welcome] = outbox(referee, seat="bob", kind="welcome")
+    text = flat(welcome)
+    assert "ann donne vos ordres maintenant : rien ne vous est demandé, et vous recevez " \
+           "toujours vos propres rapports." in text
+    assert "Ce que vous pouvez envoyer maintenant" not in text
+    assert "vos ordres avant" not in welcome["subject"]
+    [told_ann] = outbox(referee, seat="ann", kind="welcome")
+    assert "You give the orders of bob" in flat(told_ann)
+    assert "Orders bob may be given now" in flat(told_ann)
+    referee.remind("c", later(referee.table("c").state["engine"]["deadline"], -1))
+    assert not outbox(referee, seat="bob", kind="reminder")
+    assert outbox(referee, seat="ann", kind="reminder")
+    bob = reply(referee, "c", "bob", "déplacer host Mercie", START)
+    assert "Vos ordres sont désormais donnés par ann" in flat(answer_to(referee, bob))
+    ann = reply(referee, "c", "ann", "for bob:\nmove host Mercia", START)
+    assert "For bob: host moves to Mercia" in flat(answer_to(referee, ann))
+
+
+def test_a_battle_under_vassalage_is_kept_between_its_two_players_in_every_mail(tmp_path):
+    position = copy.deepcopy(VASSALAGE)
+    referee = campaign(tmp_path, position)
+    watch = LeakWatch(referee, "c")
+    now = START
+    for mail in ({"cat": "move host Mercia"}, {}, {"cat": "result won", "bob": "result lost"},
+                 {}, {}):
+        before = referee.table("c").state
+        if before["engine"]["over"] or REFEREE in before["engine"]["requests"]:
+            break
+        for seat, text in mail.items():
+            reply(referee, "c", seat, text, now)
+        now = later(now, 1)
+        if not referee.tick(now, send=False).phases:
+            now = deadline(referee)
+            referee.tick(now, send=False)
+        watch(before, referee.table("c").state)
+    assert watch.checked["mails"] >= 6
+
+
+def test_the_referee_is_told_what_each_side_reported(tmp_path):
+    position = {**VASSALAGE, "vassals": {}, "active": "cat"}
+    referee = campaign(tmp_path, position)
+    now = START
+    reply(referee, "c", "cat", "move host Mercia", now)
+    for _ in range(3):
+        state = referee.table("c").state
+        if state["game"]["turn"]["stage"] == "battle":
+            break
+        now = deadline(referee)
+        referee.tick(now, send=False)
+    points = state["game"]["turn"]["battle"].get("points_rule")
+    reply(referee, "c", "cat", "result won points 12" if points else "result won", now)
+    reply(referee, "c", "bob", "Bonjour\nrésultat gagné points 9" if points else
+          "Bonjour\nrésultat gagné", now)
+    referee.tick(later(now, 1), send=False)
+    [asked] = referee.rulings("c")
+    cat_said = "cat reported: won" + (", 12 points left on the field." if points else ".")
+    assert cat_said in asked["facts"]
+    assert any(f.startswith("bob reported: won") for f in asked["facts"])
+    [notice] = [row for row in outbox(referee) if row["kind"] == "ruling"]
+    assert cat_said in flat(notice)
+    assert "pbem ruling c" in flat(notice)
+
+
+def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_path):
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    ann = reply(referee, "c", "ann", "fation écossais\npatrie alba", START)
+    said = flat(answer_to(referee, ann))
+    assert "ligne 1 : Je ne comprends pas 'fation'" in said
+    assert "ligne 2 : Alba peut être la patrie des Vikings ou Scots : nommez aussi " \
+           "votre faction, par exemple faction scots" in said
+    assert "Vikings" not in said.split("ligne 1")[0]
+    ann = reply(referee, "c", "ann", "faction scots\npatrie Alba", START)
+    said = flat(answer_to(referee, ann))
+    assert "faction : Scots" in said and "Alba" in said
+    referee.tick(deadline(referee), send=False)
+    game = referee.table("c").state["game"]
+    assert (game["factions"]["ann"], game["homelands"]["ann"]) == ("scots", "Alba")
+
+
+def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
+    from pbem.games import saga
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
+    reply(referee, "c", "cat", "move host Mercia", START)
+    referee.tick(later(START, 1), send=False)
+    state = referee.table("c").state["game"]
+    assert state["turn"]["battle"]["zone"] == "Mercia"
+    view = saga.view(state, "cat")
+    [mercia] = [z for z in view["zones"] if z["name"] == "Mercia"]
+    assert any(a.get("name") == "host" and a["points"] == 5 for a in mercia["armies"])
+    text = saga.board_text(view)
+    assert "host 5 (1/2/2 +L)" in text.split("Mercia", 1)[1].split("East Anglia")[0]
+    [drawn] = [z for z in saga.svg_context(view)["zones"] if z["name"] == "Mercia"]
+    assert "5" in drawn["label"].split("+")
+    report = outbox(referee, seat="cat", kind="report")[-1]
+    assert "host 5 (1/2/2 +L)" in flat(report).split("12 Mercia", 1)[1].split("East Anglia")[0]

@@ -1,0 +1,123 @@
+"""Seigneurs as people play it, from the player's side: real mails in, real mails out.
+
+Each test plays one point of a club's game by mail (issue 20): a payment
+that cannot be paid, building costs, the barbarian's deck, and the French a
+French seat reads.
+"""
+
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from players import answer_to, flat, outbox, reply
+
+VALLEY = {"villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+          "village_farms": {"ann": 2, "bob": 1}}
+
+
+def valley_game(tmp_path, position, lang=None):
+    """ann (French when lang says so) and bob, lords, and zed the barbarian, at a position."""
+    lang = lang or {}
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example", lang=lang.get(name, "en"))
+               for name in ("ann", "bob", "zed")]
+    referee.new_game("seigneurs", "v", players, START, {"judge": "zed", "turns": "1"},
+                     seed="people", position={**VALLEY, **position})
+    return referee
+
+
+def last(referee, seat, kind="report") -> dict:
+    """The last outbox row of a kind to a seat."""
+    return outbox(referee, seat=seat, kind=kind)[-1]
+
+
+def test_a_payment_that_cannot_be_paid_is_refused_at_once_and_nothing_is_dropped(tmp_path):
+    referee = valley_game(tmp_path, {
+        "stage": "construction", "famine": {"ann": [1, 2]},
+        "stocks": {"ann": {"stone": 5, "wood": 5}, "bob": {"stone": 5, "wood": 5}}},
+        lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", "Bonjour,\nconstruire église pierre 3 bois 2\n"
+                "build watchtower wood 2 stone 1\nAnn", START)
+    said = flat(answer_to(referee, ann))
+    assert "ligne 2 : rien ne va sur vos chantiers ce tour-ci : chaque ferme de votre " \
+           "village est en famine" in said
+    assert "ligne 3 : rien ne va sur vos chantiers" in said
+    assert "vous mettez" not in said
+    bob = reply(referee, "v", "bob", "build mill wood 2 stone 1", START)
+    said = flat(answer_to(referee, bob))
+    assert "you put wood 1 on your mill (of wood 2, stone 1 written: at most 1 resource " \
+           "a turn goes on your projects (one per village farm not in famine))" in said
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    report = flat(last(referee, "bob"))
+    assert "bob puts wood 1 on its mill." in report
+    assert "ann puts" not in report and "ann met" not in flat(last(referee, "ann"))
+    game = referee.table("v").state["game"]
+    assert game["buildings"]["bob"]["mill"]["paid"] == {"wood": 1}
+    assert game["stocks"]["ann"] == {"stone": 5, "wood": 5}
+
+
+def test_the_construction_mail_gives_the_costs_the_limit_and_what_is_owed(tmp_path):
+    referee = valley_game(tmp_path, {
+        "stage": "construction", "famine": {"ann": [2]},
+        "projects": {"ann": {"keep": {"paid": {"stone": 2}, "started": 1}}}},
+        lang={"ann": "fr"})
+    french = flat(last(referee, "ann", "welcome"))
+    assert "Bâtiments (coût, tours de construction) : église : bois 2, pierre 3 (2 tours) ;" \
+           in french
+    assert "Ce tour-ci, 1 ressource au plus va sur vos chantiers (une par ferme du village " \
+           "hors famine)." in french
+    assert "Votre chantier (donjon) demande encore pierre 2, métal 2." in french
+    english = flat(last(referee, "bob", "welcome"))
+    assert "oven: wood 1, stone 2 (1 turn)" in english
+    assert "This turn at most 1 resource goes on your projects" in english
+
+
+def test_a_silent_barbarian_is_not_said_to_have_judged(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "growth", "farms": {"I5": "bob", "B2": "bob"},
+                                     "goods": {"I5": {"food": 4}}})
+    for _ in range(4):
+        engine = referee.table("v").state["engine"]
+        if engine["over"]:
+            break
+        referee.tick(later(engine["deadline"], 1), send=False)
+    over = flat(last(referee, "ann", "over"))
+    assert "bob won (the most prestige: the barbarian sent no judgement)" in over
+    assert "the barbarian's judgement" not in over
+
+
+def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "taxation"}, lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    assert referee.table("v").state["game"]["stage"] == "event"
+    mail = flat(last(referee, "zed"))
+    assert "Votre pioche d'événements : 12 cartes restantes (printemps-calme, " \
+           "raid-frontalier," in mail
+    assert "carte printemps-calme la carte de ce tour, une de votre pioche :" in mail
+    assert "- rumeur-de-peste : 1 envahisseur entre par le côté est ; des pèlerins laissent " \
+           "pièces 3 à l'église la plus riche de sainteté 2 ou plus" in mail
+    helped = reply(referee, "v", "zed", "aide", START)
+    assert "- horde : 4 envahisseurs entrent par le côté ouest ; aucun pèlerin" in \
+        flat(answer_to(referee, helped))
+    zed = reply(referee, "v", "zed", "Salut les seigneurs\ncarte peste", START)
+    assert "votre carte d'événement : rumeur-de-peste" in flat(answer_to(referee, zed))
+    wrong = reply(referee, "v", "zed", "carte pste", START)
+    said = flat(answer_to(referee, wrong))
+    assert "il n'y a pas de carte pste dans votre pioche ; vouliez-vous dire " \
+           "rumeur-de-peste ?" in said
+    english = valley_game(tmp_path / "en", {"stage": "taxation"})
+    english.tick(later(english.table("v").state["engine"]["deadline"], 1), send=False)
+    assert "- plague-rumour: 1 invader enters on the east side" in flat(last(english, "zed"))
+    zed = reply(english, "v", "zed", "card plague", START)
+    assert "your event card: plague-rumour" in flat(answer_to(english, zed))
+
+
+def test_a_game_set_up_before_village_farms_held_their_own_still_loads():
+    from pbem.adjudicator.contract import public
+    from pbem.games.seigneurs.rules import apply, blank_state, village_farm_count
+    from pbem.games.seigneurs.material import default_data
+    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)
+    old["village_farms"] = {"ann": 2, "bob": 0}
+    state = apply({}, public("setup", state=old))
+    assert state["village_farms"]["ann"] == [{"goods": {}, "famine": False}] * 2
+    assert village_farm_count(state, "ann") == 2 and village_farm_count(state, "bob") == 0

@@ -103,6 +103,8 @@ def running(folder: Path, *args: str) -> subprocess.Popen:
     deadline = time.monotonic() + 30
     while b"pbem run: mail from" not in log.read_bytes():
         if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            process.wait()
             raise SystemExit(f"pbem run did not start:\n{log.read_text()}")
         time.sleep(0.02)
     return process

@@ -47,9 +47,15 @@ class Running:
     def stop(self) -> str:
         """Stop it as systemd does (SIGTERM), once it is up; what it said. It must exit
         cleanly."""
-        wait_until(lambda: "pbem run: mail from" in self.said() or self.process.poll() is not None)
-        self.process.send_signal(signal.SIGTERM)
-        assert self.process.wait(timeout=30) == 0, self.said()
+        try:
+            wait_until(lambda: "pbem run: mail from" in self.said()
+                       or self.process.poll() is not None)
+            self.process.send_signal(signal.SIGTERM)
+            code = self.process.wait(timeout=30)
+        finally:
+            if self.process.poll() is None:  # a test that failed leaves nothing running
+                self.kill()
+        assert code == 0, self.said()
         return self.said()
 
     def kill(self) -> None:

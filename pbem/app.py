@@ -26,35 +26,18 @@ from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
 from .digest import digest, next_time as digest_time
 from .errors import PbemError, TryLater
-from .i18n import LANGUAGES, counted, normal_language, speaking
-from .identity import address_problem, new_token, valid_game_id
+from .i18n import counted, normal_language, speaking
+from .identity import new_token
 from .locks import job_lock
+from .newgame import SeatSpec, check_new_game, game_language, ruleset_module
 from .receipts import receipt
 from .store import Store, row_event
-from .timeutil import iso, later, parse_time, valid_timezone
+from .timeutil import iso, later, parse_time
 
 if TYPE_CHECKING:
     from .letters import Table
 
 MAX_PHASES_PER_TICK = 50
-# Options of a new game that are about its seats, not its rules: kept out of the
-# game's log, stored on the seats.
-SEAT_OPTIONS = {
-    "lang": "the language of every seat without its own --lang: en or fr (default en)",
-}
-
-
-@dataclass
-class SeatSpec:
-    """A seat of a new game."""
-
-    name: str
-    email: str
-    tz: str | None = None
-    lang: str | None = None
-    player: str | None = None   # the player's name as written, when known
-
-
 @dataclass
 class TickReport:
     """What one tick did, and what it could not do."""
@@ -742,48 +725,8 @@ def poll_lock(db_path: str):
     return job_lock(db_path, "poll")
 
 
-def ruleset_module(ruleset: str):
-    """The game module of a ruleset; PbemError naming the games there are."""
-    try:
-        return pbem.games.load(ruleset)
-    except KeyError:
-        raise PbemError(f"unknown game {ruleset!r}; available: "
-                        f"{', '.join(pbem.games.names())}") from None
-
-
-def check_new_game(game_id: str, seats: list[SeatSpec]) -> None:
-    """PbemError unless the id and the seats can make a game."""
-    if not valid_game_id(game_id):
-        raise PbemError(f"game id {game_id!r}: use 1-32 lower-case letters, digits and '-'")
-    if not seats:
-        raise PbemError("a game needs seats: --seat NAME=EMAIL, once per player")
-    names = [s.name for s in seats]
-    if len(set(names)) != len(names):
-        raise PbemError("two seats have the same name")
-    for seat in seats:
-        if not valid_game_id(seat.name):
-            raise PbemError(f"seat name {seat.name!r}: use lower-case letters, digits and '-'")
-        problem = address_problem(seat.email.lower())
-        if problem is not None:
-            raise PbemError(f"seat {seat.name}: {seat.email!r} is not a mail address: "
-                            f"{problem}")
-        if seat.tz and not valid_timezone(seat.tz):
-            raise PbemError(f"seat {seat.name}: unknown timezone {seat.tz!r} (e.g. Europe/Paris)")
-        if seat.lang and not normal_language(seat.lang):
-            raise PbemError(f"seat {seat.name}: unknown language {seat.lang!r} "
-                            f"(pbem writes {' or '.join(LANGUAGES)})")
-
-
 def check_hours(hours: float) -> None:
     """PbemError unless `hours` is a number of hours a deadline may move by."""
     if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
         raise PbemError(f"give a number of hours above 0 and at most {MAX_HOURS} (a year), "
                         f"not {hours:g}")
-
-
-def game_language(text: str) -> str:
-    """The game-wide language option (--option lang=fr) as en or fr; PbemError otherwise."""
-    lang = normal_language(str(text))
-    if lang is None:
-        raise PbemError(f"lang must be {' or '.join(LANGUAGES)}: {text!r}")
-    return lang

@@ -24,7 +24,8 @@ from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
-from .app import SEAT_OPTIONS, Referee, SeatSpec
+from .app import Referee
+from .newgame import SEAT_OPTIONS, SeatSpec
 from . import console
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity

@@ -21,7 +21,8 @@ import pbem.games
 
 from .adjudicator.contract import REFEREE
 from .adjudicator.rng import PhaseRng
-from .app import Referee, SeatSpec
+from .app import Referee
+from .newgame import SeatSpec
 from .config import load
 from .errors import PbemError
 from .i18n import ngettext

@@ -42,6 +42,7 @@ from .adjudicator.contract import SetupError
 from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language, speaking
 from .identity import mail_address, new_token, valid_game_id
+from .newgame import SeatSpec, check_new_game, game_language, ruleset_module
 from .reading import courteous, plain, sender_names
 from .timeutil import iso, parse_time
 
@@ -124,7 +125,6 @@ def open_game(referee, ruleset: str, game_id: str, now: str, options: dict | Non
     takes; `starts` the time it starts with at least the fewest; `seats` the
     players the referee seats by hand (SeatSpecs), first in the order.
     """
-    from .app import check_new_game, game_language, ruleset_module
     now = iso(parse_time(now))
     game = ruleset_module(ruleset)
     options = dict(options or {})
@@ -292,7 +292,6 @@ def start(referee, game_id: str, now: str, anyhow: bool = False) -> bool:
     """Start an open game with its players, in the order they joined (inside one
     transaction). False, with the referee told why, when the game refuses them;
     with `anyhow`, PbemError instead."""
-    from .app import SeatSpec
     store = referee.store
     try:
         with store.transaction():

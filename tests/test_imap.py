@@ -328,7 +328,8 @@ def test_watch_waits_with_idle_and_reconnects_after_the_server_restarts(tmp_path
         dovecot.stop()
         dovecot.start()
         dovecot.append(order(2))
-        wait_until(lambda: len(stored(referee)) == 2)
+        # reconnection backs off 1, 2, 4, 8... s: a slow restart can cost half a minute
+        wait_until(lambda: len(stored(referee)) == 2, timeout=60)
     finally:
         err = stop(process)
     assert "reconnecting" in err

@@ -278,7 +278,9 @@ def test_every_page_fits_a_phone_and_a_desktop(club, browser):  # noqa: F811
         for start in range(0, len(pages), FRAMES):
             batch = pages[start:start + FRAMES]
             for width in WIDTHS:
-                frame = site / f"frames-{width}.html"
+                # a name of its own per batch: a page rewritten within the second would be
+                # answered "not modified" and the browser would measure the batch before
+                frame = site / f"frames-{start}-{width}.html"
                 frame.write_text("<!DOCTYPE html><html><body style='margin: 0'>" + "".join(
                     f"<iframe data-name='{p.relative_to(site).as_posix()}' "
                     f"src='{p.relative_to(site).as_posix()}' width='{width}' height='500' "

@@ -67,6 +67,7 @@ PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
+SPACING = 1  # pixels between the frames of a sheet of sprites
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
 
@@ -379,32 +380,58 @@ def assembled(parts: list) -> Sprite | None:
 
 
 def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
-    """Elements (or pieces) drawn by one call to resvg, each in its own frame of one tall
-    image (its box in pixels on the board, at the board's scale and on its pixel grid),
-    then cut apart as Sprites (None: nothing to see)."""
+    """Elements (or pieces) drawn by one call to resvg, each in its own frame of one image
+    (its box in pixels on the board, at the board's scale and on its pixel grid), then
+    cut apart as Sprites (None: nothing to see).
+
+    The frames are laid in rows (see `shelves`): resvg's cost grows with the image's
+    area, which a single column as wide as the widest frame would mostly leave empty.
+    """
     if not parts:
         return []
     root_end = head.index(">") + 1
-    width = max((b[2] - b[0] for b in boxes if b), default=0)
-    frames, tops, top = [], [], 0
-    for part, box in zip(parts, boxes):
-        tops.append(top)
+    sizes = [(b[2] - b[0], b[3] - b[1]) if b else None for b in boxes]
+    spots, width, height = shelves(sizes)
+    frames = []
+    for part, box, spot in zip(parts, boxes, spots):
         if box is None:
             continue
-        (x, y), w, h = frame.units(box[0], box[1]), box[2] - box[0], box[3] - box[1]
-        frames.append(f'<svg x="0" y="{top}" width="{w}" height="{h}" viewBox="{x!r} {y!r} '
-                      f'{w / frame.scale!r} {h / frame.scale!r}" preserveAspectRatio="none">'
-                      f'{part}</svg>')
-        top += h + 1
+        (x, y), (w, h) = frame.units(box[0], box[1]), (box[2] - box[0], box[3] - box[1])
+        frames.append(f'<svg x="{spot[0]}" y="{spot[1]}" width="{w}" height="{h}" '
+                      f'viewBox="{x!r} {y!r} {w / frame.scale!r} {h / frame.scale!r}" '
+                      f'preserveAspectRatio="none">{part}</svg>')
     if not frames:
         return [None] * len(parts)
-    sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{top}">'
+    sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{height}">'
                       f'{head[root_end:]}{"".join(frames)}</svg>', "RGBA")
     out = []
-    for box, at in zip(boxes, tops):
-        image = box and sheet.crop((0, at, box[2] - box[0], at + box[3] - box[1]))
+    for box, spot, size in zip(boxes, spots, sizes):
+        image = box and sheet.crop((*spot, spot[0] + size[0], spot[1] + size[1]))
         out.append(Sprite(image, box[0], box[1]) if box and image.getbbox() else None)
     return out
+
+
+def shelves(sizes: list) -> tuple[list, int, int]:
+    """Where frames of these sizes (width, height; None: no frame) go on one image, in
+    rows left to right, a pixel apart, each row as wide as a square of their area would
+    be (or the widest frame): (each frame's left and top, or None), the image's width
+    and height."""
+    given = [size for size in sizes if size]
+    if not given:
+        return [None] * len(sizes), 0, 0
+    area = sum((w + SPACING) * (h + SPACING) for w, h in given)
+    width = max(max(w for w, _h in given), math.ceil(math.sqrt(area)))
+    spots, left, top, row = [], 0, 0, 0
+    for size in sizes:
+        if size is None:
+            spots.append(None)
+            continue
+        if left and left + size[0] > width:
+            left, top, row = 0, top + row + SPACING, 0
+        spots.append((left, top))
+        left += size[0] + SPACING
+        row = max(row, size[1])
+    return spots, width, top + row
 
 
 def rasterise(svg: str, mode: str = "RGB"):

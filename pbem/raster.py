@@ -16,7 +16,10 @@ reckoned from its shapes (rect, circle, ellipse, line, polyline, polygon,
 path, text); a piece with anything else covers the whole board.
 
 The image is then reduced to its 256 most frequent colours (every colour,
-for nearly every board) and written as an indexed PNG. Everything depends
+for nearly every board) and written as an indexed PNG, in bands of rows
+each compressed alone: a band made of the same ground and pieces as a band
+drawn before is not counted, indexed nor compressed again (a new position
+pays for the rows where pieces moved). Everything depends
 on the SVG alone, never on what was drawn before: the same SVG gives the
 same bytes. An SVG without layers (a board kept before they existed) is
 drawn whole, the same way.
@@ -27,8 +30,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 import io
+import itertools
 import math
 import re
+import struct
+import zlib
 
 import html
 from importlib.resources import files
@@ -67,6 +73,12 @@ PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
+BAND = 32  # rows of an image counted, indexed and compressed together (see encode)
+BANDS = 4096  # bands kept at once, their colours and their compressed rows
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, compression level "fast"
+LAST_BLOCK = b"\x03\x00"  # an empty final deflate block
+ADLER = 65521
 SPACING = 1  # pixels between the frames of a sheet of sprites
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
@@ -225,30 +237,46 @@ def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
 
 def png(svg: str) -> bytes:
     """The board as a PNG image, at the SVG's own size."""
-    return encode(drawn(svg, 1, None))
+    return encode(*drawn(svg, 1, None))
 
 
 def close_up(svg: str, zoom: float, window: tuple[int, int, int, int]) -> bytes:
     """A part of the board as a PNG image: the board drawn at `zoom` times its size, cut
     to the pixel rectangle `window` (left, top, right, bottom) of that drawing."""
-    return encode(drawn(svg, zoom, window))
+    return encode(*drawn(svg, zoom, window))
 
 
-def drawn(svg: str, zoom: float, window):
-    """The board (or its window) as an RGB image: the ground with each piece laid on it."""
+def drawn(svg: str, zoom: float, window) -> tuple:
+    """The board (or its window) as an RGB image, the ground with each piece laid on it,
+    and what each band of BAND rows of it is made of (see `bands`; None: not known)."""
     parts = layers(svg)
     if parts is None:
         whole = rasterise(at_zoom(svg, zoom))
-        return whole.crop(window) if window else whole
+        return (whole.crop(window) if window else whole), None
     head = drawn_head(parts.head, zoom)
     frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
-    canvas = ground(head, parts.ground).crop(window)
-    for sprite in sprites(head, parts.pieces, frame, window):
+    base, token = ground(head, parts.ground)
+    canvas = base.crop(window)
+    laid = []
+    for piece, sprite in zip(parts.pieces, sprites(head, parts.pieces, frame, window)):
         if sprite is not None and sprite.meets(window):
             canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
                          sprite.image)
-    return canvas
+            laid.append((piece, sprite.top - window[1], sprite.top - window[1]
+                         + sprite.image.height))
+    return canvas, bands((token, window), laid, canvas.height)
+
+
+def bands(ground_key, laid: list, height: int) -> list:
+    """What each band of BAND rows of a drawing is made of: its ground (and window), its
+    number, and the pieces laid over it, in order; the same for two drawings when their
+    pixels are the same there."""
+    over = [[] for _ in range(math.ceil(height / BAND))]
+    for piece, top, bottom in laid:
+        for band in range(max(0, top) // BAND, min(len(over), math.ceil(bottom / BAND))):
+            over[band].append(piece)
+    return [(ground_key, number, tuple(pieces)) for number, pieces in enumerate(over)]
 
 
 @dataclass(frozen=True)
@@ -295,23 +323,27 @@ _grounds = Kept(GROUNDS)
 _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
 _places = Kept(SPRITES)
+_band_colours = Kept(BANDS)
+_band_chunks = Kept(BANDS)
+_numbers = itertools.count()
 
 
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements, _places):
+    for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
 
 
-def ground(head: str, text: str):
-    """A board's ground (an RGB image), drawn once per process."""
+def ground(head: str, text: str) -> tuple:
+    """A board's ground (an RGB image), drawn once per process, and a number of its own
+    for as long as it is kept."""
     key = (head, text)
     found = _grounds.get(key)
     if found is None:
-        found = _grounds.keep(key, rasterise(head + text + "</svg>"))
+        found = _grounds.keep(key, (rasterise(head + text + "</svg>"), next(_numbers)))
     return found
 
 
@@ -444,23 +476,98 @@ def rasterise(svg: str, mode: str = "RGB"):
     return image.convert(mode)
 
 
-def encode(image) -> bytes:
+def encode(image, made_of: list | None = None) -> bytes:
     """An RGB image as an indexed PNG: its 256 most frequent colours (ties by colour), each
     other colour drawn as the nearest of them (a board has fewer than 4096: else octree
-    quantisation chooses them)."""
+    quantisation chooses them).
+
+    The image is counted, indexed and compressed in bands of BAND rows, each
+    compressed alone: a band made of what a band drawn before was made of
+    (`made_of`, see `bands`) is not counted again, nor indexed and compressed
+    again when the palette is the same: a new position pays for the bands
+    where pieces moved.
+    """
     from PIL import Image
-    counted = image.getcolors(COUNTED)
-    if counted is None:
+    made_of = made_of or [None] * math.ceil(image.height / BAND)
+    boxes = [(0, n * BAND, image.width, min(image.height, (n + 1) * BAND))
+             for n in range(len(made_of))]
+    counted = [band_colours(image, box, key) for box, key in zip(boxes, made_of)]
+    colours = set().union(*counted) if None not in counted else ()
+    if not colours or len(colours) > COUNTED:
         indexed = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
                                  dither=Image.Dither.NONE)
-    else:
-        if len(counted) > COLOURS:
-            counted = sorted(counted, key=lambda c: (-c[0], c[1]))[:COLOURS]
-        indexed = image.quantize(palette=palette(tuple(sorted(c for _n, c in counted))),
-                                 dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+        out = io.BytesIO()
+        indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
+        return out.getvalue()
+    if len(colours) > COLOURS:
+        totals = {}
+        for band in counted:
+            for colour, count in band.items():
+                totals[colour] = totals.get(colour, 0) + count
+        colours = sorted(totals, key=lambda c: (-totals[c], c))[:COLOURS]
+    chosen = tuple(sorted(colours))
+    chunks = [band_chunk(image, box, key, chosen) for box, key in zip(boxes, made_of)]
+    return indexed_png(image.width, image.height, chosen, chunks)
+
+
+def band_colours(image, box, key) -> dict | None:
+    """{colour: pixels} of a band of the image (None: more than COUNTED colours), counted
+    once for what the band is made of."""
+    found = _band_colours.get(key) if key else None
+    if found is None:
+        counted = image.crop(box).getcolors(COUNTED)
+        found = {colour: count for count, colour in counted} if counted else {}
+        if key:
+            _band_colours.keep(key, found)
+    return found or None
+
+
+def band_chunk(image, box, key, colours: tuple) -> tuple:
+    """A band of the image indexed to these colours, each row after its filter byte (none),
+    compressed alone: (deflate blocks ending on a full flush, their data's Adler-32 and
+    length)."""
+    from PIL import Image
+    indexes = palette(colours)
+    kept = _band_chunks.get((key, id(indexes))) if key else None
+    if kept is not None and kept[0] is indexes:
+        return kept[1]
+    band = image.crop(box).quantize(palette=indexes, dither=Image.Dither.NONE)
+    raw, width = band.tobytes(), band.width
+    rows = b"".join(b"\0" + raw[at:at + width] for at in range(0, len(raw), width))
+    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    found = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
+             len(rows))
+    if key:  # with its palette, whose id is its own while it is kept here
+        _band_chunks.keep((key, id(indexes)), (indexes, found))
+    return found
+
+
+def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:
+    """An 8-bit indexed PNG of these colours, its image data the bands' deflate blocks
+    one after the other in one zlib stream."""
+    checksum, stream = 1, [ZLIB_HEADER]
+    for blocks, adler, length in chunks:
+        checksum = adler32_combine(checksum, adler, length)
+        stream.append(blocks)
+    stream += [LAST_BLOCK, struct.pack(">I", checksum)]
+    return b"".join((PNG_SIGNATURE,
+                     png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+                     png_chunk(b"PLTE", bytes(level for c in colours for level in c)),
+                     png_chunk(b"IDAT", b"".join(stream)), png_chunk(b"IEND", b"")))
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    """One chunk of a PNG file: length, kind, data, CRC."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two pieces of data one after the other, from each one's and the
+    second's length (zlib's adler32_combine)."""
+    low1, low2, rem = first & 0xFFFF, second & 0xFFFF, length % ADLER
+    low = (low1 + low2 + ADLER - 1) % ADLER
+    high = (rem * low1 + (first >> 16) + (second >> 16) + ADLER - rem) % ADLER
+    return low | high << 16
 
 
 @lru_cache(maxsize=8)

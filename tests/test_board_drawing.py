@@ -108,3 +108,24 @@ def test_a_piece_whose_box_cannot_be_told_is_drawn_over_the_whole_board():
     ours = decoded(raster.png(svg))
     assert differences(ours, whole(svg)) is None
     assert ours.getpixel((32, 22)) == (0, 0, 255) and ours.getpixel((5, 5)) == (0, 0, 0)
+
+
+def test_a_png_written_in_bands_holds_the_image_pillow_indexes_and_its_checksum():
+    import random
+    import zlib
+    rng = random.Random(7)
+    for _ in range(50):
+        first, second = rng.randbytes(rng.randrange(70000)), rng.randbytes(rng.randrange(9000))
+        assert raster.adler32_combine(zlib.adler32(first), zlib.adler32(second),
+                                      len(second)) == zlib.adler32(first + second)
+    image = Image.new("RGB", (90, 3 * raster.BAND + 5), (250, 248, 240))
+    for n in range(300):  # more colours than a palette holds: the most frequent are kept
+        image.putpixel((n % 90, n // 90 * 9), (n % 256, n * 7 % 256, 40))
+    raster.forget()
+    drawn = raster.encode(image, [("ground", n, ()) for n in range(4)])
+    again = raster.encode(image, [("ground", n, ()) for n in range(4)])  # its bands kept
+    counted = sorted(image.getcolors(4096), key=lambda c: (-c[0], c[1]))[:raster.COLOURS]
+    indexed = image.quantize(palette=raster.palette(tuple(sorted(c for _n, c in counted))),
+                             dither=Image.Dither.NONE)
+    assert drawn == again == raster.encode(image)
+    assert decoded(drawn).tobytes() == indexed.convert("RGB").tobytes()

@@ -506,8 +506,8 @@ def encode(image, made_of: list | None = None) -> bytes:
                 totals[colour] = totals.get(colour, 0) + count
         colours = sorted(totals, key=lambda c: (-totals[c], c))[:COLOURS]
     chosen = tuple(sorted(colours))
-    chunks = [band_chunk(image, box, key, chosen) for box, key in zip(boxes, made_of)]
-    return indexed_png(image.width, image.height, chosen, chunks)
+    return indexed_png(image.width, image.height, chosen,
+                       band_chunks(image, boxes, made_of, chosen))
 
 
 def band_colours(image, box, key) -> dict | None:
@@ -522,24 +522,33 @@ def band_colours(image, box, key) -> dict | None:
     return found or None
 
 
-def band_chunk(image, box, key, colours: tuple) -> tuple:
-    """A band of the image indexed to these colours, each row after its filter byte (none),
-    compressed alone: (deflate blocks ending on a full flush, their data's Adler-32 and
-    length)."""
+def band_chunks(image, boxes: list, made_of: list, colours: tuple) -> list:
+    """Each band of the image indexed to these colours, each row after its filter byte
+    (none), compressed alone: (deflate blocks ending on a full flush, their data's
+    Adler-32 and length). The bands not kept are indexed together, in one strip."""
     from PIL import Image
     indexes = palette(colours)
-    kept = _band_chunks.get((key, id(indexes))) if key else None
-    if kept is not None and kept[0] is indexes:
-        return kept[1]
-    band = image.crop(box).quantize(palette=indexes, dither=Image.Dither.NONE)
-    raw, width = band.tobytes(), band.width
-    rows = b"".join(b"\0" + raw[at:at + width] for at in range(0, len(raw), width))
-    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-    found = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
-             len(rows))
-    if key:  # with its palette, whose id is its own while it is kept here
-        _band_chunks.keep((key, id(indexes)), (indexes, found))
-    return found
+    keys = [(key, id(indexes)) if key else None for key in made_of]
+    chunks = []
+    for key in keys:
+        kept = _band_chunks.get(key) if key else None
+        chunks.append(kept[1] if kept is not None and kept[0] is indexes else None)
+    missing = [n for n, chunk in enumerate(chunks) if chunk is None]
+    if not missing:
+        return chunks
+    top, bottom = boxes[missing[0]][1], boxes[missing[-1]][3]
+    strip = image.crop((0, top, image.width, bottom)).quantize(
+        palette=indexes, dither=Image.Dither.NONE).tobytes()
+    width = image.width
+    for n in missing:
+        start, end = (boxes[n][1] - top) * width, (boxes[n][3] - top) * width
+        rows = b"".join(b"\0" + strip[at:at + width] for at in range(start, end, width))
+        packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+        chunks[n] = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH),
+                     zlib.adler32(rows), len(rows))
+        if keys[n]:  # with its palette, whose id is its own while it is kept here
+            _band_chunks.keep(keys[n], (indexes, chunks[n]))
+    return chunks
 
 
 def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:

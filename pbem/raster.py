@@ -325,13 +325,15 @@ _elements = Kept(SPRITES)
 _places = Kept(SPRITES)
 _band_colours = Kept(BANDS)
 _band_chunks = Kept(BANDS)
+_palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
 _numbers = itertools.count()
 
 
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks):
+    for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks,
+                 _palettes):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
@@ -528,11 +530,11 @@ def band_chunks(image, boxes: list, made_of: list, colours: tuple) -> list:
     Adler-32 and length). The bands not kept are indexed together, in one strip."""
     from PIL import Image
     indexes = palette(colours)
-    keys = [(key, id(indexes)) if key else None for key in made_of]
-    chunks = []
-    for key in keys:
-        kept = _band_chunks.get(key) if key else None
-        chunks.append(kept[1] if kept is not None and kept[0] is indexes else None)
+    number = _palettes.get(colours)
+    if number is None:
+        number = _palettes.keep(colours, next(_numbers))
+    keys = [(key, number) if key else None for key in made_of]
+    chunks = [_band_chunks.get(key) if key else None for key in keys]
     missing = [n for n, chunk in enumerate(chunks) if chunk is None]
     if not missing:
         return chunks
@@ -546,8 +548,8 @@ def band_chunks(image, boxes: list, made_of: list, colours: tuple) -> list:
         packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
         chunks[n] = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH),
                      zlib.adler32(rows), len(rows))
-        if keys[n]:  # with its palette, whose id is its own while it is kept here
-            _band_chunks.keep(keys[n], (indexes, chunks[n]))
+        if keys[n]:
+            _band_chunks.keep(keys[n], chunks[n])
     return chunks
 
 

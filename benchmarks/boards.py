@@ -2,8 +2,9 @@
 
 Each game is played by its bots (`pbem demo`); the boards its mails kept are
 then drawn again in turn by a process that forgot every drawing, as a
-running pbem meets them: the first board draws its ground, each later one
-only the pieces that moved. Interleaved with each board, and on the same
+running pbem meets them: the first board draws its ground (or reads it from
+the grounds an earlier process kept on disk), each later one only the
+pieces that moved. Interleaved with each board, and on the same
 image, the floors:
 
 - the floor: Pillow writing the board's own indexed image as a PNG, at the

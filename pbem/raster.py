@@ -29,11 +29,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+import hashlib
 import io
 import itertools
 import math
+import os
+from pathlib import Path
 import re
+import stat
 import struct
+import tempfile
 import zlib
 
 import html
@@ -56,6 +61,7 @@ CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its ow
 LABEL = 10  # a close-up's smallest text, in pixels (at least)
 ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
 PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
+GROUND_FILES = 64  # grounds kept on disk, the least recently written forgotten
 GROUNDS = 6  # grounds kept at once: a few games' boards and their close-ups
 SPRITES = 1024  # sprites kept at once, of pieces and of elements (a few kB each)
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -340,13 +346,63 @@ def forget() -> None:
 
 
 def ground(head: str, text: str) -> tuple:
-    """A board's ground (an RGB image), drawn once per process, and a number of its own
-    for as long as it is kept."""
+    """A board's ground (an RGB image), drawn once per process (or read from the grounds
+    kept on disk), and a number of its own for as long as it is kept."""
     key = (head, text)
     found = _grounds.get(key)
     if found is None:
-        found = _grounds.keep(key, (rasterise(head + text + "</svg>"), next(_numbers)))
+        found = _grounds.keep(key, (kept_on_disk(head + text + "</svg>"), next(_numbers)))
     return found
+
+
+def kept_on_disk(svg: str):
+    """An SVG drawn by resvg, read from GROUND_FOLDER when a process drew it before: a
+    board's ground is the same for every process that sends its game's mails (each
+    `pbem tick` from cron), and drawing it costs ten times reading it. The file is
+    named by the SVG's digest and written whole (or not at all); the image is the
+    same pixels either way."""
+    from PIL import Image
+    import resvg_py
+    folder = ground_folder()
+    name = hashlib.sha256(f"{resvg_py.__version__}\0{svg}".encode()).hexdigest()
+    if folder is not None:
+        try:
+            with Image.open(folder / f"{name}.png") as image:
+                return image.convert("RGB")
+        except (OSError, ValueError, SyntaxError):
+            pass  # not kept yet, or not whole: drawn again
+    image = rasterise(svg)
+    if folder is not None:
+        keep_on_disk(folder, name, image)
+    return image
+
+
+def keep_on_disk(folder: Path, name: str, image) -> None:
+    """Write a ground into the folder (through a temporary file), and forget the oldest
+    past GROUND_FILES."""
+    temporary = folder / f".{name}.{os.getpid()}"
+    try:
+        image.save(temporary, "PNG", compress_level=1)
+        os.replace(temporary, folder / f"{name}.png")
+        kept = sorted(folder.glob("*.png"), key=lambda path: path.stat().st_mtime)
+        for old in kept[:-GROUND_FILES]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def ground_folder() -> Path | None:
+    """The folder of grounds kept on disk: pbem-grounds-<uid> in the temporary folder,
+    made for this user alone; None when there is none such (then nothing is kept)."""
+    folder = Path(tempfile.gettempdir()) / f"pbem-grounds-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        found = folder.lstat()
+    except OSError:
+        return None
+    mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() \
+        and not found.st_mode & 0o077
+    return folder if mine else None
 
 
 def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:

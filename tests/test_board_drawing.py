@@ -129,3 +129,23 @@ def test_a_png_written_in_bands_holds_the_image_pillow_indexes_and_its_checksum(
                              dither=Image.Dither.NONE)
     assert drawn == again == raster.encode(image)
     assert decoded(drawn).tobytes() == indexed.convert("RGB").tobytes()
+
+
+def test_a_ground_kept_on_disk_is_read_by_the_next_process_and_drawn_again_when_not_whole(
+        tmp_path, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" width="80" '
+           'height="60"><g class="ground"><rect width="40" height="30" fill="#fbf8f0"/>'
+           '<text x="4" y="12" font-size="8">Roma</text></g>'
+           '<g class="piece"><circle cx="30" cy="20" r="4" fill="#d62828"/></g></svg>')
+    raster.forget()
+    drawn = raster.png(svg)
+    [kept] = raster.ground_folder().glob("*.png")
+    assert raster.ground_folder().parent == tmp_path
+    raster.forget()  # as a new process
+    assert raster.png(svg) == drawn
+    kept.write_bytes(kept.read_bytes()[:200])  # a ground half written
+    raster.forget()
+    assert raster.png(svg) == drawn
+    assert differences(decoded(drawn), whole(svg)) is None

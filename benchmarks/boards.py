@@ -108,7 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     print("CPU ms per PNG: median (10th-90th percentile); the floor is Pillow writing the same "
           "image as a PNG")
-    print(f"{'game':10} {'what':9} {'n':>4} | first board (draws its ground) | "
+    print(f"{'game':10} {'what':9} {'n':>4} | first board (its ground drawn or read) | "
           "a new position | floor | pbem / floor | resvg on the whole SVG")
     with tempfile.TemporaryDirectory() as folder:
         for game in args.games.split(","):

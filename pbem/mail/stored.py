@@ -26,6 +26,7 @@ through it (``Store.outbox_mail``).
 
 import base64
 import email
+from functools import lru_cache
 import hashlib
 import json
 import lzma
@@ -52,11 +53,30 @@ def digest(kind: str, content: bytes) -> str:
 def keep_part(db, kind: str, content: bytes) -> str:
     """Store a shared part unless it is stored already; return its digest."""
     key = digest(kind, content)
+    put_part(db, key, kind, lambda: content)
+    return key
+
+
+def keep_board(db, svg: str) -> str:
+    """Store a board's SVG unless it is stored already; return its digest."""
+    key = board_digest(svg)
+    put_part(db, key, "board", svg.encode)
+    return key
+
+
+def put_part(db, key: str, kind: str, content) -> None:
+    """Store a part under its digest unless it is stored already (`content` gives it)."""
     if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
         level = BOARD_LEVEL if kind == "board" else LEVEL
         db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
-                   [key, kind, zlib.compress(content, level)])
-    return key
+                   [key, kind, zlib.compress(content(), level)])
+
+
+@lru_cache(maxsize=CACHED_PARTS)
+def board_digest(svg: str) -> str:
+    """The digest of a board part, reckoned once for the mails of a turn, which all carry
+    it (and each its close-up of it)."""
+    return digest("board", svg.encode())
 
 
 def unpacked(data: bytes) -> bytes:
@@ -67,9 +87,9 @@ def unpacked(data: bytes) -> bytes:
 def shared_part(db, shared) -> str:
     """Store a Board, CloseUp or Shared part; return its digest."""
     if isinstance(shared, Board):
-        return keep_part(db, "board", shared.svg.encode())
+        return keep_board(db, shared.svg)
     if isinstance(shared, CloseUp):
-        board = keep_part(db, "board", shared.svg.encode())
+        board = keep_board(db, shared.svg)
         return keep_part(db, "close-up", json.dumps(
             {"board": board, "zoom": shared.zoom, "window": list(shared.window)},
             sort_keys=True).encode())

@@ -254,15 +254,16 @@ def close_up(svg: str, zoom: float, window: tuple[int, int, int, int]) -> bytes:
 
 def drawn(svg: str, zoom: float, window) -> tuple:
     """The board (or its window) as an RGB image, the ground with each piece laid on it,
-    and what each band of BAND rows of it is made of (see `bands`; None: not known)."""
+    what each band of BAND rows of it is made of (see `bands`; None: not known), and the
+    ground's colours (see `ground`)."""
     parts = layers(svg)
     if parts is None:
         whole = rasterise(at_zoom(svg, zoom))
-        return (whole.crop(window) if window else whole), None
+        return (whole.crop(window) if window else whole), None, ()
     head = drawn_head(parts.head, zoom)
     frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
-    base, token = ground(head, parts.ground)
+    base, token, colours = ground(head, parts.ground)
     canvas = base.crop(window)
     laid = []
     for piece, sprite in zip(parts.pieces, sprites(head, parts.pieces, frame, window)):
@@ -271,7 +272,7 @@ def drawn(svg: str, zoom: float, window) -> tuple:
                          sprite.image)
             laid.append((piece, sprite.top - window[1], sprite.top - window[1]
                          + sprite.image.height))
-    return canvas, bands((token, window), laid, canvas.height)
+    return canvas, bands((token, window), laid, canvas.height), colours
 
 
 def bands(ground_key, laid: list, height: int) -> list:
@@ -332,6 +333,7 @@ _places = Kept(SPRITES)
 _band_colours = Kept(BANDS)
 _band_chunks = Kept(BANDS)
 _palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
+_indexes = Kept(GROUNDS * 4)  # by palette number: {colour: its index}
 _numbers = itertools.count()
 
 
@@ -339,7 +341,7 @@ def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
     for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks,
-                 _palettes):
+                 _palettes, _indexes):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
@@ -347,11 +349,15 @@ def forget() -> None:
 
 def ground(head: str, text: str) -> tuple:
     """A board's ground (an RGB image), drawn once per process (or read from the grounds
-    kept on disk), and a number of its own for as long as it is kept."""
+    kept on disk), a number of its own for as long as it is kept, and its colours in
+    order (none when they are more than a palette holds)."""
     key = (head, text)
     found = _grounds.get(key)
     if found is None:
-        found = _grounds.keep(key, (kept_on_disk(head + text + "</svg>"), next(_numbers)))
+        image = kept_on_disk(head + text + "</svg>")
+        counted = image.getcolors(COLOURS)
+        found = _grounds.keep(key, (image, next(_numbers),
+                                    tuple(sorted(c for _n, c in counted or ()))))
     return found
 
 
@@ -534,16 +540,16 @@ def rasterise(svg: str, mode: str = "RGB"):
     return image.convert(mode)
 
 
-def encode(image, made_of: list | None = None) -> bytes:
-    """An RGB image as an indexed PNG: its 256 most frequent colours (ties by colour), each
-    other colour drawn as the nearest of them (a board has fewer than 4096: else octree
-    quantisation chooses them).
+def encode(image, made_of: list | None = None, ground_colours: tuple = ()) -> bytes:
+    """An RGB image as an indexed PNG: its colours (see `slotted`), else its 256 most
+    frequent ones (ties by colour), each other colour drawn as the nearest of them (a
+    board has fewer than 4096: else octree quantisation chooses them).
 
     The image is counted, indexed and compressed in bands of BAND rows, each
     compressed alone: a band made of what a band drawn before was made of
     (`made_of`, see `bands`) is not counted again, nor indexed and compressed
-    again when the palette is the same: a new position pays for the bands
-    where pieces moved.
+    again when its colours keep their indexes: a new position pays for the
+    bands where pieces moved.
     """
     from PIL import Image
     made_of = made_of or [None] * math.ceil(image.height / BAND)
@@ -557,15 +563,62 @@ def encode(image, made_of: list | None = None) -> bytes:
         out = io.BytesIO()
         indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
         return out.getvalue()
+    chosen = slotted(colours, ground_colours) or most_frequent(colours, counted)
+    number = _palettes.get(chosen)
+    if number is None:
+        number = _palettes.keep(chosen, next(_numbers))
+    indexes = indexes_of(number, chosen, colours)
+    keys = [(key, tuple(indexes[c] for c in found)) if key else None
+            for key, found in zip(made_of, counted)]
+    return indexed_png(image.width, image.height, chosen,
+                       band_chunks(image, boxes, keys, chosen))
+
+
+def slotted(colours: set, ground_colours: tuple) -> tuple | None:
+    """The palette of an image of these colours drawn over a ground of these: the ground's
+    colours first, in order, then each other colour at a slot reckoned from the colour
+    itself (the next free one after it), the free slots left holding the first colour:
+    from one position to the next, most colours keep their index, and so do most bands
+    their indexed rows. None when they are more than a palette holds."""
+    others = sorted(colours.difference(ground_colours))
+    free = COLOURS - len(ground_colours)
+    if not ground_colours or len(others) > free:
+        return None
+    slots = [None] * free
+    for colour in others:
+        at = zlib.crc32(bytes(colour)) % free
+        while slots[at] is not None:
+            at = (at + 1) % free
+        slots[at] = colour
+    return ground_colours + tuple(colour or ground_colours[0] for colour in slots)
+
+
+def most_frequent(colours: set, counted: list) -> tuple:
+    """The palette of an image of these colours (counted in bands) that no ground tells:
+    all of them, else its COLOURS most frequent (ties by colour), in order."""
     if len(colours) > COLOURS:
         totals = {}
         for band in counted:
             for colour, count in band.items():
                 totals[colour] = totals.get(colour, 0) + count
         colours = sorted(totals, key=lambda c: (-totals[c], c))[:COLOURS]
-    chosen = tuple(sorted(colours))
-    return indexed_png(image.width, image.height, chosen,
-                       band_chunks(image, boxes, made_of, chosen))
+    return tuple(sorted(colours))
+
+
+def indexes_of(number: int, chosen: tuple, colours: set) -> dict:
+    """{colour: the index Pillow draws it as} in the palette `chosen` (numbered `number`),
+    for these colours (each reckoned once per palette)."""
+    from PIL import Image
+    known = _indexes.get(number)
+    if known is None:
+        known = _indexes.keep(number, {})
+    new = sorted(colours.difference(known))
+    if new:
+        row = Image.new("RGB", (len(new), 1))
+        row.putdata(new)
+        known.update(zip(new, row.quantize(palette=palette(chosen),
+                                           dither=Image.Dither.NONE).tobytes()))
+    return known
 
 
 def band_colours(image, box, key) -> dict | None:
@@ -580,23 +633,19 @@ def band_colours(image, box, key) -> dict | None:
     return found or None
 
 
-def band_chunks(image, boxes: list, made_of: list, colours: tuple) -> list:
+def band_chunks(image, boxes: list, keys: list, colours: tuple) -> list:
     """Each band of the image indexed to these colours, each row after its filter byte
     (none), compressed alone: (deflate blocks ending on a full flush, their data's
-    Adler-32 and length). The bands not kept are indexed together, in one strip."""
+    Adler-32 and length), kept by what the band is made of and its colours' indexes.
+    The bands not kept are indexed together, in one strip."""
     from PIL import Image
-    indexes = palette(colours)
-    number = _palettes.get(colours)
-    if number is None:
-        number = _palettes.keep(colours, next(_numbers))
-    keys = [(key, number) if key else None for key in made_of]
     chunks = [_band_chunks.get(key) if key else None for key in keys]
     missing = [n for n, chunk in enumerate(chunks) if chunk is None]
     if not missing:
         return chunks
     top, bottom = boxes[missing[0]][1], boxes[missing[-1]][3]
     strip = image.crop((0, top, image.width, bottom)).quantize(
-        palette=indexes, dither=Image.Dither.NONE).tobytes()
+        palette=palette(colours), dither=Image.Dither.NONE).tobytes()
     width = image.width
     for n in missing:
         start, end = (boxes[n][1] - top) * width, (boxes[n][3] - top) * width

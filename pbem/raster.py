@@ -181,8 +181,10 @@ class Layers:
     pieces: tuple
 
 
+@lru_cache(maxsize=16)
 def layers(svg: str) -> Layers | None:
-    """The layers of a board's SVG; None for an SVG without them."""
+    """The layers of a board's SVG; None for an SVG without them (taken apart once for
+    the board and each seat's close-up of it)."""
     head, found, rest = svg.partition(GROUND)
     end = rest.rfind("</svg>")
     if not found or end < 0:
@@ -345,6 +347,7 @@ def forget() -> None:
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
+    layers.cache_clear()
 
 
 def ground(head: str, text: str) -> tuple:

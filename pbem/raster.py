@@ -365,10 +365,10 @@ def ground(head: str, text: str) -> tuple:
 
 
 def kept_on_disk(svg: str):
-    """An SVG drawn by resvg, read from GROUND_FOLDER when a process drew it before: a
-    board's ground is the same for every process that sends its game's mails (each
-    `pbem tick` from cron), and drawing it costs ten times reading it. The file is
-    named by the SVG's digest and written whole (or not at all); the image is the
+    """An SVG drawn by resvg, or read from the `ground_folder` when a process drew it
+    before: a board's ground is the same for every process that sends its game's mails
+    (each `pbem tick` from cron), and drawing it costs ten times reading it. The file
+    is named by the SVG's digest and written whole (or not at all); the image is the
     same pixels either way."""
     from PIL import Image
     import resvg_py

@@ -21,6 +21,7 @@ most once a day, a digest of the mail refused (pbem/digest.py).
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 import signal
 import threading
 import time
@@ -29,6 +30,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
+from .adjudicator.spelling import unlinked
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -649,7 +651,7 @@ def orders_like(table, sender: str, text: str) -> bool:
     parts = order_parts(table, sender, text) if controller(table, sender) == sender \
         else [(sender, text)]
     for target, part in parts:
-        _orders, errors = table.game.parse(table.state["game"], target, part)
+        _orders, errors, part = read_orders(table, target, part)
         if usable_lines(part, errors) or any(e.text and not e.remark for e in errors):
             return True
     return False
@@ -677,7 +679,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
               "recorded.")
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         return
-    orders, errors = table.game.parse(table.state["game"], target, orders_text)
+    orders, errors, orders_text = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer)
@@ -708,6 +710,28 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
                                      "this turn.") if not errors else
                                    _("Orders received, with errors (see below).")))
+
+
+def read_orders(table, target: str, text: str) -> tuple:
+    """(orders, errors, text): the game's reading of a seat's order lines, a line that
+    starts with words tying it to the one before ("Then move host Mercia", "puis
+    déplacer ...") read without them, unless what is left is chat too (spelling.unlinked).
+    """
+    parse = partial(table.game.parse, table.state["game"], target)
+    orders, errors = parse(text)
+    lines = text.splitlines()
+    linked = {e.line: unlinked(lines[e.line - 1]) for e in errors
+              if e.remark and 0 < e.line <= len(lines)}
+    linked = {number: rest for number, rest in linked.items() if rest}
+    while linked:
+        reread = "\n".join(linked.get(number, line)
+                           for number, line in enumerate(lines, start=1))
+        again, still = parse(reread)
+        chat = {e.line for e in still if e.remark and e.line in linked}
+        if not chat:
+            return again, still, reread
+        linked = {number: rest for number, rest in linked.items() if number not in chat}
+    return orders, errors, text
 
 
 def without_signature(text: str, errors, names: set[str], answer: Answer) -> tuple:

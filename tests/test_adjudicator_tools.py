@@ -60,6 +60,10 @@ def test_offers_read_in_both_languages_and_suggest_names():
         {"to": "bob", "give": {"wood": 2}, "take": {"metal": 1}}
     assert offers.read_offer("bob donne 2 bois pierre prend metal".split(), ["bob"], GOODS) == \
         {"to": "bob", "give": {"wood": 2, "stone": 1}, "take": {"metal": 1}}
+    for said in ("bob wood 2 for metal 1", "bob bois 2 contre metal 1",
+                 "bob donne bois 2 prends metal 1"):
+        assert offers.read_offer(said.split(), ["bob"], GOODS) == \
+            {"to": "bob", "give": {"wood": 2}, "take": {"metal": 1}}, said
     with pytest.raises(ValueError, match="did you mean bob"):
         offers.read_offer("bbo give wood 1".split(), ["ann", "bob"], GOODS)
     with pytest.raises(ValueError, match="did you mean metal"):

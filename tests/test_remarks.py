@@ -139,3 +139,28 @@ def test_a_line_that_starts_with_a_people_is_an_order_short_of_its_verb_not_chat
     row = reply(referee, "g", "ann", "goths pannonia\nplay huns dacia", START)
     said = flat(answer_to(referee, row))
     assert "line 1: I do not understand 'goths'" in said and "Remarks" not in said
+
+
+@pytest.mark.parametrize("ruleset,lines,understood", [
+    ("auguste", "Hello all,\nThen red: move BUK BUV", "BUK"),
+    ("attila", "Salut,\nplay goths pannonia\nand play huns dacia", "dacia"),
+    ("saga", "Hi!\nThen, move reserve Kent", "Kent"),
+    ("seigneurs", "Bonjour,\npuis offre bob donne bois 2 prends métal 1", "metal 1"),
+])
+def test_a_word_tying_a_line_to_the_one_before_loses_no_order(tmp_path, ruleset, lines,
+                                                            understood):
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    row = reply(referee, "g", seat, lines + "\nand good luck to all!", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert understood in said.split("Your orders as I understood them:")[1], said
+    assert ": and good luck to all!" in said, "chat after a link word is still chat"
+
+
+def test_a_word_tying_a_mistyped_order_keeps_it_an_error_with_did_you_mean(tmp_path):
+    referee = game_at(tmp_path, "saga")
+    row = reply(referee, "g", "ann", "Hi,\nand then moev reserve Kent", START)
+    said = flat(answer_to(referee, row))
+    assert "line 2:" in said and "did you mean MOVE" in said, said
+    assert "Remarks" not in said

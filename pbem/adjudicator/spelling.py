@@ -36,6 +36,13 @@ OPENERS = frozenset("""
 """.split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.
+# Words that tie a line to the one before it, and start no order: "Then move host Mercia",
+# "and build a farm", "puis déplacer ...", "also F NTH - NWY". A line they start is read
+# again without them (see :func:`unlinked`).
+LINKS = frozenset("""
+    then and also next finally lastly afterwards plus so
+    puis et ensuite aussi enfin apres alors donc
+""".split())  # as folded
 SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")
 SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
 
@@ -95,6 +102,19 @@ def chat(line: str, word: str, words) -> bool:
     if SENTENCE_START.match(line) or SENTENCE_END.search(line):
         return True
     return not mistyped(word, words)
+
+
+def unlinked(line: str) -> str | None:
+    """The line without the words that tie it to the one before ("Then, move host Mercia":
+    "move host Mercia"; "et puis déplacer ost Mercie": "déplacer ost Mercie"), or None when
+    no such word starts it or nothing else is left."""
+    words = line.split()
+    start = 0
+    while start < len(words) and folded(words[start]) in LINKS:
+        start += 1
+    if start == 0 or start == len(words):
+        return None
+    return " ".join(words[start:])
 
 
 def aside(number: int, line: str, word: str, words) -> OrderError | None:

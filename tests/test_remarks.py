@@ -164,3 +164,23 @@ def test_a_word_tying_a_mistyped_order_keeps_it_an_error_with_did_you_mean(tmp_p
     said = flat(answer_to(referee, row))
     assert "line 2:" in said and "did you mean MOVE" in said, said
     assert "Remarks" not in said
+
+
+@pytest.mark.parametrize("ruleset,line,understood,remark", [
+    ("auguste", "red: move BUK BUV - wish me luck!", "BUK", "wish me luck!"),
+    ("attila", "play goths pannonia (hope the Huns are asleep)", "pannonia",
+     "(hope the Huns are asleep)"),
+    ("saga", "move reserve Kent, if there's any room left.", "Kent",
+     "if there's any room left."),
+    ("seigneurs", "Sorry Bob: offer bob give wood 2 take metal 1", "metal 1", "Sorry Bob"),
+])
+def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, understood,
+                                                     remark):
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    extra = "\nplay huns dacia" if ruleset == "attila" else ""
+    row = reply(referee, "g", seat, line + extra, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert understood in said.split("Your orders as I understood them:")[1], said
+    assert f"line 1: {remark}" in said

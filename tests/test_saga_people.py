@@ -8,6 +8,8 @@ shown when it rules, a seat's own armies on its map.
 
 import copy
 
+import pytest
+
 from pbem.adjudicator.contract import REFEREE
 from pbem.app import SeatSpec
 from pbem.timeutil import later
@@ -179,3 +181,19 @@ def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
     assert "5" in drawn["label"].split("+")
     report = outbox(referee, seat="cat", kind="report")[-1]
     assert "host 5 (1/2/2 +L)" in flat(report).split("12 Mercia", 1)[1].split("East Anglia")[0]
+
+
+@pytest.mark.parametrize("line,scenario", [
+    ("scenario 1 - face to face, may the best Lord win", "Face to face"),
+    ("scenario 4 (Homeland)", "Homeland"),
+    ("scenario the bridge", "The bridge"),
+    ("scénario Bataille pour le pont", "The bridge"),
+])
+def test_a_scenario_written_as_the_options_name_it_is_read(tmp_path, line, scenario):
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
+    reply(referee, "c", "cat", "move host Mercia", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert "bob" in referee.table("c").state["engine"]["requests"]
+    row = reply(referee, "c", "bob", line, later(START, 0.2))
+    said = flat(answer_to(referee, row))
+    assert f"scenario: {scenario}" in said and "could not be accepted" not in said, said

@@ -495,10 +495,15 @@ class Reader:
         self.orders["withdraw"] = {}
 
     def read_scenario(self, number, line, args) -> None:
-        """SCENARIO bridge (or its number on the scenario die)."""
+        """SCENARIO bridge (or its number on the scenario die, or both, as the options
+        list them: "scenario 1 face to face")."""
         if scenario_chooser(self.state) != self.seat:
             raise ValueError(_("you do not choose this battle's scenario"))
-        found = scenario_of(" ".join(args)) if args else None
+        named = words(line)[1:]  # "scenario 1 face to face": the words after the verb
+        found = (scenario_of(" ".join(args)) or scenario_of(" ".join(named))) if args else None
+        if found is None and args and scenario_of(args[0]) and \
+                scenario_of(" ".join(named[1:])) == scenario_of(args[0]):
+            found = scenario_of(args[0])
         if found is None:
             raise ValueError(_("name a scenario: {names}").format(names=", ".join(
                 f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1))))

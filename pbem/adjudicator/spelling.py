@@ -8,6 +8,7 @@ seat's answer lists and which holds no turn up, or a mistyped order word,
 which stays an error with "did you mean".
 """
 
+from dataclasses import dataclass
 from difflib import get_close_matches
 import re
 import unicodedata
@@ -28,6 +29,7 @@ OPENERS = frozenset("""
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
     yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
+    may ok okay hopefully fingers
     je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
@@ -45,6 +47,9 @@ LINKS = frozenset("""
 """.split())  # as folded
 SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")
 SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
+# Where a sentence may start or end on a line: a comma, a semicolon, a colon, the end of
+# a sentence, a dash between spaces, an opening bracket.
+CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
 
 
 def closest(word: str, names, count: int = 2) -> list[str]:
@@ -115,6 +120,64 @@ def unlinked(line: str) -> str | None:
     if start == 0 or start == len(words):
         return None
     return " ".join(words[start:])
+
+
+def sentence(text: str) -> bool:
+    """Does this text read as a sentence at sight: a first word that starts sentences and
+    never orders ("if there's gold left", "hope they're asleep"), or a last "!", "?" or
+    smiley? (Stricter than :func:`chat`: it does not need the game's order words.)"""
+    first = folded(text.split()[0]) if text.split() else ""
+    return bool(first) and (first in OPENERS or first.partition("'")[0] in OPENERS
+                            or bool(SENTENCE_END.search(text)))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a refused line: `order`, the words a game may take for an order,
+    and `remark`, the words of chat beside it on the line ("" when none); `strict`: the
+    order counts only when the game accepts it whole (else when it is no remark)."""
+
+    order: str
+    remark: str = ""
+    strict: bool = True
+
+
+def readings(line: str, remark: bool) -> list[Reading]:
+    """The other ways to read a line the game refused, best first.
+
+    People tie a line to the one before ("Then move host Mercia") and write chat
+    on an order's line ("recruit levies, if there's any gold left", "Sorry Bea:
+    move host Wessex"). A remark may be an order after its tying words, or after
+    a sentence; an error may be an order followed by a sentence. A reading with
+    a part of chat counts only when the game accepts its order whole.
+    """
+    found = []
+    if remark:
+        rest = unlinked(line)
+        if rest:
+            found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
+        for chat, order in heads(line):
+            found.append(Reading(unlinked(order) or order, chat))
+        if rest:
+            found.append(Reading(rest, strict=False))
+    else:
+        found += [Reading(order, chat) for order, chat in tails(line)]
+    return found
+
+
+def tails(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each place a sentence follows the words before it."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in CLAUSE.finditer(line)
+            if line[:at.start()].strip() and sentence(line[at.end():])]
+
+
+def heads(line: str) -> list[tuple[str, str]]:
+    """(chat, order) for each place words follow others on a line of chat ("Sorry Bea:
+    move host Wessex")."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in CLAUSE.finditer(line)
+            if line[:at.start()].strip() and line[at.end():].strip()]
 
 
 def aside(number: int, line: str, word: str, words) -> OrderError | None:

@@ -732,16 +732,21 @@ def read_orders(table, target: str, text: str) -> tuple:
     lines, remarks = text.splitlines(), []
     for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
                           key=lambda e: e.line):
+        fallback = None  # else: an order the game refuses, with the chat beside it
         for reading in readings(lines[refused.line - 1], refused.remark):
             trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
             again, still = parse("\n".join(trial))
             left = [e for e in still if e.line == refused.line]
-            if left and (reading.strict or any(e.remark for e in left)):
-                continue
-            lines, orders, errors = trial, again, still
-            if reading.remark:
-                remarks.append((refused.line, reading.remark))
-            break
+            if not left:
+                fallback = (trial, again, still, reading.remark)
+                break
+            if fallback is None and reading.meant and not any(e.remark for e in left) and \
+                    (reading.remark or not reading.strict):
+                fallback = (trial, again, still, reading.remark)
+        if fallback is not None:
+            lines, orders, errors, remark = fallback
+            if remark:
+                remarks.append((refused.line, remark))
     return orders, errors, "\n".join(lines), remarks
 
 

@@ -184,3 +184,21 @@ def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, un
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert understood in said.split("Your orders as I understood them:")[1], said
     assert f"line 1: {remark}" in said
+
+
+@pytest.mark.parametrize("line", ["Je passe.", "I'll pass", "Passing this round.",
+                                  "Done trading. pass", "pass please", "passer svp"])
+def test_a_pass_as_people_write_it_is_a_pass(tmp_path, line):
+    referee = game_at(tmp_path, "seigneurs")
+    row = reply(referee, "g", "bob", line, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), said
+    assert "you pass" in said
+
+
+def test_a_line_of_chat_with_an_order_word_after_a_sentence_stays_chat(tmp_path):
+    referee = game_at(tmp_path, "seigneurs")
+    row = reply(referee, "g", "bob", "Sounds fair. Peace it is.\npass", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 1: Sounds fair. Peace it is." in said

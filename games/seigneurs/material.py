@@ -50,8 +50,11 @@ BUILDING_WORDS = {
     "forge": "forge", "mill": "mill", "moulin": "mill", "walls": "walls", "wall": "walls",
     "murailles": "walls", "muraille": "walls", "house": "house", "warrior-house": "house",
     "maison": "house", "watchtower": "watchtower", "tower": "watchtower", "tour": "watchtower",
-    "keep": "keep", "donjon": "keep",
+    "keep": "keep", "donjon": "keep", "warrior": "house", "warriors": "house",
 }
+# The words after the first of a building's name as mails write it ("tour de guet",
+# "maison de guerriers", "warrior house"): read past.
+BUILDING_TAILS = {"watchtower": {"guet"}, "house": {"guerriers", "guerrier", "house"}}
 
 
 def plain(text: str) -> str:

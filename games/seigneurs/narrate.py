@@ -252,14 +252,20 @@ HANDLERS = {
     "price_moved": lambda p: _("The reference price of {good} moves from {was} to {price}.")
     .format(good=good_name(p["good"]), was=p["was"], price=p["price"]),
     "merchant_trade": lambda p: (
-        ngettext("You buy {goods} from the merchants for {coins} coin.",
-                 "You buy {goods} from the merchants for {coins} coins.", p["coins"])
+        ngettext("{seat} buys {goods} from the merchants for {coins} coin.",
+                 "{seat} buys {goods} from the merchants for {coins} coins.", p["coins"])
         if p["kind"] == "buy" else
-        ngettext("You sell {goods} to the merchants for {coins} coin.",
-                 "You sell {goods} to the merchants for {coins} coins.", p["coins"]))
-    .format(goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
-    "merchant_refused": lambda p: _("The merchants would not trade: you lack the goods or "
-                                    "the coins."),
+        ngettext("{seat} sells {goods} to the merchants for {coins} coin.",
+                 "{seat} sells {goods} to the merchants for {coins} coins.", p["coins"]))
+    .format(seat=p["seat"], goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
+    "merchant_refused": lambda p: (
+        ngettext("The merchants would not sell {goods} to {seat}: it costs {coins} coin, "
+                 "more than {seat} holds.",
+                 "The merchants would not sell {goods} to {seat}: it costs {coins} coins, "
+                 "more than {seat} holds.", p["coins"])
+        if p["kind"] == "buy" else
+        _("The merchants would not buy {goods} from {seat}: {seat} does not hold them."))
+    .format(seat=p["seat"], goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
     "project_paid": lambda p: _("{lord} puts {goods} on its {building}.").format(
         lord=p["lord"], goods=goods_text(p["goods"]), building=building_name(p["building"])),
     "building_finished": lambda p: _("{lord}'s {building} is finished.").format(

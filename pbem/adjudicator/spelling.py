@@ -29,7 +29,9 @@ OPENERS = frozenset("""
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
     yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
-    may ok okay hopefully fingers
+    may ok okay hopefully fingers maybe perhaps probably near because since unless
+    pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine
+    turn round tour manche
     je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
@@ -47,6 +49,11 @@ LINKS = frozenset("""
 """.split())  # as folded
 SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")
 SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
+# Pronouns a player may put before an order's verb: "Je passe", "I'll pass", "We pass".
+SUBJECTS = frozenset("i i'll ill we we'll je j' on nous".split())  # as folded
+# Words of politeness, which no order needs: "move host Kent please", "svp".
+POLITE = re.compile(r"(?<![\w'])(?:please|pls|plz|svp|stp|s'il (?:vous|te) pla[iî]t)(?![\w'])[,.!]?",
+                    re.IGNORECASE)
 # Where a sentence may start or end on a line: a comma, a semicolon, a colon, the end of
 # a sentence, a dash between spaces, an opening bracket.
 CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
@@ -135,11 +142,14 @@ def sentence(text: str) -> bool:
 class Reading:
     """One way to read a refused line: `order`, the words a game may take for an order,
     and `remark`, the words of chat beside it on the line ("" when none); `strict`: the
-    order counts only when the game accepts it whole (else when it is no remark)."""
+    order counts only when the game accepts it whole (else when it is no remark);
+    `meant`: the words are surely meant as an order (a line tied to the one before, an
+    order followed by chat), so the game's refusal of them is the line's error."""
 
     order: str
     remark: str = ""
     strict: bool = True
+    meant: bool = True
 
 
 def readings(line: str, remark: bool) -> list[Reading]:
@@ -152,17 +162,40 @@ def readings(line: str, remark: bool) -> list[Reading]:
     a part of chat counts only when the game accepts its order whole.
     """
     found = []
-    if remark:
-        rest = unlinked(line)
-        if rest:
-            found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
-        for chat, order in heads(line):
-            found.append(Reading(unlinked(order) or order, chat))
-        if rest:
-            found.append(Reading(rest, strict=False))
-    else:
-        found += [Reading(order, chat) for order, chat in tails(line)]
+    plain = unpleased(line)
+    for text in (line, plain) if plain else (line,):
+        if plain and text is line:
+            found.append(Reading(plain))
+        if remark and subjectless(text):
+            found.append(Reading(subjectless(text)))
+        if remark:
+            rest = unlinked(text)
+            if rest:
+                found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
+            for chat, order in heads(text):
+                found.append(Reading(unlinked(order) or order, chat, meant=False))
+            if rest:
+                found.append(Reading(rest, strict=False))
+        else:
+            found += [Reading(order, chat) for order, chat in tails(text)]
     return found
+
+
+def subjectless(line: str) -> str | None:
+    """The line without the pronoun that starts it ("Je passe": "passe"; "I'll pass":
+    "pass"), or None when none does or nothing else is left."""
+    words = line.split()
+    if len(words) < 2 or folded(words[0]) not in SUBJECTS:
+        return None
+    return " ".join(words[1:])
+
+
+def unpleased(line: str) -> str | None:
+    """The line without its words of politeness ("village G3 G4 please", "svp"), or None
+    when it has none."""
+    plain = POLITE.sub(" ", line)
+    plain = " ".join(plain.split())
+    return plain if plain != " ".join(line.split()) and plain else None
 
 
 def tails(line: str) -> list[tuple[str, str]]:

@@ -451,7 +451,8 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     than the open one's: a step of the turn the seat reads of now (a battle's
     report after its scenario) is no turn over. A mail that references none
     of ours, or only asks (HELP, STATUS), counts for the open turn, and so
-    does a reply to press that holds no orders (a message, whenever it comes).
+    does a reply to press (a message asks nothing: what it holds, message or
+    orders, is for now).
     """
     if not incoming.references:
         return None
@@ -472,8 +473,8 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
                                          in undone_spans(store, table)):
         return latest, True
-    if latest["phase"] >= table.state["engine"]["phase"]:
-        return None
+    if latest["phase"] >= table.state["engine"]["phase"] or latest["kind"] == "press":
+        return None  # a press asks nothing: orders in a reply to it are for the open turn
     asked = [row for row in rows if row["phase"] == latest["phase"] and row["asked"]]
     if not asked:
         return None

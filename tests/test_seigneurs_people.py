@@ -177,3 +177,22 @@ def test_a_lord_whose_claim_is_opposed_is_offered_to_support_it_first(tmp_path):
     referee.tick(later(START, 0.3), send=False)
     options = flat(last(referee, "bob")).split("What you may send now")[1]
     assert "support D5 1 1 warrior backs the collector on D5" in options, options
+
+
+def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broken(tmp_path):
+    referee = valley_game(tmp_path, {
+        "stage": "growth", "farms": {"I5": "bob"}, "goods": {"I5": {"food": 4}},
+        "agreements": [{"kind": "peace", "parties": ["ann", "bob"],
+                        "terms": {"ann": "paix", "bob": "peace"}, "turn": 1}]},
+        lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    assert referee.table("v").state["game"]["stage"] == "judgement"
+    told = flat(last(referee, "zed"))
+    assert "Prestige des seigneurs (3 par domaine que dirige leur famille, 1 par ferme, 2 " \
+           "par bâtiment achevé) : ann 5, bob 5." in told, told
+    assert "rompus 1 nomme les accords que vous jugez rompus" in told
+    assert "rompus 2 5" not in told
+    row = reply(referee, "v", "zed", "Décision : vainqueur bob, il a tenu parole.",
+                later(referee.table("v").state["engine"]["deadline"], -1))
+    said = flat(answer_to(referee, row))
+    assert "votre décision : vainqueur : bob" in said and "winner" not in said, said

@@ -233,8 +233,10 @@ def revolt(state, seat) -> list:
 
 
 def judgement(state, seat) -> list:
-    return [("ruling", [(" ".join([_("ruling"), _("winner"), lord, _("your reasons")]),
-                         _("the winner; broken 2 5 names breaches"))
+    numbers = " ".join(str(a["id"]) for a in state["agreements"][:2])
+    says = _("the winner; {broken} {numbers} names the agreements you find broken").format(
+        broken=_("broken"), numbers=numbers) if numbers else _("the winner")
+    return [("ruling", [(" ".join([_("ruling"), _("winner"), lord, _("your reasons")]), says)
                         for lord in state["lords"]])]
 
 

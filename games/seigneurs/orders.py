@@ -12,7 +12,7 @@ import re
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.rulings import parse_ruling
+from pbem.adjudicator.rulings import parse_ruling, setting_text
 from pbem.adjudicator.spelling import aside, closest, did_you_mean
 from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 
@@ -952,7 +952,8 @@ def describe_war(orders) -> list[str]:
 
 def describe_ruling(orders) -> list[str]:
     """A ruling said back."""
-    values = ", ".join(f"{k} {v}" for k, v in sorted(orders["set"].items())) or "-"
+    values = ", ".join(setting_text(k, v, RULING_WORDS)
+                       for k, v in sorted(orders["set"].items())) or "-"
     lines = [_("your ruling: {values}").format(values=values)]
     if orders.get("broken"):
         lines.append(_("agreements you find broken: {numbers}").format(

@@ -87,6 +87,9 @@ def your_lines(view, you) -> list[str]:
             bag = you["jacquerie_bags"][seat]
             lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
                 seat=seat, goods=goods_text(goods), tokens=bag_text(bag)))
+        lines.append(_("The lords' prestige (3 a domain their family heads, 1 a farm, 2 a "
+                       "finished building): {list}.").format(list=", ".join(
+                           f"{lord} {points}" for lord, points in you["prestige"].items())))
     lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
     if view["stage"] in ("market", "construction") and "limit" in you:
         lines += building_lines_for(view, you)
@@ -311,7 +314,8 @@ def barbarian_view(state) -> dict:
             "deck": [c for c in state["data"]["deck"] if c["id"] in state["deck"]],
             "freeing": [{**x, "default": default_freeing(state, x["lord"], x["count"])}
                         for x in state["freeing"]],
-            "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {}))}
+            "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {})),
+            "prestige": {lord: prestige(state, lord) for lord in state["lords"]}}
 
 
 # ---------------------------------------------------------------- the board as text

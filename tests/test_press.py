@@ -165,7 +165,7 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     assert "DRAW: your vote to end the game in a draw" in english
     assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
     assert "PRESS" not in english and "PRESSE" not in french, "this game has no press"
-    assert "PRESS bob (or a team, or ALL)" in with_press
+    assert "PRESS dan (or a team, or ALL)" in with_press, "a seat of the game, and its teams"
 
 
 def test_the_welcome_names_allies_and_how_to_press_them_never_an_address(referee):

@@ -196,3 +196,11 @@ def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broke
                 later(referee.table("v").state["engine"]["deadline"], -1))
     said = flat(answer_to(referee, row))
     assert "votre décision : vainqueur : bob" in said and "winner" not in said, said
+
+
+def test_help_shows_press_to_a_seat_of_the_game_and_no_team(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid"},
+                          lang={"ann": "fr"})
+    row = reply(referee, "v", "ann", "AIDE", START)
+    said = flat(answer_to(referee, row))
+    assert "PRESSE bob (ou TOUS), puis votre message" in said and "équipe" not in said

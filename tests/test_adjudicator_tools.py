@@ -70,6 +70,13 @@ def test_offers_read_in_both_languages_and_suggest_names():
         offers.read_offer("bob give metl 1".split(), ["bob"], GOODS)
 
 
+def test_an_answer_to_an_offer_reads_past_the_words_after_its_number():
+    open_ = [{"id": 2, "from": "cid", "to": "bea", "give": {}, "take": {}, "status": "open"}]
+    assert offers.read_answer("2 - deal cyril".split(), open_, "bea") == 2
+    with pytest.raises(ValueError, match="by its number"):
+        offers.read_answer("2 3".split(), open_, "bea")
+
+
 def test_an_offer_moves_goods_only_when_both_sides_hold_them():
     offer = offers.new_offer([], "ann", {"to": "bob", "give": {"wood": 2},
                                          "take": {"metal": 1}}, phase=3)

@@ -204,3 +204,14 @@ def test_help_shows_press_to_a_seat_of_the_game_and_no_team(tmp_path):
     row = reply(referee, "v", "ann", "AIDE", START)
     said = flat(answer_to(referee, row))
     assert "PRESSE bob (ou TOUS), puis votre message" in said and "équipe" not in said
+
+
+def test_a_gift_reads_as_one(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid",
+                                     "stocks": {"bob": {"wood": 3}}}, lang={"ann": "fr"})
+    row = reply(referee, "v", "bob", "As agreed:\noffer ann give wood 2", START)
+    assert "you offer ann wood 2 for nothing" in flat(answer_to(referee, row))
+    reply(referee, "v", "ann", "passer", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert "Offre 1 : bob propose à ann bois 2 contre rien." in flat(last(referee, "ann"))

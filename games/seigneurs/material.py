@@ -146,6 +146,11 @@ def goods_text(goods: dict) -> str:
     return ", ".join(parts) or "-"
 
 
+def offered_text(goods: dict) -> str:
+    """One side of an offer in words: 'wood 2', or 'nothing' (a gift)."""
+    return goods_text(goods) if any(goods.values()) else _("nothing")
+
+
 def count(goods: dict) -> int:
     """How many resources (not coins or weapons) a pile holds."""
     return sum(goods.get(g, 0) for g in RESOURCES)

@@ -2,7 +2,7 @@
 
 from pbem.i18n import N_, _, ngettext
 
-from .material import building_name, card_name, good_name, goods_text
+from .material import building_name, card_name, good_name, goods_text, offered_text
 
 STAGE_NAMES = {
     "villages": N_("setup: villages"), "farms": N_("setup: farms"),
@@ -156,8 +156,8 @@ def fight_ended(p):
 def offer_made(p):
     o = p["offer"]
     return _("Offer {number}: {seat} offers {to} {give} for {take}.").format(
-        number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
-        take=goods_text(o["take"]))
+        number=o["id"], seat=o["from"], to=o["to"], give=offered_text(o["give"]),
+        take=offered_text(o["take"]))
 
 
 def agreement_text(a) -> str:

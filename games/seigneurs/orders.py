@@ -20,7 +20,8 @@ from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
 from .material import (BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
-                       building_name, card_name, good_name, goods_text, plain, valley)
+                       building_name, card_name, good_name, goods_text, offered_text, plain,
+                       valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
                     warriors_at)
 
@@ -876,7 +877,8 @@ def describe_market(orders) -> list[str]:
     lines = []
     for offer in orders.get("offers", []):
         lines.append(_("you offer {seat} {give} for {take}").format(
-            seat=offer["to"], give=goods_text(offer["give"]), take=goods_text(offer["take"])))
+            seat=offer["to"], give=offered_text(offer["give"]),
+            take=offered_text(offer["take"])))
     for answer in orders.get("answers", []):
         text = _("you accept offer {number}") if answer["accept"] else \
             _("you refuse offer {number}")

@@ -19,7 +19,7 @@ from .development import merchant_price, still_owed
 from .narrate import SIDES, STAGE_NAMES, agreement_recorded, told
 from .orders import help_rows
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, card_name, good_name,
-                       goods_text, valley)
+                       goods_text, offered_text, valley)
 from .seasons import default_freeing, prestige
 from .rules import (card, church_wealth, famine_free_village_farms, goods_at, holiness,
                     place_owner, places, tiles_of, village_farm_count, village_farms,
@@ -107,8 +107,8 @@ def your_lines(view, you) -> list[str]:
     lines += deck_lines(view, you)
     for o in you["offers"]:
         lines.append(_("Open offer {number}: {seat} offers {to} {give} for {take}.").format(
-            number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
-            take=goods_text(o["take"])))
+            number=o["id"], seat=o["from"], to=o["to"], give=offered_text(o["give"]),
+            take=offered_text(o["take"])))
     for p in you["proposals"]:
         lines.append(_("Peace offered by {seat} to {to}: \u00ab{terms}\u00bb").format(
             seat=p["from"], to=p["to"], terms=p["terms"] or "-"))

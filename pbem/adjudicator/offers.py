@@ -96,8 +96,13 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
 
 
 def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
-    """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none."""
-    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+    """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none.
+
+    Words after the number are read past when they name no other number ("accept 2 -
+    deal, Cyril"); "accept 2 3" names two and is refused.
+    """
+    if not words or not words[0].lstrip("#").isdigit() or \
+            any(w.lstrip("#").isdigit() for w in words[1:]):
         raise ValueError(_("name the offer by its number: accept 3"))
     number = int(words[0].lstrip("#"))
     offer = next((o for o in offers if o["id"] == number), None)

@@ -52,8 +52,9 @@ SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
 # Pronouns a player may put before an order's verb: "Je passe", "I'll pass", "We pass".
 SUBJECTS = frozenset("i i'll ill we we'll je j' on nous".split())  # as folded
 # Words of politeness, which no order needs: "move host Kent please", "svp".
-POLITE = re.compile(r"(?<![\w'])(?:please|pls|plz|svp|stp|s'il (?:vous|te) pla[iî]t)(?![\w'])[,.!]?",
-                    re.IGNORECASE)
+POLITE = re.compile(
+    r"(?<![\w'])(?:please|pls|plz|svp|stp|s'il (?:vous|te) pla[iî]t)(?![\w'])[,.!]?",
+    re.IGNORECASE)
 # Where a sentence may start or end on a line: a comma, a semicolon, a colon, the end of
 # a sentence, a dash between spaces, an opening bracket.
 CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")

@@ -191,6 +191,7 @@ def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broke
     assert "Prestige des seigneurs (3 par domaine que dirige leur famille, 1 par ferme, 2 " \
            "par bâtiment achevé) : ann 5, bob 5." in told, told
     assert "rompus 1 nomme les accords que vous jugez rompus" in told
+    assert "entre ann & bob : ann : « paix » ; bob : « peace » [tenu]" in told
     assert "rompus 2 5" not in told
     row = reply(referee, "v", "zed", "Décision : vainqueur bob, il a tenu parole.",
                 later(referee.table("v").state["engine"]["deadline"], -1))

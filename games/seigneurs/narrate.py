@@ -162,7 +162,8 @@ def offer_made(p):
 
 def agreement_text(a) -> str:
     """An agreement with its parties' words."""
-    words = _("; ").join(f"{s}: \u00ab{t or '-'}\u00bb" for s, t in a["terms"].items())
+    words = _("; ").join(_("{seat}: \u00ab{words}\u00bb").format(seat=s, words=t or "-")
+                         for s, t in a["terms"].items())
     kind = _("peace") if a["kind"] == "peace" else _("agreement on {place}").format(
         place=a["place"])
     return _("Agreement {number} ({kind}, turn {turn}) between {seats}: {words}").format(
@@ -312,7 +313,8 @@ HANDLERS = {
                                     "{goods}.").format(lords=" & ".join(p["churches"]),
                                                        goods=goods_text(p["share"])),
     "pilgrims_passed": lambda p: _("Pilgrims pass through (holiness {holiness} wanted): no "
-                                   "church holds them.").format(holiness=p["holiness"]),
+                                   "church holds them.").format(holiness=p["holiness"])
+    if p.get("offering") else _("No pilgrims come this turn."),
     "revolt_drawn": lambda p: ngettext(
         "Revolt: {lord} draws {number} jacquerie token; {freed}.",
         "Revolt: {lord} draws {number} jacquerie tokens; {freed}.",

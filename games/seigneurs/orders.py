@@ -681,8 +681,8 @@ def read_move(r, orders, args, line):
                           "next to it").format(first=args[0].upper(), second=args[1].upper(),
                                                place=source))
     if target not in neighbours(r.state, source):
-        raise LineError(_("{target} is not next to {source}").format(target=target,
-                                                                    source=source))
+        raise LineError(_("{target} is not next to {source}; next to it: {places}").format(
+            target=target, source=source, places=", ".join(neighbours(r.state, source))))
     fit = len(war.movable(r.state, r.seat, source))
     if not fit:
         raise LineError(_("you have no warrior fit to move on {place}").format(place=source))

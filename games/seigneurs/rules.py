@@ -741,6 +741,8 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
         "fights": {}, "fight_context": None,
         "offers": [], "proposals": [], "agreements": [], "took_out": {}, "freeing": [],
         "kills": [], "last_rolls": {}, "result": None,
+        "market_peace": True,  # peace proposed at the market is made there (games set up
+        # before it was did nothing with it: development.market_round)
     }
 
 

@@ -112,15 +112,21 @@ def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
     assert "your event card: plague-rumour" in flat(answer_to(english, zed))
 
 
-def test_a_game_set_up_before_village_farms_held_their_own_still_loads():
+def test_a_game_set_up_before_village_farms_held_their_own_keeps_its_pooled_villages():
     from pbem.adjudicator.contract import public
-    from pbem.games.seigneurs.rules import apply, blank_state, village_farm_count
     from pbem.games.seigneurs.material import default_data
-    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)
-    old["village_farms"] = {"ann": 2, "bob": 0}
+    from pbem.games.seigneurs.rules import (apply, blank_state, famine_free_village_farms,
+                                            goods_at, village_farm_count, village_farms)
+    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)  # 1st edition
+    old.update(villages={"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+               village_farms={"ann": 2, "bob": 0}, goods={"C2": {"wood": 3}})
     state = apply({}, public("setup", state=old))
-    assert state["village_farms"]["ann"] == [{"goods": {}, "famine": False}] * 2
-    assert village_farm_count(state, "ann") == 2 and village_farm_count(state, "bob") == 0
+    assert state == old and "edition" not in state
+    assert village_farm_count(state, "ann") == 2 and village_farms(state, "ann") == []
+    assert goods_at(state, "C2") == {"wood": 3}
+    assert famine_free_village_farms(state, "ann") == 2
+    state["famine"] = ["C2"]
+    assert famine_free_village_farms(state, "ann") == 0
 
 
 def test_the_barbarian_reads_whose_trade_with_the_merchants_it_was(tmp_path):

@@ -2,6 +2,7 @@
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import private, public
+from pbem.adjudicator.editions import edition
 
 from . import war
 from .material import add, holds, remove
@@ -66,7 +67,7 @@ def market_round(run, orders: dict) -> bool:
             made = trade.new_offer(run.state["offers"], seat, offer, state["turn"])
             run.emit(private(secret_for(state, seat, offer["to"]), "offer_made", offer=made))
             acted = True
-    if state.get("market_peace"):
+    if edition(state) >= 2:  # the first edition did nothing with peace offered here
         for seat in state["seats"]:
             for proposal in (orders.get(seat) or {}).get("peace", []):
                 war.propose_peace(run, seat, proposal["to"], proposal["terms"])

@@ -12,6 +12,7 @@ import re
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
+from pbem.adjudicator.editions import edition
 from pbem.adjudicator.rulings import parse_ruling, setting_text
 from pbem.adjudicator.spelling import aside, closest, did_you_mean
 from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
@@ -511,7 +512,7 @@ def read_peace(r, orders, args, line):
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     if not at_war(r.state, r.seat, other):
         raise LineError(_("you are not at war with {seat}").format(seat=other))
-    if r.state["stage"] == "market" and not r.state.get("market_peace"):
+    if r.state["stage"] == "market" and edition(r.state) < 2:
         raise LineError(_("in this game peace is made in the war's movement, not at the "
                           "market"))
     orders.setdefault("peace", []).append({"to": other, "terms": rest_of(line, 2)})

@@ -250,7 +250,7 @@ def place_view(state, place: str) -> dict:
     farms = village_farms(state, lord) if lord else []
     return {"name": place, "tiles": tiles_of(state, place), "village": lord,
             "owner": owner if owner or place not in state["farms"] else "free",
-            "village_farms": len(farms),
+            "village_farms": village_farm_count(state, lord) if lord else 0,
             "farm_goods": [{**farm["goods"]} for farm in farms],
             "famine": [i for i, farm in enumerate(farms) if farm["famine"]],
             "lying": dict(state["goods"].get(place, {})),
@@ -440,7 +440,7 @@ def place_line(view, p) -> str:
     else:
         what = _("forest")
     parts = [f"{where}: {what}"]
-    if p["village"] and p["village_farms"]:
+    if p["farm_goods"]:
         parts += farm_lines(p)
     elif p["goods"]:
         parts.append(goods_text(p["goods"]))

@@ -1069,18 +1069,32 @@ def replay(referee, game_id, upto, verify):
         raise click.BadParameter(f"the log of {game_id} ends at event {last}", param_hint="--to")
     from .replay import replay as replay_game
     verdict = replay_game(referee.store, game_id, upto, verify)
-    game = referee.table(game_id).game
-    if verdict.state["game"]:
-        click.echo(game.board_text(game.view(verdict.state["game"], None)))
-    else:
-        click.echo("no board yet: the game is set up by a later event")
+    click.echo(board_of(verdict))
     click.echo(f"\n{verdict.events} events, {verdict.phases} phases; state {verdict.state_hash}")
-    if verify:
-        for problem in verdict.problems:
+    if verify or verdict.broken:
+        for problem in verdict.problems[:SHOWN_PROBLEMS]:
             click.echo(f"MISMATCH {problem}", err=True)
+        if len(verdict.problems) > SHOWN_PROBLEMS:
+            click.echo(f"... and {len(verdict.problems) - SHOWN_PROBLEMS} more", err=True)
         if not verdict.ok:
             sys.exit(1)
         click.echo("verified: the log is exactly what the rules give")
+
+
+SHOWN_PROBLEMS = 20  # a replay's first problems tell where the log and the rules part
+
+
+def board_of(verdict) -> str:
+    """The public board of a replayed game, or the line saying why there is none."""
+    if verdict.broken:
+        return "no board: the rules could not fold the whole log (see below)"
+    if not verdict.state["game"]:
+        return "no board yet: the game is set up by a later event"
+    game = pbem.games.load(verdict.state["engine"]["ruleset"])
+    try:
+        return game.board_text(game.view(verdict.state["game"], None))
+    except Exception as problem:  # an old log may hold what this release cannot draw
+        return f"no board: this release cannot draw the game's state ({problem!r})"
 
 
 @main.command()

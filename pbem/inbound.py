@@ -21,6 +21,7 @@ most once a day, a digest of the mail refused (pbem/digest.py).
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 import signal
 import threading
 import time
@@ -29,6 +30,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
+from .adjudicator.spelling import readings
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -448,9 +450,12 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     The mails of ours it references (In-Reply-To, References) say which turn it
     answers: the one of the latest of them. It is over when a rollback undid
     it (the game's events when the mail was written are undone), or when it
-    has closed and asked something of the seat. A mail that references none
+    has closed and asked something of the seat, under another turn (or round)
+    than the open one's: a step of the turn the seat reads of now (a battle's
+    report after its scenario) is no turn over. A mail that references none
     of ours, or only asks (HELP, STATUS), counts for the open turn, and so
-    does a reply to press that holds no orders (a message, whenever it comes).
+    does a reply to press (a message asks nothing: what it holds, message or
+    orders, is for now).
     """
     if not incoming.references:
         return None
@@ -471,10 +476,16 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     if latest["seq"] is not None and any(start < latest["seq"] < end for start, end
                                          in undone_spans(store, table)):
         return latest, True
-    if latest["phase"] >= table.state["engine"]["phase"]:
-        return None
+    if latest["phase"] >= table.state["engine"]["phase"] or latest["kind"] == "press":
+        return None  # a press asks nothing: orders in a reply to it are for the open turn
     asked = [row for row in rows if row["phase"] == latest["phase"] and row["asked"]]
-    return (max(asked, key=lambda row: row["id"]), False) if asked else None
+    if not asked:
+        return None
+    closed = max(asked, key=lambda row: row["id"])
+    turn, round_ = table.turn()
+    if ((closed["turn"] or 0), closed["round"]) == ((turn or 0), round_):
+        return None  # a step of the turn the seat reads of now: the mail is for it
+    return closed, False
 
 
 def undone_spans(store: Store, table) -> list[tuple[int, int]]:
@@ -652,7 +663,7 @@ def orders_like(table, sender: str, text: str) -> bool:
     parts = order_parts(table, sender, text) if controller(table, sender) == sender \
         else [(sender, text)]
     for target, part in parts:
-        _orders, errors = table.game.parse(table.state["game"], target, part)
+        _orders, errors, part, _remarks = read_orders(table, target, part)
         if usable_lines(part, errors) or any(e.text and not e.remark for e in errors):
             return True
     return False
@@ -680,10 +691,10 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
               "recorded.")
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         return
-    orders, errors = table.game.parse(table.state["game"], target, orders_text)
+    orders, errors, orders_text, beside = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
-                                                  answer)
+                                                  answer, beside)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -713,6 +724,36 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                                    _("Orders received, with errors (see below).")))
 
 
+def read_orders(table, target: str, text: str) -> tuple:
+    """(orders, errors, text, remarks): the game's reading of a seat's order lines, each
+    line it refused read again the other ways people write an order (spelling.readings:
+    "Then move host Mercia", "recruit levies, if there's any gold left"), and taken so
+    when the game accepts it. `remarks` are the words of chat found beside an order:
+    (line, words).
+    """
+    parse = partial(table.game.parse, table.state["game"], target)
+    orders, errors = parse(text)
+    lines, remarks = text.splitlines(), []
+    for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
+                          key=lambda e: e.line):
+        fallback = None  # else: an order the game refuses, with the chat beside it
+        for reading in readings(lines[refused.line - 1], refused.remark):
+            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
+            again, still = parse("\n".join(trial))
+            left = [e for e in still if e.line == refused.line]
+            if not left:
+                fallback = (trial, again, still, reading.remark)
+                break
+            if fallback is None and reading.meant and not any(e.remark for e in left) and \
+                    (reading.remark or not reading.strict):
+                fallback = (trial, again, still, reading.remark)
+        if fallback is not None:
+            lines, orders, errors, remark = fallback
+            if remark:
+                remarks.append((refused.line, remark))
+    return orders, errors, "\n".join(lines), remarks
+
+
 def without_signature(text: str, errors, names: set[str], answer: Answer) -> tuple:
     """(text, errors) with the signature's lines blanked and their errors dropped; the
     lines go to the answer's ignored ones."""
@@ -726,17 +767,17 @@ def without_signature(text: str, errors, names: set[str], answer: Answer) -> tup
     return blanked(text, signed), [e for e in errors if e.line not in signed]
 
 
-def without_remarks(table, target: str, orders, text: str, errors, answer: Answer) -> tuple:
+def without_remarks(table, target: str, orders, text: str, errors, answer: Answer,
+                    beside=()) -> tuple:
     """(orders, text, errors) with the remarks set aside: their lines blanked and listed in
-    the answer, the game reading the rest again.
+    the answer with the chat found beside orders (`beside`: (line, words)), the game
+    reading the rest again.
 
     A remark whose first word is a mistyped mail command (REDAY) is an error
     that says which command, not a remark.
     """
     aside = {e.line: e for e in errors if e.remark}
-    if not aside:
-        return orders, text, errors
-    typos = []
+    typos, listed = [], list(beside)
     for number, remark in sorted(aside.items()):
         command = mistyped_command(remark.text)
         if command:
@@ -744,8 +785,11 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
                 "I do not understand {word!r}; did you mean {command}?").format(
                     word=remark.text.split()[0], command=shown(command, current()))))
         else:
-            answer.remarks.append(_("line {line}: {message}").format(line=number,
-                                                                     message=remark.text))
+            listed.append((number, remark.text))
+    answer.remarks += [_("line {line}: {message}").format(line=number, message=words)
+                       for number, words in sorted(listed)]
+    if not aside:
+        return orders, text, errors
     text = blanked(text, set(aside))
     orders, errors = table.game.parse(table.state["game"], target, text)
     return orders, text, sorted(list(errors) + typos, key=lambda e: e.line)

@@ -615,8 +615,11 @@ def status(table: Table, seat: dict, incoming, now: str) -> None:
 
 def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = None) -> None:
     """HELP: the order syntax and the mail commands (in `lang`, the language of the word)."""
+    others = [s for s in table.state["engine"]["seats"] if s != seat["name"]]
+    teams = getattr(table.game, "teams", None)
     table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
-               lang=lang)
+               lang=lang, press_seat=others[0] if others else seat["name"],
+               press_teams=bool(teams and teams(table.state["game"])))
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:

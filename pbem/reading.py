@@ -60,12 +60,12 @@ COURTESY_WORDS = GREETINGS + (
     "thanks", "thank you", "thx", "ty", "cheers", "regards",
     "best", "best regards", "kind regards", "warm regards", "all the best", "best wishes",
     "yours", "sincerely", "yours sincerely", "take care", "see you", "bye", "good luck",
-    "have fun", "love",
+    "have fun", "love", "good game",
     # French
     "merci",
     "merci beaucoup", "merci bien", "mille mercis", "cordialement", "bien cordialement",
     "amicalement", "amities", "bises", "bisous", "a plus", "a+", "a bientot", "a tout a l'heure",
-    "bonne journee", "bonne soiree", "bonne chance", "bon jeu", "salutations",
+    "bonne journee", "bonne soiree", "bonne chance", "bon jeu", "bonne partie", "salutations",
     "sinceres salutations", "bien a vous", "bien a toi", "a vous", "a toi",
 )
 # The longest first, so that "merci beaucoup" is found before "merci".

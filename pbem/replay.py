@@ -8,6 +8,11 @@ acts on the table (pauses, absences, press, votes, concessions, replacements)
 are the log's inputs. A rollback's restored state must be, hash for hash, the
 state the log had after the event it returns to, and the phase it reopens
 must be the one that opened just after that event.
+
+A log that does not verify ends in a report, never in an exception: each
+event that differs says how (its type, the first part of its payload that
+differs, or who sees it), and an event the rules cannot fold or re-derive
+says so with the reason (folding stops there).
 """
 
 from dataclasses import dataclass, field
@@ -16,6 +21,7 @@ import pbem.games
 
 from .adjudicator import engine
 from .adjudicator.contract import canonical
+from .adjudicator.editions import edition
 from .store import GENESIS, chain_hash, row_event
 
 
@@ -29,17 +35,12 @@ class Verdict:
     problems: list = field(default_factory=list)
     state: dict | None = None
     state_hash: str | None = None
+    broken: bool = False    # the rules could not fold the whole log: state is where they stopped
 
     @property
     def ok(self) -> bool:
         """True when nothing differed."""
         return not self.problems
-
-
-def same(row: dict, event) -> bool:
-    """Is a stored row byte-identical to a derived event?"""
-    return (row["type"], row["payload_text"], row["visible_to_text"]) == \
-        (event.type, canonical(event.payload), canonical(event.visible_to))
 
 
 def replay(store, game_id: str, upto: int | None = None, verify: bool = False) -> Verdict:
@@ -55,13 +56,22 @@ def replay(store, game_id: str, upto: int | None = None, verify: bool = False) -
         event = row_event(row)
         if verify:
             prev = check_chain(verdict, row, prev)
-            derive(verdict, game, game_row, state, rows, index, expected)
-            if row["seq"] in expected and not same(row, expected[row["seq"]]):
-                verdict.problems.append(
-                    f"seq {row['seq']}: the log has {row['type']} "
-                    f"{canonical(row['payload'])[:200]}, the rules give "
-                    f"{expected[row['seq']].type} {canonical(expected[row['seq']].payload)[:200]}")
-        state, digest = engine.step(game, state, event)
+            try:
+                derive(verdict, game, game_row, state, rows, index, expected)
+            except Exception as problem:  # a log the rules cannot read is reported, not raised
+                verdict.problems.append(f"seq {row['seq']}: the rules cannot derive what "
+                                        f"follows {row['type']}: {failure(problem)}")
+            if row["seq"] in expected:
+                difference = differs(row, expected[row["seq"]])
+                if difference:
+                    verdict.problems.append(f"seq {row['seq']}: {difference}")
+        try:
+            state, digest = engine.step(game, state, event)
+        except Exception as problem:  # likewise: the report says where folding stopped
+            verdict.problems.append(f"seq {row['seq']}: the rules cannot fold {row['type']}: "
+                                    f"{failure(problem)}; the replay stops there")
+            verdict.broken = True
+            break
         if verify and digest != row["state_hash"]:
             verdict.problems.append(f"seq {row['seq']}: state hash differs after {row['type']}")
         verdict.events += 1
@@ -69,6 +79,47 @@ def replay(store, game_id: str, upto: int | None = None, verify: bool = False) -
     verdict.state = state
     verdict.state_hash = engine.state_hash(state)
     return verdict
+
+
+def failure(problem: Exception) -> str:
+    """An exception as a short reason: its kind and its message."""
+    return f"{type(problem).__name__}: {problem}"[:200]
+
+
+def differs(row: dict, event) -> str | None:
+    """How a stored row differs from the event the rules derive, in a line; None when they
+    are byte-identical."""
+    if row["type"] != event.type:
+        return f"the log has {row['type']}, the rules give {event.type}"
+    if row["payload_text"] != canonical(event.payload):
+        return f"the log has {row['type']} with {apart(row['payload'], event.payload)}"
+    if row["visible_to_text"] != canonical(event.visible_to):
+        return (f"the log has {row['type']} seen by {canonical(row['visible_to'])}, the rules "
+                f"show it to {canonical(event.visible_to)}")
+    return None
+
+
+def apart(logged, derived) -> str:
+    """'KEY = X, the rules give Y': where two pieces of data first differ, and how."""
+    where, logged, derived = first_difference(logged, derived)
+    return (f"{where or 'all'} = {canonical(logged)[:150]}, the rules give "
+            f"{canonical(derived)[:150]}")
+
+
+def first_difference(logged, derived, where: str = "") -> tuple:
+    """(path, logged part, derived part): the first place two pieces of data differ."""
+    if isinstance(logged, dict) and isinstance(derived, dict):
+        for key in sorted(set(logged) | set(derived)):
+            if key not in logged or key not in derived:
+                return (f"{where}.{key}".lstrip("."), logged.get(key, "(nothing)"),
+                        derived.get(key, "(nothing)"))
+            if canonical(logged[key]) != canonical(derived[key]):
+                return first_difference(logged[key], derived[key], f"{where}.{key}")
+    if isinstance(logged, list) and isinstance(derived, list) and len(logged) == len(derived):
+        for index, (a, b) in enumerate(zip(logged, derived)):
+            if canonical(a) != canonical(b):
+                return first_difference(a, b, f"{where}[{index}]")
+    return where.lstrip("."), logged, derived
 
 
 def check_chain(verdict: Verdict, row: dict, prev: str) -> str:
@@ -90,7 +141,7 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
         position = next((r["payload"]["position"] for r in rows[index + 1:index + 2]
                          if r["type"] == "position_given"), None)
         derived = engine.creation_events(game, p["game"], p["ruleset"], options, p["seats"],
-                                         seed, position)
+                                         seed, position, edition=edition(p))
         expected.update({seq + i: e for i, e in enumerate(derived)})
         return
     if row["type"] == "orders_set":
@@ -111,13 +162,18 @@ def derive(verdict, game, game_row, state, rows, index, expected) -> None:
     if row["type"] == "phase_opened":
         requests = game.pending(state["game"])
         wanted = {s: requests[s].to_dict() for s in sorted(requests)}
-        if row["payload"]["requests"] != wanted or \
-                row["payload"]["phase"] != state["engine"]["phase"] + 1:
-            verdict.problems.append(f"seq {seq}: the phase opened is not what the rules ask")
+        if row["payload"]["phase"] != state["engine"]["phase"] + 1:
+            verdict.problems.append(f"seq {seq}: the phase opened is not what the rules ask: "
+                                    f"phase {row['payload']['phase']}, not "
+                                    f"{state['engine']['phase'] + 1}")
+        elif canonical(row["payload"]["requests"]) != canonical(wanted):
+            verdict.problems.append(f"seq {seq}: the phase opened is not what the rules ask: "
+                                    f"the log has {apart(row['payload']['requests'], wanted)}")
     elif row["type"] == "game_over":
         wanted = {"result": game.outcome(state["game"]), "seed": seed}
         if canonical(row["payload"]) != canonical(wanted):
-            verdict.problems.append(f"seq {seq}: the result is not what the rules give")
+            verdict.problems.append(f"seq {seq}: the result is not what the rules give: "
+                                    f"the log has {apart(row['payload'], wanted)}")
     elif row["type"] == "game_stopped" and row["payload"]["seed"] != seed:
         verdict.problems.append(f"seq {seq}: the seed revealed is not the game's")
 

@@ -60,10 +60,21 @@ def test_offers_read_in_both_languages_and_suggest_names():
         {"to": "bob", "give": {"wood": 2}, "take": {"metal": 1}}
     assert offers.read_offer("bob donne 2 bois pierre prend metal".split(), ["bob"], GOODS) == \
         {"to": "bob", "give": {"wood": 2, "stone": 1}, "take": {"metal": 1}}
+    for said in ("bob wood 2 for metal 1", "bob bois 2 contre metal 1",
+                 "bob donne bois 2 prends metal 1"):
+        assert offers.read_offer(said.split(), ["bob"], GOODS) == \
+            {"to": "bob", "give": {"wood": 2}, "take": {"metal": 1}}, said
     with pytest.raises(ValueError, match="did you mean bob"):
         offers.read_offer("bbo give wood 1".split(), ["ann", "bob"], GOODS)
     with pytest.raises(ValueError, match="did you mean metal"):
         offers.read_offer("bob give metl 1".split(), ["bob"], GOODS)
+
+
+def test_an_answer_to_an_offer_reads_past_the_words_after_its_number():
+    open_ = [{"id": 2, "from": "cid", "to": "bea", "give": {}, "take": {}, "status": "open"}]
+    assert offers.read_answer("2 - deal cyril".split(), open_, "bea") == 2
+    with pytest.raises(ValueError, match="by its number"):
+        offers.read_answer("2 3".split(), open_, "bea")
 
 
 def test_an_offer_moves_goods_only_when_both_sides_hold_them():

@@ -37,7 +37,7 @@ def test_a_french_campaign_mail_speaks_of_gold_and_units_as_french_does(tmp_path
     assert "diviser host 2 pillards" in said and "raiders" not in said
     ann = reply(referee, "c", "ann", "recruter levées\nrecruter levées Kent", START)
     answer = flat(answer_to(referee, ann))
-    assert "recruter 1 unité de Levées en votre Patrie à l'intendance (5 or)" in answer
+    assert "recruter 1 unité de Levées dans votre Patrie à l'intendance (5 or)" in answer
 
 
 def test_a_refused_recruit_agrees_with_its_unit(tmp_path):

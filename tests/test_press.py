@@ -165,7 +165,7 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     assert "DRAW: your vote to end the game in a draw" in english
     assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
     assert "PRESS" not in english and "PRESSE" not in french, "this game has no press"
-    assert "PRESS bob (or a team, or ALL)" in with_press
+    assert "PRESS dan (or a team, or ALL)" in with_press, "a seat of the game, and its teams"
 
 
 def test_the_welcome_names_allies_and_how_to_press_them_never_an_address(referee):
@@ -208,6 +208,22 @@ def test_orders_in_a_reply_to_press_are_recorded_and_never_relayed(auguste_game)
         in said
     assert "orange: move the legionary on BIC to GOK" in said
     assert referee.current_submission("rome", "bob", 1)["text"].strip() == "orange: move BIC GOK"
+
+
+def test_orders_in_a_reply_to_press_of_a_turn_that_is_over_count_for_the_open_one(
+        auguste_game):
+    """A press asks nothing: the orders a reply to it holds are meant for the turn the player
+    is in, not for the one the press was written in."""
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    referee.tick(referee.table("rome").state["engine"]["deadline"], send=False)
+    row = reply(referee, "rome", "bob", "Agreed!\norange: move BIC GOK", START,
+                answering=press)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), \
+        said
+    assert "is over" not in said and "orange: move the legionary on BIC to GOK" in said
 
 
 def test_a_mistyped_order_in_a_reply_to_press_is_an_error_and_not_press(auguste_game):

@@ -139,3 +139,66 @@ def test_a_line_that_starts_with_a_people_is_an_order_short_of_its_verb_not_chat
     row = reply(referee, "g", "ann", "goths pannonia\nplay huns dacia", START)
     said = flat(answer_to(referee, row))
     assert "line 1: I do not understand 'goths'" in said and "Remarks" not in said
+
+
+@pytest.mark.parametrize("ruleset,lines,understood", [
+    ("auguste", "Hello all,\nThen red: move BUK BUV", "BUK"),
+    ("attila", "Salut,\nplay goths pannonia\nand play huns dacia", "dacia"),
+    ("saga", "Hi!\nThen, move reserve Kent", "Kent"),
+    ("seigneurs", "Bonjour,\npuis offre bob donne bois 2 prends métal 1", "metal 1"),
+])
+def test_a_word_tying_a_line_to_the_one_before_loses_no_order(tmp_path, ruleset, lines,
+                                                            understood):
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    row = reply(referee, "g", seat, lines + "\nand good luck to all!", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert understood in said.split("Your orders as I understood them:")[1], said
+    assert ": and good luck to all!" in said, "chat after a link word is still chat"
+
+
+def test_a_word_tying_a_mistyped_order_keeps_it_an_error_with_did_you_mean(tmp_path):
+    referee = game_at(tmp_path, "saga")
+    row = reply(referee, "g", "ann", "Hi,\nand then moev reserve Kent", START)
+    said = flat(answer_to(referee, row))
+    assert "line 2:" in said and "did you mean MOVE" in said, said
+    assert "Remarks" not in said
+
+
+@pytest.mark.parametrize("ruleset,line,understood,remark", [
+    ("auguste", "red: move BUK BUV - wish me luck!", "BUK", "wish me luck!"),
+    ("attila", "play goths pannonia (hope the Huns are asleep)", "pannonia",
+     "(hope the Huns are asleep)"),
+    ("saga", "move reserve Kent, if there's any room left.", "Kent",
+     "if there's any room left."),
+    ("seigneurs", "Sorry Bob: offer bob give wood 2 take metal 1", "metal 1", "Sorry Bob"),
+])
+def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, understood,
+                                                     remark):
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    extra = "\nplay huns dacia" if ruleset == "attila" else ""
+    row = reply(referee, "g", seat, line + extra, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert understood in said.split("Your orders as I understood them:")[1], said
+    assert f"line 1: {remark}" in said
+
+
+@pytest.mark.parametrize("line", ["Je passe.", "I'll pass", "Passing this round.",
+                                  "Done trading. pass", "pass please", "passer svp"])
+def test_a_pass_as_people_write_it_is_a_pass(tmp_path, line):
+    referee = game_at(tmp_path, "seigneurs")
+    row = reply(referee, "g", "bob", line, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), said
+    assert "you pass" in said
+
+
+def test_a_line_of_chat_with_an_order_word_after_a_sentence_stays_chat(tmp_path):
+    referee = game_at(tmp_path, "seigneurs")
+    row = reply(referee, "g", "bob", "Sounds fair. Peace it is.\npass", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 1: Sounds fair. Peace it is." in said

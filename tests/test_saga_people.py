@@ -8,6 +8,8 @@ shown when it rules, a seat's own armies on its map.
 
 import copy
 
+import pytest
+
 from pbem.adjudicator.contract import REFEREE
 from pbem.app import SeatSpec
 from pbem.timeutil import later
@@ -179,3 +181,76 @@ def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
     assert "5" in drawn["label"].split("+")
     report = outbox(referee, seat="cat", kind="report")[-1]
     assert "host 5 (1/2/2 +L)" in flat(report).split("12 Mercia", 1)[1].split("East Anglia")[0]
+
+
+@pytest.mark.parametrize("line,scenario", [
+    ("scenario 1 - face to face, may the best Lord win", "Face to face"),
+    ("scenario 4 (Homeland)", "Homeland"),
+    ("scenario the bridge", "The bridge"),
+    ("scénario Bataille pour le pont", "The bridge"),
+])
+def test_a_scenario_written_as_the_options_name_it_is_read(tmp_path, line, scenario):
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
+    reply(referee, "c", "cat", "move host Mercia", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert "bob" in referee.table("c").state["engine"]["requests"]
+    row = reply(referee, "c", "bob", line, later(START, 0.2))
+    said = flat(answer_to(referee, row))
+    assert f"scenario: {scenario}" in said and "could not be accepted" not in said, said
+
+
+def test_a_french_player_signs_up_and_moves_its_ost_in_french(tmp_path):
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    [welcome] = outbox(referee, seat="ann", kind="welcome")
+    said = flat(welcome)
+    assert "ost 1 garde 2 guerriers 1 levée" in said and "réserve 1 guerrier" in said
+    assert "host 1 garde" not in said and "reserve 1 guerrier" not in said
+    (tmp_path / "turn").mkdir()
+    referee = campaign(tmp_path / "turn", {**VASSALAGE, "vassals": {}, "active": "ann"},
+                       lang={"ann": "fr"})
+    row = reply(referee, "c", "ann", "Bonjour !\ndéplacer ost Wessex\nAnn", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded", said
+    assert "host entre en Wessex, hors de vos terres" in said
+
+
+def test_a_seats_own_army_is_apart_from_what_it_learned_and_no_turn_0_is_shown(tmp_path):
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
+    reply(referee, "c", "cat", "move host Mercia", START)
+    referee.tick(later(START, 1), send=False)
+    report = flat(outbox(referee, seat="cat", kind="report")[-1])
+    mercia = report.split("12 Mercia", 1)[1].split("13 East Anglia")[0]
+    assert "host 5 (1/2/2 +L); ? (setup, may have changed)" in mercia, mercia
+    assert "turn 0" not in report
+
+
+def test_an_overlord_reads_its_vassals_options_as_its_vassals(tmp_path):
+    position = {**VASSALAGE, "active": "bob",
+                "owners": {**VASSALAGE["owners"], "Mercia": "ann"},
+                "armies": {**VASSALAGE["armies"],
+                           "bob": {"host": VASSALAGE["armies"]["bob"]["host"]}}}
+    referee = campaign(tmp_path, position)
+    [told_ann] = outbox(referee, seat="ann", kind="welcome")
+    options = flat(told_ann).split("Orders bob may be given now", 1)[1]
+    assert "(the one move out)" in options and "your one move out" not in options
+    assert "5 gold a unit; in Wessex)" in options, options
+    row = reply(referee, "c", "ann", "for bob:\nrecruit levies", START)
+    assert "For bob: recruit 1 Levies in Wessex at upkeep" in flat(answer_to(referee, row))
+
+
+def test_both_players_read_what_each_reported_when_the_referee_must_rule(tmp_path):
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}, "active": "cat"})
+    now = START
+    reply(referee, "c", "cat", "move host Mercia", now)
+    while referee.table("c").state["game"]["turn"]["stage"] != "battle":
+        now = deadline(referee)
+        referee.tick(now, send=False)
+    points = referee.table("c").state["game"]["turn"]["battle"].get("points_rule")
+    reply(referee, "c", "cat", "result won points 12" if points else "result won", now)
+    reply(referee, "c", "bob", "result won points 9" if points else "result won", now)
+    referee.tick(later(now, 1), send=False)
+    told = flat(outbox(referee, seat="bob", kind="report")[-1])
+    said = "the battle of Mercia goes to the referee: bob says bob won" + \
+        (", 9 points left on the field" if points else "") + "; cat says cat won"
+    assert said in told, told
+    assert "or one is missing" not in told

@@ -112,12 +112,113 @@ def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
     assert "your event card: plague-rumour" in flat(answer_to(english, zed))
 
 
-def test_a_game_set_up_before_village_farms_held_their_own_still_loads():
+def test_a_game_set_up_before_village_farms_held_their_own_keeps_its_pooled_villages():
     from pbem.adjudicator.contract import public
-    from pbem.games.seigneurs.rules import apply, blank_state, village_farm_count
     from pbem.games.seigneurs.material import default_data
-    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)
-    old["village_farms"] = {"ann": 2, "bob": 0}
+    from pbem.games.seigneurs.rules import (apply, blank_state, famine_free_village_farms,
+                                            goods_at, village_farm_count, village_farms)
+    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)  # 1st edition
+    old.update(villages={"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
+               village_farms={"ann": 2, "bob": 0}, goods={"C2": {"wood": 3}})
     state = apply({}, public("setup", state=old))
-    assert state["village_farms"]["ann"] == [{"goods": {}, "famine": False}] * 2
-    assert village_farm_count(state, "ann") == 2 and village_farm_count(state, "bob") == 0
+    assert state == old and "edition" not in state
+    assert village_farm_count(state, "ann") == 2 and village_farms(state, "ann") == []
+    assert goods_at(state, "C2") == {"wood": 3}
+    assert famine_free_village_farms(state, "ann") == 2
+    state["famine"] = ["C2"]
+    assert famine_free_village_farms(state, "ann") == 0
+
+
+def test_the_barbarian_reads_whose_trade_with_the_merchants_it_was(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid",
+                                     "stocks": {"ann": {"metal": 2}}}, lang={"zed": "fr"})
+    told = flat(last(referee, "zed", "welcome"))
+    assert "acheter" not in told.split("Ce que vous pouvez envoyer")[1], \
+        "a barbarian with no coin is not offered a purchase"
+    reply(referee, "v", "ann", "sell metal 1", START)
+    reply(referee, "v", "bob", "pass", START)
+    reply(referee, "v", "zed", "passer", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert "ann vend métal 1 aux marchands pour 2 pièces." in flat(last(referee, "zed"))
+    assert "ann sells metal 1 to the merchants for 2 coins." in flat(last(referee, "ann"))
+    assert "Vous vendez" not in flat(last(referee, "zed"))
+
+
+def test_a_building_named_as_the_mails_name_it_is_read(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "construction", "stocks": {
+        "ann": {"stone": 5, "wood": 5}, "bob": {"wood": 5, "food": 5}}}, lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", "construire tour de guet bois 1 pierre 1", START)
+    assert "vous mettez bois 1, pierre 1 sur votre chantier : tour de guet" in \
+        flat(answer_to(referee, ann))
+    bob = reply(referee, "v", "bob", "build warrior house wood 1", START)
+    assert "you put wood 1 on your warrior house" in flat(answer_to(referee, bob))
+
+
+def test_a_seat_without_a_hit_is_neither_offered_nor_let_name_victims(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "movement", "warriors": {
+        "ann": {"C4": 2}, "bob": {"C4": 2}}, "relations": {"ann|bob": "war"}})
+    reply(referee, "v", "ann", "pass", START)
+    reply(referee, "v", "bob", "pass", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.1), send=False)
+    fight = referee.table("v").state["game"]["fights"]["C4"]
+    [scorer] = [s for s, n in fight["hits"].items() if n]  # the seed gives one side a hit
+    idle = {"ann": "bob", "bob": "ann"}[scorer]
+    told = flat(last(referee, idle))
+    assert "hit C4" not in told.split("What you may send now")[1]
+    row = reply(referee, "v", idle, "hit C4 " + {"ann": "bob", "bob": "ann"}[idle],
+                later(START, 0.2))
+    assert "you scored no hit on C4 this round: you have no victim to name" in \
+        flat(answer_to(referee, row))
+
+
+def test_a_lord_whose_claim_is_opposed_is_offered_to_support_it_first(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "taxation", "farms": {"D5": "bob"},
+                                     "goods": {"D5": {"metal": 2}, "C2": {"wood": 1}}})
+    reply(referee, "v", "ann", "tax C2 all", START)
+    reply(referee, "v", "bob", "tax D5 all", START)
+    referee.tick(later(START, 0.1), send=False)
+    reply(referee, "v", "ann", "oppose D5 2", later(START, 0.2))
+    reply(referee, "v", "bob", "pass", later(START, 0.2))
+    referee.tick(later(START, 0.3), send=False)
+    options = flat(last(referee, "bob")).split("What you may send now")[1]
+    assert "support D5 1 1 warrior backs the collector on D5" in options, options
+
+
+def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broken(tmp_path):
+    referee = valley_game(tmp_path, {
+        "stage": "growth", "farms": {"I5": "bob"}, "goods": {"I5": {"food": 4}},
+        "agreements": [{"kind": "peace", "parties": ["ann", "bob"],
+                        "terms": {"ann": "paix", "bob": "peace"}, "turn": 1}]},
+        lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    assert referee.table("v").state["game"]["stage"] == "judgement"
+    told = flat(last(referee, "zed"))
+    assert "Prestige des seigneurs (3 par domaine que dirige leur famille, 1 par ferme, 2 " \
+           "par bâtiment achevé) : ann 5, bob 5." in told, told
+    assert "rompus 1 nomme les accords que vous jugez rompus" in told
+    assert "entre ann & bob : ann : « paix » ; bob : « peace » [tenu]" in told
+    assert "rompus 2 5" not in told
+    row = reply(referee, "v", "zed", "Décision : vainqueur bob, il a tenu parole.",
+                later(referee.table("v").state["engine"]["deadline"], -1))
+    said = flat(answer_to(referee, row))
+    assert "votre décision : vainqueur : bob" in said and "winner" not in said, said
+
+
+def test_help_shows_press_to_a_seat_of_the_game_and_no_team(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid"},
+                          lang={"ann": "fr"})
+    row = reply(referee, "v", "ann", "AIDE", START)
+    said = flat(answer_to(referee, row))
+    assert "PRESSE bob (ou TOUS), puis votre message" in said and "équipe" not in said
+
+
+def test_a_gift_reads_as_one(tmp_path):
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid",
+                                     "stocks": {"bob": {"wood": 3}}}, lang={"ann": "fr"})
+    row = reply(referee, "v", "bob", "As agreed:\noffer ann give wood 2", START)
+    assert "you offer ann wood 2 for nothing" in flat(answer_to(referee, row))
+    reply(referee, "v", "ann", "passer", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert "Offre 1 : bob propose à ann bois 2 contre rien." in flat(last(referee, "ann"))

@@ -14,7 +14,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee, seats
-from mailkinds import GAMES, SEIGNEURS_START, text_of, write_all
+from mailkinds import GAMES, SAGA_START, SEIGNEURS_START, text_of, write_all
 from players import answer_to, flat, outbox, parsed, reply
 
 
@@ -64,6 +64,26 @@ def test_each_round_of_a_seigneurs_stage_has_its_own_subject_and_a_late_reply_na
         "réponses et marchands." in said
     assert "Ce que vous pouvez envoyer maintenant" in said, "the open round's request follows"
     assert not re.search(r"\b[Pp]hase \d|\btour \d{2}", said)
+
+
+def test_a_reply_to_an_earlier_step_of_the_open_turn_counts_for_it(tmp_path):
+    """ann picks the scenario of the battle on her homeland, then answers that mail of the
+    same turn with her report: the report counts, and no "turn 3 is over" tells her a turn
+    her subjects still name is over."""
+    referee = make_referee(tmp_path)
+    referee.new_game("saga", "isles", seats("ann", "bob", "cat"), START, {}, seed="names",
+                     position={**SAGA_START, "active": "bob"})
+    reply(referee, "isles", "bob", "move host Normandy", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert set(referee.table("isles").state["engine"]["requests"]) == {"ann"}
+    picked = reply(referee, "isles", "ann", "Home turf!\nscenario 4", later(START, 0.2))
+    ack = answer_to(referee, picked)
+    referee.tick(later(START, 0.3), send=False)
+    assert referee.table("isles").state["game"]["turn"]["stage"] == "battle"
+    row = reply(referee, "isles", "ann", "result lost", later(START, 0.4), answering=ack)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
+    assert "battle report: you lost" in said and "is over" not in said
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -29,6 +29,9 @@ OPTIONS = {
     "board": "a map of games/saga/boards/ (default: default, the rules page's map)",
 }
 SEAT_BOARDS = True     # under fog each seat's map is drawn from what it knows
+# 2: a battle is kept from the overlords, the referee told each side's report, the end's
+# reason said in each reader's language (docs/rules/saga.md, "Editions")
+EDITION = 2
 
 
 def demo_options(turns: int) -> dict:
@@ -47,7 +50,7 @@ def timing(options: dict) -> dict:
     return {}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS", "EDITION",
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",

@@ -14,7 +14,7 @@ from pbem.i18n import N_, _, ngettext
 from .army import cheapest, points
 from .material import (SCENARIO_NAMES, UNIT_TYPES, faction_name, points_text, scenario_name,
                        unit_name)
-from .moves import captives, ransom_of
+from .moves import captives, default_where, ransom_of
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scout_targets, withdraw_options)
 from .start import signup_options
@@ -100,7 +100,7 @@ def turn(state, seat, reads):
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"), outward_targets(state, seat, name),
                               army=name)
-        yield line, _("(your one move out)"), orders
+        yield line, _("(the one move out)"), orders
     line, orders = one_of(_("scout {last}"), scout_targets(state, seat))
     yield line, _("(instead of moving out; then MOVE or STAY)"), orders
     yield from reorganising(state, seat, reads)
@@ -143,7 +143,11 @@ def first_line(state, seat, orders: list[str], note: str, reads) -> tuple:
 def recruiting(state, seat):
     """Recruits at upkeep: each type, and where they go."""
     line, orders = one_of(_("recruit {last}"), [unit_word(k) for k in reversed(UNIT_TYPES)])
-    yield line, _("(at upkeep, one of each type; 5 gold a unit; in your homeland)"), orders
+    where = default_where(state, seat)
+    yield line, (_("(at upkeep, one of each type; 5 gold a unit; in your homeland)")
+                 if where == _("your homeland") else
+                 _("(at upkeep, one of each type; 5 gold a unit; in {zone})").format(
+                     zone=where)), orders
     zones = zones_of(state, seat)
     line, orders = one_of(_("recruit {units} {last}"), zones, units=unit_word("warriors"))
     yield line, _("(or in another zone of yours)"), orders
@@ -168,10 +172,12 @@ def retreat(state, seat, reads):
 
 
 def setup(state, seat, reads):
-    for name, zones in sorted(withdraw_options(state).items()):
+    options = withdraw_options(state) if seat == state["turn"]["battle"]["defender"] else {}
+    for name, zones in sorted(options.items()):
         line, orders = one_of(_("withdraw {army} {last}"), zones, army=name)
         yield line, _("(it leaves before the battle)"), orders
-    yield _("fight"), _("(every army there fights, as one)"), [_("fight")]
+    if options:  # the choice not to: without an army that may leave, there is none
+        yield _("fight"), _("(every army there fights, as one)"), [_("fight")]
     line, orders = one_of(_("scenario {last}"), [str(i) for i in range(1, 7)])
     yield line, "(" + ", ".join(f"{i} {scenario_name(k)}" for i, k in
                                 enumerate(SCENARIO_NAMES, start=1)) + ")", orders

@@ -68,6 +68,9 @@ SCENARIO_WORDS = {
     "abduction": "abduction", "rapt": "abduction",
     "coastalraid": "coastal_raid", "raid": "coastal_raid", "pillagecotier": "coastal_raid",
     "pillage": "coastal_raid",
+    # the names as the mails show them
+    "thebridge": "bridge", "bataillepourlepont": "bridge", "themonastery": "monastery",
+    "lemonastere": "monastery", "theabduction": "abduction", "lerapt": "abduction",
 }
 
 EFFECT_NAMES = {

@@ -264,6 +264,13 @@ def default_place(state, seat) -> str | None:
     return held[0] if held else None
 
 
+def default_where(state, seat) -> str:
+    """Where a recruit that names no place goes, in words: "your homeland", or the zone
+    (a seat that lost its homeland)."""
+    place = default_place(state, seat)
+    return _("your homeland") if place in (None, state["homelands"].get(seat)) else place
+
+
 def recruit_place(state, seat, step) -> tuple[str | None, str | None, str | None]:
     """(army, zone, why not) for a recruit now: the army named, or one in the zone, or a new one.
 

@@ -34,7 +34,8 @@ from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, 
                        unit_count, unit_name, unit_of, units_text)
 from . import choices
 from .moves import events as step_events
-from .moves import is_outward, problem, problem_after_scouting, recruit_problem
+from .moves import (default_where, is_outward, problem, problem_after_scouting,
+                    recruit_problem)
 from .rules import (aftermath_asks, fall_back_options, give_way, scenario_chooser,
                     withdraw_options)
 from .start import signup_options
@@ -74,6 +75,8 @@ FRENCH_VERBS = {"move": "déplacer", "scout": "reconnaissance", "stay": "rester"
 FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "sur", "avec",
           "de", "du", "depuis", "the", "le", "la", "les", "l", "au", "and", "et", "as",
           "comme", "units", "unit", "unites", "unite"}
+# The armies every seat starts with, by their French names (réserve reads as reserve).
+ARMY_WORDS = {"ost": "host"}
 NOTHING = {"none", "no", "nothing", "non", "rien", "aucune", "aucun", "decline", "refuse"}
 # What each phase accepts.
 ACCEPTS = {
@@ -186,10 +189,13 @@ class Reader:
         raise ValueError(_("there is no zone called {word!r}").format(word=text) + hint)
 
     def army(self, word, seat=None) -> str:
-        """One of the seat's armies (on the sketch); ValueError with the closest name."""
+        """One of the seat's armies (on the sketch); ValueError with the closest name. The
+        army named host answers to its French name too (ost)."""
         armies = self.sketch["armies"][seat or self.seat]
         if word in armies:
             return word
+        if ARMY_WORDS.get(word) in armies:
+            return ARMY_WORDS[word]
         close = get_close_matches(word, sorted(armies), n=1)
         hint = _("; did you mean {army}?").format(army=close[0]) if close else ""
         names = ", ".join(sorted(armies)) or _("none")
@@ -495,10 +501,15 @@ class Reader:
         self.orders["withdraw"] = {}
 
     def read_scenario(self, number, line, args) -> None:
-        """SCENARIO bridge (or its number on the scenario die)."""
+        """SCENARIO bridge (or its number on the scenario die, or both, as the options
+        list them: "scenario 1 face to face")."""
         if scenario_chooser(self.state) != self.seat:
             raise ValueError(_("you do not choose this battle's scenario"))
-        found = scenario_of(" ".join(args)) if args else None
+        named = words(line)[1:]  # "scenario 1 face to face": the words after the verb
+        found = (scenario_of(" ".join(args)) or scenario_of(" ".join(named))) if args else None
+        if found is None and args and scenario_of(args[0]) and \
+                scenario_of(" ".join(named[1:])) == scenario_of(args[0]):
+            found = scenario_of(args[0])
         if found is None:
             raise ValueError(_("name a scenario: {names}").format(names=", ".join(
                 f"{i} {scenario_name(k)}" for i, k in enumerate(SCENARIO_NAMES, start=1))))
@@ -655,7 +666,7 @@ def say_step(state, seat, step) -> str:
         return _("{army} disbands {units}").format(army=step["army"],
                                                    units=units_text(step["units"]))
     if kind == "recruit":
-        where = step.get("place") or _("your homeland")
+        where = step.get("place") or default_where(state, seat)
         return _("recruit {units} in {where} at upkeep (5 gold)").format(
             units=unit_count(step["type"], 1), where=where)
     if kind == "ransom":

@@ -101,9 +101,10 @@ def zone_view(state, board, zone, viewer, everything, number) -> dict:
                        armies=fact["fact"]["armies"], homeland=fact["fact"]["homeland"],
                        turn=fact["turn"], stale=fact["turn"] < number)
         mine = [army_view(a, s, n) for s, n, a in armies_in(state, zone) if s in realm_of]
-        if mine:    # its own armies there (come to fight, say): always on its own map
-            out.update(status="known" if fact is not None else "present",
-                       armies=mine + list(out["armies"] or []))
+        if mine:    # its own armies there (come to fight, say): always on its own map,
+            # first, apart from what it learned (`own` of them; `learned`: None, unknown)
+            out.update(status="known" if fact is not None else "present", own=len(mine),
+                       learned=out["armies"], armies=mine + list(out["armies"] or []))
     if out["owner"] in state["factions"]:
         out["colour"] = board.colour[state["factions"][out["owner"]]]
     return out
@@ -276,12 +277,23 @@ def zone_line(view, zone) -> str:
     armies = armies_text(zone["armies"])
     when = ""
     if zone["status"] == "known":
-        when = " " + (_("(turn {turn}, may have changed)") if zone["stale"]
-                      else _("(turn {turn})")).format(turn=zone["turn"])
+        when = " " + learned_when(zone)
+        if zone.get("own"):
+            armies = armies_text(zone["armies"][:zone["own"]]) + "; " + \
+                armies_text(zone["learned"])
     text = f"{name:<17}{holder:<20} {armies}{when}"
     if len(text) > WIDTH:
         text = f"{name:<17}{holder}\n{'':<19}{armies}{when}"
     return text
+
+
+def learned_when(zone) -> str:
+    """When the viewer learned what it knows of a zone: "(turn 3)", "(turn 3, may have
+    changed)"; "(setup, ...)" for a homeland known since the signup."""
+    if not zone["turn"]:
+        return _("(setup, may have changed)") if zone["stale"] else _("(setup)")
+    return (_("(turn {turn}, may have changed)") if zone["stale"]
+            else _("(turn {turn})")).format(turn=zone["turn"])
 
 
 def armies_text(armies) -> str:
@@ -360,7 +372,7 @@ def zone_drawing(view, zone) -> dict:
             "stale": zone["stale"],
             "dashed": zone["status"] in ("unknown", "present") or zone["stale"],
             "label": "?" if zone["status"] == "unknown" else armies_badge(zone["armies"]),
-            "mark": f"t{zone['turn']}" if zone["status"] == "known" else "",
+            "mark": f"t{zone['turn']}" if zone["status"] == "known" and zone["turn"] else "",
             "title": zone_title(view, zone)}
 
 
@@ -418,6 +430,22 @@ def briefing(state, seat) -> dict:
                    "control. A stronger army, or a homeland, means a battle: you play it "
                    "on your table with its owner, and both of you mail the result."))
     return {"text": "\n".join(lines), "allies": []}
+
+
+def disputed_text(p) -> str:
+    """A battle whose reports do not agree, with what each side said."""
+    said = []
+    for seat, winner in sorted((p.get("claims") or {}).items()):
+        points = (p.get("points") or {}).get(seat)
+        if winner is None:
+            said.append(_("{seat} sent no report").format(seat=seat))
+        elif points is None:
+            said.append(_("{seat} says {winner} won").format(seat=seat, winner=winner))
+        else:
+            said.append(_("{seat} says {winner} won, {num} points left on the field").format(
+                seat=seat, winner=winner, num=points))
+    return _("the battle of {zone} goes to the referee: {reports}").format(
+        zone=p["zone"], reports="; ".join(said))
 
 
 def narrate(event) -> str | None:
@@ -543,8 +571,7 @@ NARRATIONS = {
         _("{seat} chose the scenario: {name}")).format(seat=p["seat"],
                                                       name=scenario_name(p["scenario"])),
     "battle_set": lambda p: battle_set_text(p),
-    "battle_disputed": lambda p: _("the reports of the battle of {zone} disagree (or one is "
-                                   "missing): the referee rules").format(zone=p["zone"]),
+    "battle_disputed": lambda p: disputed_text(p),
     # A ruled battle: the engine's ruling sentence just before says who ruled and why.
     "battle_won": lambda p: _("{winner} won the battle of {zone} against {loser}").format(**p),
     "table_rolled": table_text,

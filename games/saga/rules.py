@@ -13,14 +13,15 @@ Everything here reads the state and changes nothing. The phases:
     disband     upkeep the active player cannot pay
 """
 
-from pbem.adjudicator.contract import REFEREE, Request
+from pbem.adjudicator.contract import ALL, REFEREE, Request
+from pbem.adjudicator.editions import edition
 from pbem.adjudicator.rulings import ruling_request
 from pbem.i18n import N_, Said, _
 
 from .army import points, unit_count
 from .material import MIN_FIGHT, points_text
-from .state import (armies_in, board_of, friends, owner_of, room, total_points, vassals_of,
-                    zones_of)
+from .state import (armies_in, board_of, friends, kept_between, owner_of, room, total_points,
+                    vassals_of, zones_of)
 
 
 # The words of the referee's ruling on a disputed battle, as seats read them.
@@ -186,10 +187,11 @@ def pending(state) -> dict:
                 for s in (battle["attacker"], battle["defender"])}
     if stage == "dispute":
         parties = [battle["attacker"], battle["defender"]]
+        told = kept_between(state, *parties)
         return {REFEREE: ruling_request(
             _("The reports of a battle disagree: who won?"), {"winner": parties},
-            concerns=sorted(parties) if state["fog"] else None,
-            facts=dispute_facts(battle))}
+            concerns=None if told == ALL else told,
+            facts=dispute_facts(battle) if edition(state) >= 2 else None)}
     return {s: Request("aftermath", PROMPTS["aftermath"]()) for s in aftermath_asks(state)}
 
 
@@ -262,7 +264,8 @@ def outcome(state) -> dict | None:
         return None
     why = END_REASONS[result["reason"]]    # said in each reader's language
     return {"winners": list(result["winners"]),
-            "reason": Said(why, **result["values"]).stored(),
+            "reason": Said(why, **result["values"]).stored() if edition(state) >= 2
+            else why.format(**result["values"]),  # the first edition's, in English
             "scores": dict(result["zones"])}
 
 

@@ -9,6 +9,7 @@ without any faction and homeland at all.
 """
 
 from pbem.adjudicator.contract import SetupError, public, secret
+from pbem.adjudicator.editions import edition, recorded
 from pbem.adjudicator.options import number_option, yes_no_option
 
 from . import board as boards
@@ -36,7 +37,8 @@ def setup(options, seats, rng, position=None) -> list:
     payload = {"board": spec, "tables": tables_for(position.get("tables")),
                "seats": list(seats), "fog": fog_option(options),
                "battle_hours": number_option(options, "battle_hours", DEFAULT_BATTLE_HOURS,
-                                             positive=True), **end_options(options)}
+                                             positive=True), **end_options(options),
+               **recorded(edition(options))}
     goal = payload["zones_to_win"]
     if goal is not None and goal > len(board.order):
         raise SetupError(f"zones_to_win is {goal}, but map {board.name} has only "

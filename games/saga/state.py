@@ -21,6 +21,8 @@ The state is plain data:
     played            {seat: turns played}: the first turn moves only the Main Host
     names             {seat: n}: how many armies pbem has named for a seat
     result            None, or {"winners", "reason", "zones"} once the campaign is over
+    edition           the edition of the rules the campaign was set up under, when not the
+                      first (pbem/adjudicator/editions.py; docs/rules/saga.md, "Editions")
 
 A zone fact (what a seat knows of a zone it does not control) is
 ``{"owner": seat|None, "armies": None|[{"points", "units", "lord"}], "homeland": bool|None}``;
@@ -30,6 +32,7 @@ None means not learned.
 import copy
 
 from pbem.adjudicator.contract import ALL, Event
+from pbem.adjudicator.editions import edition, recorded
 from pbem.adjudicator.knowledge import learn
 
 from . import board as boards
@@ -48,7 +51,7 @@ def blank_state(p: dict) -> dict:
         "lords": {s: {"status": "army", "captor": None, "wounded": False} for s in p["seats"]},
         "tricks": {}, "overlord": {}, "knowledge": {}, "round": 0, "order": [],
         "turn": None, "played": {s: 0 for s in p["seats"]}, "names": {},
-        "result": None,
+        "result": None, **recorded(edition(p)),
     }
 
 
@@ -138,9 +141,17 @@ def told(state, seats, type_: str, **payload) -> Event:
 
 
 def between(state, seats, type_: str, **payload) -> Event:
-    """An event the rules keep between these seats alone (a battle's two players): under
-    fog not even their overlords see it (everybody does without fog)."""
-    return Event(type_, payload, ALL if not state["fog"] else sorted({s for s in seats if s}))
+    """An event the rules keep between these seats alone (a battle's two players)."""
+    return Event(type_, payload, kept_between(state, *seats))
+
+
+def kept_between(state, *seats) -> object:
+    """Who is told what the rules keep between these seats: under fog they alone, not even
+    their overlords (everybody without fog). A campaign of the first edition told their
+    overlords too (docs/rules/saga.md, "Editions")."""
+    if edition(state) < 2:
+        return seen_by(state, *seats)
+    return ALL if not state["fog"] else sorted({s for s in seats if s})
 
 
 def largest_army(state, seat: str) -> str | None:
@@ -331,7 +342,8 @@ def _battle_set(state, p):
 
 def _battle_disputed(state, p):
     state["turn"]["battle"]["claims"] = copy.deepcopy(p["claims"])
-    state["turn"]["battle"]["points"] = copy.deepcopy(p["points"])
+    if edition(state) >= 2:  # what the referee is told (see rules.dispute_facts)
+        state["turn"]["battle"]["points"] = copy.deepcopy(p["points"])
     state["turn"]["stage"] = "dispute"
 
 

@@ -20,6 +20,9 @@ TITLE = N_("Seigneurs")  # translated where a seat reads it
 SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian raids and judges "
              "(2-5 lords and a barbarian)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
+# 2: each village farm holds its own resources; a silent judge and a founding refused said
+# so; the setup's warriors in one event (docs/rules/seigneurs.md, "Editions")
+EDITION = 2
 OPTIONS = {
     "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",
     "turns": "how many turns the game lasts (default 10)",
@@ -45,7 +48,8 @@ def timing(options: dict) -> dict:
     return {"turn_hours": 24.0, "reminder_hours": 6.0}
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup", "apply",
-           "pending", "parse", "resolve", "default_orders", "view", "outcome",
-           "describe_orders", "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS", "turn_of"]
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "EDITION",
+           "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
+           "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
+           "own_area", "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS",
+           "turn_of"]

@@ -2,7 +2,9 @@
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import private, public
+from pbem.adjudicator.editions import edition
 
+from . import war
 from .material import add, holds, remove
 from .rules import (card, famine_free_village_farms, material, price_of, secret_for, stock,
                     tower_watchers, village_of, warriors_at)
@@ -65,6 +67,11 @@ def market_round(run, orders: dict) -> bool:
             made = trade.new_offer(run.state["offers"], seat, offer, state["turn"])
             run.emit(private(secret_for(state, seat, offer["to"]), "offer_made", offer=made))
             acted = True
+    if edition(state) >= 2:  # the first edition did nothing with peace offered here
+        for seat in state["seats"]:
+            for proposal in (orders.get(seat) or {}).get("peace", []):
+                war.propose_peace(run, seat, proposal["to"], proposal["terms"])
+                acted = True
     return acted
 
 

@@ -11,8 +11,9 @@ from pbem.adjudicator.bags import draw
 from pbem.adjudicator.contract import public
 
 from .material import RESOURCES, add, count, remove
-from .rules import (done, goods_at, lord_farms, material, place_owner, places, seats_at,
-                    stock_event, taken_from, village_farms, village_of, village_owner)
+from .rules import (done, goods_at, lord_farms, material, place_owner, places, pooled, seats_at,
+                    stock_event, taken_from, village_farm_count, village_farms, village_of,
+                    village_owner)
 
 
 # ---------------------------------------------------------------- production
@@ -36,23 +37,24 @@ def production(run) -> None:
             draws[place] = tally(drawn)
         if owner and done(state, owner, "mill"):
             baked[place] = {"food": 1}
-    run.emit(public("produced", draws=draws, baked=baked, farms=farms,
-                    bag_left=sum(bag.values())))
+    run.emit(public("produced", draws=draws, baked=baked,
+                    **({} if pooled(state) else {"farms": farms}), bag_left=sum(bag.values())))
 
 
 def village_production(run, state, lord: str, bag: dict, draws, baked, farms) -> dict:
-    """A village's production, farm by farm; the bag left after it."""
+    """A village's production, farm by farm (where a village pools its resources, they lie
+    on the village: `farms` has none); the bag left after it."""
     place = village_of(state, lord)
     each = []
     oven = done(state, lord, "oven")
-    for _farm in village_farms(state, lord):
+    for _farm in range(village_farm_count(state, lord)):
         drawn, bag = draw(bag, material(state)["village_draw"], run.rng)
         each.append(add(tally(drawn), {"food": 1} if oven else {}))
         if drawn:
             draws[place] = add(draws.get(place, {}), tally(drawn))
     if oven and each:
         baked[place] = {"food": len(each)}
-    if any(each):
+    if any(each) and not pooled(state):
         farms[place] = each
     return bag
 
@@ -273,16 +275,25 @@ def tokens(run, lord: str, number: int, why: str, place: str) -> None:
 def growth_count(state, lord: str, source: str) -> int:
     """How many farms a place of the lord may found this turn: one a farm holding 4."""
     if source == village_of(state, lord):
-        least = material(state)["growth"]
-        return sum(1 for f in village_farms(state, lord) if count(f["goods"]) >= least)
+        return village_growth(state, lord)
     return 1 if source in growth_sources(state, lord) else 0
+
+
+def village_growth(state, lord: str) -> int:
+    """How many farms a lord's village may found now: one a village farm holding 4
+    resources; where a village pools them, one a farm while the village holds 4 for each."""
+    least = material(state)["growth"]
+    if pooled(state):
+        return min(village_farm_count(state, lord),
+                   count(goods_at(state, village_of(state, lord))) // least)
+    return sum(1 for f in village_farms(state, lord) if count(f["goods"]) >= least)
 
 
 def growth_sources(state, lord: str) -> list[str]:
     """A lord's farms that may found a new farm now (4 resources or more)."""
     least = material(state)["growth"]
     out = [t for t in lord_farms(state, lord) if count(goods_at(state, t)) >= least]
-    if any(count(f["goods"]) >= least for f in village_farms(state, lord)):
+    if village_growth(state, lord):
         out.append(village_of(state, lord))
     return out
 

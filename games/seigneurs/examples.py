@@ -17,7 +17,7 @@ from .flow import revolt_choices
 from .founding import nearest_open, village_pairs
 from .material import BUILDINGS, RESOURCES, building_name, card_name, good_name
 from .rules import (at_war, free_farms, goods_at, hostile, lord_farms, neighbours, place_owner,
-                    places, stock, village_of)
+                    places, stock, village_of, warriors_at)
 
 
 def candidates(state, seat) -> list[tuple[str, list]]:
@@ -81,7 +81,11 @@ def tax_places(state, seat) -> list[str]:
 
 
 def opposition(state, seat) -> list:
+    """Oppose a claim, or support one: first the seat's own claim that others oppose."""
     rows = []
+    claims = economy.open_claims(state)
+    mine_first = sorted(claims, key=lambda c: not (c["sides"].get(seat) == "collector"
+                                                    and economy.side_seats(state, c, "opposer")))
     for side, most, verb, says in (
             ("oppose", 2, _("oppose {place} {number}"),
              lambda n: ngettext("{number} warrior blocks the claim on {place}",
@@ -91,7 +95,7 @@ def opposition(state, seat) -> list:
                                 "{number} warriors back the collector on {place}", n))):
         rows.append((side, [(verb.format(place=c["place"], number=n),
                              says(n).format(place=c["place"], number=n))
-                            for c in economy.open_claims(state)
+                            for c in (mine_first if side == "support" else claims)
                             for n in [min(most, len(free_to_send(state, seat, c["place"])))]
                             if n]))
     return rows
@@ -114,14 +118,22 @@ def parley(state, seat) -> list:
 def combat(state, seat) -> list:
     mine = [p for p in sorted(state["fights"], key=places(state).index)
             if seat in war.fighters(state, p)]
-    return [("hit", [(_("hit {place} {seat} armed").format(place=p, seat=s),
-                      _("your hits take {seat}'s armed warriors first").format(seat=s))
-                     for p in mine for s in war.fighters(state, p)
-                     if hostile(state, p, seat, s)]),
+    return [("hit", [hit_line(state, p, s) for p in mine
+                     if state["fights"][p]["hits"].get(seat)
+                     for s in war.fighters(state, p) if hostile(state, p, seat, s)]),
             ("kill", [(_("kill {place}").format(place=p),
                        _("if you win, the enemies lying there die")) for p in mine]),
             ("stop", [(_("stop {place}").format(place=p),
                        _("stop (the fight stops when all stop)")) for p in mine])]
+
+
+def hit_line(state, place, enemy) -> tuple:
+    """Naming an enemy's warriors as victims: its armed ones first when it has some."""
+    if any(w["armed"] and w["seat"] == enemy for w in warriors_at(state, place, fit=True)):
+        return (_("hit {place} {seat} armed").format(place=place, seat=enemy),
+                _("your hits take {seat}'s armed warriors first").format(seat=enemy))
+    return (_("hit {place} {seat}").format(place=place, seat=enemy),
+            _("your hits take {seat}'s warriors").format(seat=enemy))
 
 
 def event(state, seat) -> list:
@@ -221,8 +233,10 @@ def revolt(state, seat) -> list:
 
 
 def judgement(state, seat) -> list:
-    return [("ruling", [(" ".join([_("ruling"), _("winner"), lord, _("your reasons")]),
-                         _("the winner; broken 2 5 names breaches"))
+    numbers = " ".join(str(a["id"]) for a in state["agreements"][:2])
+    says = _("the winner; {broken} {numbers} names the agreements you find broken").format(
+        broken=_("broken"), numbers=numbers) if numbers else _("the winner")
+    return [("ruling", [(" ".join([_("ruling"), _("winner"), lord, _("your reasons")]), says)
                         for lord in state["lords"]])]
 
 

@@ -22,6 +22,7 @@ automatic step until a phase must ask someone again.
 
 from pbem.adjudicator import rounds
 from pbem.adjudicator.contract import Request, private, public
+from pbem.adjudicator.editions import edition
 from pbem.adjudicator.rulings import ruling_request
 from pbem.i18n import N_, _
 
@@ -120,9 +121,9 @@ def default_orders(state, seat) -> dict:
     """What a silent seat does: pass (the rules' defaults are applied when resolving)."""
     if state["stage"] == "revolt":
         return {"set": {}, "text": "", "by": seat}
-    if state["stage"] == "judgement":
+    if state["stage"] == "judgement":  # the first edition did not say the barbarian was silent
         return {"set": {"winner": seasons.default_winner(state)}, "text": "", "by": seat,
-                "broken": [], "silent": True}
+                "broken": [], **({"silent": True} if edition(state) >= 2 else {})}
     return {}
 
 

@@ -7,6 +7,7 @@ its lord's jacquerie bag.
 """
 
 from pbem.adjudicator.contract import public
+from pbem.adjudicator.editions import edition
 
 from .material import RESOURCES, valley
 from .rules import material, stock_event, village_of
@@ -129,8 +130,13 @@ def place_farms(run, orders: dict) -> None:
 
 
 def warriors_join(run, seat: str, number: int, at: str | None) -> None:
-    """A seat's starting warriors, on a place (None: off the board), in one event."""
+    """A seat's starting warriors, on a place (None: off the board), in one event (in the
+    first edition, an event each)."""
     first = run.state["next_warrior"]
+    if edition(run.state) < 2:
+        for wid in range(first, first + number):
+            run.emit(public("warrior_joined", seat=seat, id=wid, at=at))
+        return
     run.emit(public("warriors_joined", seat=seat, ids=list(range(first, first + number)),
                     at=at))
 

@@ -50,8 +50,11 @@ BUILDING_WORDS = {
     "forge": "forge", "mill": "mill", "moulin": "mill", "walls": "walls", "wall": "walls",
     "murailles": "walls", "muraille": "walls", "house": "house", "warrior-house": "house",
     "maison": "house", "watchtower": "watchtower", "tower": "watchtower", "tour": "watchtower",
-    "keep": "keep", "donjon": "keep",
+    "keep": "keep", "donjon": "keep", "warrior": "house", "warriors": "house",
 }
+# The words after the first of a building's name as mails write it ("tour de guet",
+# "maison de guerriers", "warrior house"): read past.
+BUILDING_TAILS = {"watchtower": {"guet"}, "house": {"guerriers", "guerrier", "house"}}
 
 
 def plain(text: str) -> str:
@@ -141,6 +144,11 @@ def goods_text(goods: dict) -> str:
     """'wood 2, food 1' in the current language (a dash for nothing)."""
     parts = [f"{good_name(g)} {goods[g]}" for g in GOODS if goods.get(g)]
     return ", ".join(parts) or "-"
+
+
+def offered_text(goods: dict) -> str:
+    """One side of an offer in words: 'wood 2', or 'nothing' (a gift)."""
+    return goods_text(goods) if any(goods.values()) else _("nothing")
 
 
 def count(goods: dict) -> int:

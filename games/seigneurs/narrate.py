@@ -2,7 +2,7 @@
 
 from pbem.i18n import N_, _, ngettext
 
-from .material import building_name, card_name, good_name, goods_text
+from .material import building_name, card_name, good_name, goods_text, offered_text
 
 STAGE_NAMES = {
     "villages": N_("setup: villages"), "farms": N_("setup: farms"),
@@ -156,13 +156,14 @@ def fight_ended(p):
 def offer_made(p):
     o = p["offer"]
     return _("Offer {number}: {seat} offers {to} {give} for {take}.").format(
-        number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
-        take=goods_text(o["take"]))
+        number=o["id"], seat=o["from"], to=o["to"], give=offered_text(o["give"]),
+        take=offered_text(o["take"]))
 
 
 def agreement_text(a) -> str:
     """An agreement with its parties' words."""
-    words = _("; ").join(f"{s}: \u00ab{t or '-'}\u00bb" for s, t in a["terms"].items())
+    words = _("; ").join(_("{seat}: \u00ab{words}\u00bb").format(seat=s, words=t or "-")
+                         for s, t in a["terms"].items())
     kind = _("peace") if a["kind"] == "peace" else _("agreement on {place}").format(
         place=a["place"])
     return _("Agreement {number} ({kind}, turn {turn}) between {seats}: {words}").format(
@@ -252,14 +253,20 @@ HANDLERS = {
     "price_moved": lambda p: _("The reference price of {good} moves from {was} to {price}.")
     .format(good=good_name(p["good"]), was=p["was"], price=p["price"]),
     "merchant_trade": lambda p: (
-        ngettext("You buy {goods} from the merchants for {coins} coin.",
-                 "You buy {goods} from the merchants for {coins} coins.", p["coins"])
+        ngettext("{seat} buys {goods} from the merchants for {coins} coin.",
+                 "{seat} buys {goods} from the merchants for {coins} coins.", p["coins"])
         if p["kind"] == "buy" else
-        ngettext("You sell {goods} to the merchants for {coins} coin.",
-                 "You sell {goods} to the merchants for {coins} coins.", p["coins"]))
-    .format(goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
-    "merchant_refused": lambda p: _("The merchants would not trade: you lack the goods or "
-                                    "the coins."),
+        ngettext("{seat} sells {goods} to the merchants for {coins} coin.",
+                 "{seat} sells {goods} to the merchants for {coins} coins.", p["coins"]))
+    .format(seat=p["seat"], goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
+    "merchant_refused": lambda p: (
+        ngettext("The merchants would not sell {goods} to {seat}: it costs {coins} coin, "
+                 "more than {seat} holds.",
+                 "The merchants would not sell {goods} to {seat}: it costs {coins} coins, "
+                 "more than {seat} holds.", p["coins"])
+        if p["kind"] == "buy" else
+        _("The merchants would not buy {goods} from {seat}: {seat} does not hold them."))
+    .format(seat=p["seat"], goods=goods_text({p["good"]: p["count"]}), coins=p["coins"]),
     "project_paid": lambda p: _("{lord} puts {goods} on its {building}.").format(
         lord=p["lord"], goods=goods_text(p["goods"]), building=building_name(p["building"])),
     "building_finished": lambda p: _("{lord}'s {building} is finished.").format(
@@ -306,7 +313,8 @@ HANDLERS = {
                                     "{goods}.").format(lords=" & ".join(p["churches"]),
                                                        goods=goods_text(p["share"])),
     "pilgrims_passed": lambda p: _("Pilgrims pass through (holiness {holiness} wanted): no "
-                                   "church holds them.").format(holiness=p["holiness"]),
+                                   "church holds them.").format(holiness=p["holiness"])
+    if p.get("offering") else _("No pilgrims come this turn."),
     "revolt_drawn": lambda p: ngettext(
         "Revolt: {lord} draws {number} jacquerie token; {freed}.",
         "Revolt: {lord} draws {number} jacquerie tokens; {freed}.",

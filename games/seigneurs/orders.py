@@ -12,15 +12,17 @@ import re
 
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
-from pbem.adjudicator.rulings import parse_ruling
+from pbem.adjudicator.editions import edition
+from pbem.adjudicator.rulings import parse_ruling, setting_text
 from pbem.adjudicator.spelling import aside, closest, did_you_mean
 from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 
 from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
-from .material import (BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES, building_name,
-                       card_name, good_name, goods_text, plain, valley)
+from .material import (BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
+                       building_name, card_name, good_name, goods_text, offered_text, plain,
+                       valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
                     warriors_at)
 
@@ -31,6 +33,7 @@ VERBS = {
     "tax": "tax", "taxe": "tax", "taxer": "tax", "prelever": "tax", "preleve": "tax",
     "oath": "oath", "serment": "oath",
     "pass": "pass", "passe": "pass", "passer": "pass", "rien": "pass", "nothing": "pass",
+    "passing": "pass", "passes": "pass", "skip": "pass",
     "oppose": "oppose", "opposer": "oppose",
     "support": "support", "soutien": "support", "soutenir": "support", "soutiens": "support",
     "agree": "agree", "accord": "agree", "daccord": "agree",
@@ -232,6 +235,8 @@ def parse(state, seat, text):
             errors.append(OrderError(number, line.strip(), str(problem)))
     if stage == "construction":
         errors = sorted(errors + unworkable(reader, orders), key=lambda e: e.line)
+    if stage == "market" and orders.get("merchants"):
+        errors = sorted(errors + unaffordable(reader, orders), key=lambda e: e.line)
     return orders, errors
 
 
@@ -394,6 +399,9 @@ def fight_place(r, args, kind) -> str:
 
 def read_hit(r, orders, args, line):
     place = fight_place(r, args, "hit")
+    if not r.state["fights"][place]["hits"].get(r.seat):
+        raise LineError(_("you scored no hit on {place} this round: you have no victim to "
+                          "name").format(place=place))
     specs = []
     for word in args[1:]:
         if word in ARMED and specs:
@@ -504,6 +512,9 @@ def read_peace(r, orders, args, line):
     other = r.seat_word(args[0], [s for s in r.state["seats"] if s != r.seat])
     if not at_war(r.state, r.seat, other):
         raise LineError(_("you are not at war with {seat}").format(seat=other))
+    if r.state["stage"] == "market" and edition(r.state) < 2:
+        raise LineError(_("in this game peace is made in the war's movement, not at the "
+                          "market"))
     orders.setdefault("peace", []).append({"to": other, "terms": rest_of(line, 2)})
 
 
@@ -516,11 +527,14 @@ def read_build(r, orders, args, line):
     if args[0] not in BUILDING_WORDS:
         raise LineError(_("name a building{hint}").format(hint=close(args[0], BUILDING_WORDS)))
     building = BUILDING_WORDS[args[0]]
+    args = args[1:]
+    tails = BUILDING_TAILS.get(building, ())
+    while args and (args[0] in tails or args[0] in FILLER and args[1:2] and args[1] in tails):
+        args = args[2:] if args[0] in FILLER else args[1:]
     if development.done_building(r.state, r.seat, building):
         raise LineError(_("your {building} is finished already").format(
             building=building_name(building)))
-    goods = r.goods(args[1:]) if args[1:] else development.still_owed(r.state, r.seat,
-                                                                        building)
+    goods = r.goods(args) if args else development.still_owed(r.state, r.seat, building)
     orders.setdefault("build", []).append({"building": building,
                                            "goods": [[g, n] for g, n in goods.items()]})
 
@@ -550,6 +564,43 @@ def read_donate(r, orders, args, line):
 
 
 WORKS = ("donate", "build", "forge", "raise", "arm")  # the orders development.works plans
+
+
+def unaffordable(r, orders) -> list[OrderError]:
+    """The purchases from the merchants that the seat's coins cannot pay, even with what its
+    sales and the offers it accepts in this mail could bring: refused at once with the
+    price (their orders are dropped); the others stand."""
+    state, seat = r.state, r.seat
+    held = stock(state, seat)
+
+    def traded(deal) -> int:  # the merchants deal in so many of a good with each seat
+        return min(deal["count"], development.merchant_left(state, seat, deal["good"],
+                                                             deal["kind"]))
+
+    coins = held.get("coins", 0) + sum(
+        development.merchant_price(state, d["good"], "sell") * min(traded(d), held.get(
+            d["good"], 0)) for d in orders["merchants"] if d["kind"] == "sell")
+    accepted = {a["id"] for a in orders.get("answers", []) if a["accept"]}
+    coins += sum(o["give"].get("coins", 0) for o in state["offers"] if o["id"] in accepted)
+    buys = iter(r.lines.get("buy", []))
+    errors, kept = [], []
+    for deal in orders["merchants"]:
+        if deal["kind"] == "buy":
+            number, text = next(buys)
+            price = traded(deal) * development.merchant_price(state, deal["good"], "buy")
+            if price > coins:
+                errors.append(OrderError(number, text, ngettext(
+                    "{goods} costs {price} coins, and you have {coins} coin",
+                    "{goods} costs {price} coins, and you have {coins} coins", coins).format(
+                        goods=goods_text({deal["good"]: traded(deal)}), price=price,
+                        coins=coins)))
+                continue
+            coins -= price
+        kept.append(deal)
+    orders["merchants"] = kept
+    if not kept:
+        orders.pop("merchants")
+    return errors
 
 
 def unworkable(r, orders) -> list[OrderError]:
@@ -631,8 +682,8 @@ def read_move(r, orders, args, line):
                           "next to it").format(first=args[0].upper(), second=args[1].upper(),
                                                place=source))
     if target not in neighbours(r.state, source):
-        raise LineError(_("{target} is not next to {source}").format(target=target,
-                                                                    source=source))
+        raise LineError(_("{target} is not next to {source}; next to it: {places}").format(
+            target=target, source=source, places=", ".join(neighbours(r.state, source))))
     fit = len(war.movable(r.state, r.seat, source))
     if not fit:
         raise LineError(_("you have no warrior fit to move on {place}").format(place=source))
@@ -827,7 +878,8 @@ def describe_market(orders) -> list[str]:
     lines = []
     for offer in orders.get("offers", []):
         lines.append(_("you offer {seat} {give} for {take}").format(
-            seat=offer["to"], give=goods_text(offer["give"]), take=goods_text(offer["take"])))
+            seat=offer["to"], give=offered_text(offer["give"]),
+            take=offered_text(offer["take"])))
     for answer in orders.get("answers", []):
         text = _("you accept offer {number}") if answer["accept"] else \
             _("you refuse offer {number}")
@@ -903,7 +955,8 @@ def describe_war(orders) -> list[str]:
 
 def describe_ruling(orders) -> list[str]:
     """A ruling said back."""
-    values = ", ".join(f"{k} {v}" for k, v in sorted(orders["set"].items())) or "-"
+    values = ", ".join(setting_text(k, v, RULING_WORDS)
+                       for k, v in sorted(orders["set"].items())) or "-"
     lines = [_("your ruling: {values}").format(values=values)]
     if orders.get("broken"):
         lines.append(_("agreements you find broken: {numbers}").format(

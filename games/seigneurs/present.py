@@ -19,7 +19,7 @@ from .development import merchant_price, still_owed
 from .narrate import SIDES, STAGE_NAMES, agreement_recorded, told
 from .orders import help_rows
 from .material import (BUILDINGS, GOODS, RESOURCES, building_name, card_name, good_name,
-                       goods_text, valley)
+                       goods_text, offered_text, valley)
 from .seasons import default_freeing, prestige
 from .rules import (card, church_wealth, famine_free_village_farms, goods_at, holiness,
                     place_owner, places, tiles_of, village_farm_count, village_farms,
@@ -87,6 +87,9 @@ def your_lines(view, you) -> list[str]:
             bag = you["jacquerie_bags"][seat]
             lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
                 seat=seat, goods=goods_text(goods), tokens=bag_text(bag)))
+        lines.append(_("The lords' prestige (3 a domain their family heads, 1 a farm, 2 a "
+                       "finished building): {list}.").format(list=", ".join(
+                           f"{lord} {points}" for lord, points in you["prestige"].items())))
     lines.append(_("Reference prices: {prices}.").format(prices=goods_text(view["prices"])))
     if view["stage"] in ("market", "construction") and "limit" in you:
         lines += building_lines_for(view, you)
@@ -104,8 +107,8 @@ def your_lines(view, you) -> list[str]:
     lines += deck_lines(view, you)
     for o in you["offers"]:
         lines.append(_("Open offer {number}: {seat} offers {to} {give} for {take}.").format(
-            number=o["id"], seat=o["from"], to=o["to"], give=goods_text(o["give"]),
-            take=goods_text(o["take"])))
+            number=o["id"], seat=o["from"], to=o["to"], give=offered_text(o["give"]),
+            take=offered_text(o["take"])))
     for p in you["proposals"]:
         lines.append(_("Peace offered by {seat} to {to}: \u00ab{terms}\u00bb").format(
             seat=p["from"], to=p["to"], terms=p["terms"] or "-"))
@@ -247,7 +250,7 @@ def place_view(state, place: str) -> dict:
     farms = village_farms(state, lord) if lord else []
     return {"name": place, "tiles": tiles_of(state, place), "village": lord,
             "owner": owner if owner or place not in state["farms"] else "free",
-            "village_farms": len(farms),
+            "village_farms": village_farm_count(state, lord) if lord else 0,
             "farm_goods": [{**farm["goods"]} for farm in farms],
             "famine": [i for i, farm in enumerate(farms) if farm["famine"]],
             "lying": dict(state["goods"].get(place, {})),
@@ -311,7 +314,8 @@ def barbarian_view(state) -> dict:
             "deck": [c for c in state["data"]["deck"] if c["id"] in state["deck"]],
             "freeing": [{**x, "default": default_freeing(state, x["lord"], x["count"])}
                         for x in state["freeing"]],
-            "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {}))}
+            "merchant_use": dict(state["merchant_use"].get(state["barbarian"], {})),
+            "prestige": {lord: prestige(state, lord) for lord in state["lords"]}}
 
 
 # ---------------------------------------------------------------- the board as text
@@ -436,7 +440,7 @@ def place_line(view, p) -> str:
     else:
         what = _("forest")
     parts = [f"{where}: {what}"]
-    if p["village"] and p["village_farms"]:
+    if p["farm_goods"]:
         parts += farm_lines(p)
     elif p["goods"]:
         parts.append(goods_text(p["goods"]))

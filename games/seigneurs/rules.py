@@ -11,7 +11,8 @@ The state is plain data:
     villages       {lord: [tile, tile]}; a village is one place, named by its first tile
     farms          {tile: lord, or None for a free farm}: the plain farms
     village_farms  {lord: [{"goods": {resource: n}, "famine": bool}]}: the farms of its
-                   village, each holding its own resources (famine: emptied this turn)
+                   village, each holding its own resources (famine: emptied this turn);
+                   in a valley that pools them (see pooled), {lord: how many farms}
     goods          {place: {resource: n}}: what lies on the plain farms and other places
                    (on a village: what lies there besides its farms' own, such as loot)
     bag            the resource bag; jacquerie {lord: {"neutral": n, "jacquerie": n}}
@@ -29,11 +30,14 @@ The state is plain data:
     took_out       {lord: {enemy: n}}: warriors each enemy put out of action this turn
     freeing        revolts waiting for the barbarian's choice
     result         None, or {"winners", "reason"}
+    edition        the edition of the rules the game was set up under, when not the first
+                   (pbem/adjudicator/editions.py; docs/rules/seigneurs.md, "Editions")
 """
 
 import copy
 
 from pbem.adjudicator.contract import private
+from pbem.adjudicator.editions import FIRST, edition, recorded
 
 from .material import GOODS, RESOURCES, add, count, valley
 
@@ -105,21 +109,31 @@ def goods_at(state, place: str) -> dict:
     """What lies on a place (a village: on its farms and besides them)."""
     loose = state["goods"].get(place, {})
     owner = village_owner(state, place)
-    if not owner or not state["village_farms"].get(owner):
+    farms = village_farms(state, owner) if owner else []
+    if not farms:
         return loose
     total = dict(loose)
-    for farm in state["village_farms"][owner]:
+    for farm in farms:
         total = add(total, farm["goods"])
     return {g: total[g] for g in RESOURCES if total.get(g)}
 
 
+def pooled(state) -> bool:
+    """Does the valley pool each village's resources, as the rules' first edition did? Its
+    village farms are then a count, and what they produce lies on the village itself
+    (docs/rules/seigneurs.md, "Editions")."""
+    return edition(state) < 2
+
+
 def village_farms(state, lord: str) -> list[dict]:
-    """The farms of a lord's village, each with its own goods."""
-    return state["village_farms"].get(lord, [])
+    """The farms of a lord's village, each with its own goods ([] where they pool them)."""
+    return [] if pooled(state) else state["village_farms"].get(lord, [])
 
 
 def village_farm_count(state, lord: str) -> int:
     """How many farms a lord's village holds."""
+    if pooled(state):
+        return state["village_farms"].get(lord, 0)
     return len(village_farms(state, lord))
 
 
@@ -223,7 +237,11 @@ def hostile_pairs(state, place: str) -> list[list[str]]:
 
 
 def famine_free_village_farms(state, lord: str) -> int:
-    """The lord's village farms not in famine (not emptied by a collector this turn)."""
+    """The lord's village farms not in famine (not emptied by a collector this turn); where
+    they pool their resources, all of them unless the village was emptied."""
+    if pooled(state):
+        return 0 if village_of(state, lord) in state["famine"] else \
+            village_farm_count(state, lord)
     return sum(1 for farm in village_farms(state, lord) if not farm["famine"])
 
 
@@ -270,21 +288,10 @@ def material(state) -> dict:
 
 # ---------------------------------------------------------------- reducer
 
-def with_farm_records(state: dict) -> dict:
-    """A state set up before village farms held their own resources (a count of farms per
-    village, their resources lying on the village) given a record for each farm."""
-    for lord, farms in state["village_farms"].items():
-        if isinstance(farms, int):
-            state["village_farms"][lord] = [{"goods": {}, "famine": False}
-                                            for _ in range(farms)]
-    return state
-
-
-
 def apply(state: dict, event) -> dict:
     """Fold one Seigneurs event into the state."""
     if event.type == "setup":
-        return with_farm_records(copy.deepcopy(event.payload["state"]))
+        return copy.deepcopy(event.payload["state"])
     handler = REDUCERS.get(event.type)
     if handler:
         handler(state, event.payload)
@@ -343,8 +350,8 @@ def _turn_began(state, p):
                  last_rolls={})
     for w in state["warriors"]:
         w["out"] = False
-    for farms in state["village_farms"].values():
-        for farm in farms:
+    for lord in state["village_farms"]:
+        for farm in village_farms(state, lord):
             farm["famine"] = False
 
 
@@ -355,7 +362,9 @@ def _villages_placed(state, p):
 
 
 def _farm_founded(state, p):
-    if p["tile"] is None:
+    if p["tile"] is None and pooled(state):
+        state["village_farms"][p["lord"]] = state["village_farms"].get(p["lord"], 0) + 1
+    elif p["tile"] is None:
         state["village_farms"].setdefault(p["lord"], []).append({"goods": {}, "famine": False})
     else:
         state["farms"][p["tile"]] = p["lord"]
@@ -676,11 +685,14 @@ def _freeing_asked(state, p):
 def _farms_freed(state, p):
     for tile in p["tiles"]:
         state["farms"][tile] = None
-    farms = village_farms(state, p["lord"])
-    place = village_of(state, p["lord"])
-    for index in sorted(p["village"], reverse=True):
-        left = farms.pop(index)
-        _set_goods(state, place, add(state["goods"].get(place, {}), left["goods"]))
+    if pooled(state):  # "village": how many of its farms leave
+        state["village_farms"][p["lord"]] -= p["village"]
+    else:  # "village": which of its farms leave
+        farms = village_farms(state, p["lord"])
+        place = village_of(state, p["lord"])
+        for index in sorted(p["village"], reverse=True):
+            left = farms.pop(index)
+            _set_goods(state, place, add(state["goods"].get(place, {}), left["goods"]))
     state["freeing"] = [x for x in state["freeing"] if x["lord"] != p["lord"]]
 
 
@@ -718,8 +730,8 @@ def stock_event(state, seat, change, why):
                    change={g: n for g, n in sorted(change.items()) if n}, why=why)
 
 
-def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
-    """The state before villages and farms are placed."""
+def blank_state(data, seats, barbarian, turns, round_hours, number=FIRST) -> dict:
+    """The state before villages and farms are placed, under the rules' edition `number`."""
     lords = [s for s in seats if s != barbarian]
     mat = data["material"]
     start = {g: n for g, n in mat["stock"].items() if n}
@@ -727,7 +739,8 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
         "data": data, "seats": list(seats), "lords": lords, "barbarian": barbarian,
         "turn": 0, "turns": turns, "round_hours": round_hours, "stage": "villages",
         "round": None,
-        "kinds": {}, "villages": {}, "farms": {}, "village_farms": {lord: [] for lord in lords},
+        "kinds": {}, "villages": {}, "farms": {},
+        "village_farms": {lord: 0 if number < 2 else [] for lord in lords},
         "goods": {}, "bag": dict(mat["bag"]),
         "jacquerie": {lord: {"neutral": 0, "jacquerie": 0} for lord in lords},
         "stocks": {**{lord: dict(start) for lord in lords}, barbarian: {}},
@@ -740,7 +753,7 @@ def blank_state(data, seats, barbarian, turns, round_hours) -> dict:
         "claims": [], "taxed": [], "famine": [], "tokens": {}, "engaged": {},
         "fights": {}, "fight_context": None,
         "offers": [], "proposals": [], "agreements": [], "took_out": {}, "freeing": [],
-        "kills": [], "last_rolls": {}, "result": None,
+        "kills": [], "last_rolls": {}, "result": None, **recorded(number),
     }
 
 

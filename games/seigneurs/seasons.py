@@ -2,12 +2,14 @@
 
 from pbem.adjudicator.bags import draw_until
 from pbem.adjudicator.contract import public
+from pbem.adjudicator.editions import edition
 
 from .economy import growth_sources
 from .founding import found, open_tile
 from .material import RESOURCES, count
 from .rules import (card, church_wealth, farm_count, free_farms, goods_at, holiness,
-                    lord_farms, material, valley, village_farm_count, village_farms, village_of)
+                    lord_farms, material, pooled, valley, village_farm_count, village_farms,
+                    village_of)
 
 # ---------------------------------------------------------------- founding farms
 
@@ -42,9 +44,15 @@ def growth(run, orders: dict) -> None:
                 continue
             tile = order["tile"]
             if tile is not None and not open_tile(run.state, tile):
-                run.emit(public("founding_refused", lord=lord, source=source, tile=tile))
+                if edition(run.state) >= 2:  # the first edition's refusal went unsaid
+                    run.emit(public("founding_refused", lord=lord, source=source, tile=tile))
                 continue
-            if source == village_of(run.state, lord):
+            if source == village_of(run.state, lord) and pooled(run.state):
+                if len(grown.get(source, [])) >= village_farm_count(run.state, lord):
+                    continue
+                farm, goods = None, goods_at(run.state, source)
+                grown.setdefault(source, []).append(farm)
+            elif source == village_of(run.state, lord):
                 farm = growing_farm(run.state, lord, grown.get(source, []))
                 if farm is None:
                     continue
@@ -146,8 +154,12 @@ def ranked_farms(state, lord: str) -> list[tuple]:
     """(resources, kind, number, name) for each of the lord's farms, fewest resources first:
     a plain farm by its tile, a village farm as "village" with its number in the village."""
     ranked = [(count(goods_at(state, t)), 0, i, t) for i, t in enumerate(lord_farms(state, lord))]
-    ranked += [(count(farm["goods"]), 1, i, "village")
-               for i, farm in enumerate(village_farms(state, lord))]
+    if pooled(state):  # each village farm counts what the whole village holds
+        held = [count(goods_at(state, village_of(state, lord)))] * \
+            village_farm_count(state, lord)
+    else:
+        held = [count(farm["goods"]) for farm in village_farms(state, lord)]
+    ranked += [(n, 1, i, "village") for i, n in enumerate(held)]
     return sorted(ranked)
 
 
@@ -169,8 +181,10 @@ def chosen_farms(state, lord: str, number: int, named: list[str]) -> list[str]:
 
 def free_farms_of(run, lord: str, tiles: list[str], village: list[int]) -> None:
     """Farms turn free; village farms that revolt (by their numbers) leave the valley, and
-    what they held stays on the village."""
-    run.emit(public("farms_freed", lord=lord, tiles=sorted(tiles), village=sorted(village)))
+    what they held stays on the village (where a village pools its resources, the event
+    says how many leave)."""
+    run.emit(public("farms_freed", lord=lord, tiles=sorted(tiles),
+                    village=len(village) if pooled(run.state) else sorted(village)))
 
 
 def freeing(run, choice: dict) -> None:

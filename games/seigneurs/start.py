@@ -6,12 +6,14 @@ phase of some turn, and the game starts there.
 """
 
 from pbem.adjudicator.contract import SetupError, public
+from pbem.adjudicator.editions import edition
 from pbem.adjudicator.options import number_option
 from pbem.adjudicator.rounds import round_hours
 
 from . import flow
 from .material import BUILDINGS, GOODS, RESOURCES, add, default_data, valley_of
-from .rules import blank_state, village_of, village_owner
+from .rules import (blank_state, pooled, village_farm_count, village_farms, village_of,
+                    village_owner)
 from .runner import Runner
 
 MIN_LORDS, MAX_LORDS = 2, 5
@@ -30,7 +32,7 @@ def setup(options, seats, rng, position=None) -> list:
                          f"not {len(lords)} lords")
     turns = number_option(options, "turns", 10, whole=True, positive=True)
     data = position_data(position or {})
-    state = blank_state(data, seats, barbarian, turns, round_hours(options))
+    state = blank_state(data, seats, barbarian, turns, round_hours(options), edition(options))
     if not position:
         return [public("setup", state=state)]
     stage = read_position(state, position)
@@ -141,7 +143,8 @@ def read_position(state, position: dict) -> str:
     read_buildings(state, position)
     read_relations(state, position)
     state["taxed"] = [place_word(state, p, "taxed") for p in position.get("taxed", [])]
-    read_famine(state, position.get("famine") or {})
+    if not pooled(state):  # the first edition read no famine: a village starved whole
+        read_famine(state, position.get("famine") or {})
     read_card(state, position)
     return stage
 
@@ -169,11 +172,11 @@ def read_farms(state, position) -> None:
         state["farms"][tile] = None if owner == "free" else seat_of(state, owner, "farms")
         state["kinds"][tile] = "fields"
     for lord, n in (position.get("village_farms") or {}).items():
-        state["village_farms"][seat_of(state, lord, "village_farms")] = [
-            {"goods": {}, "famine": False} for _ in range(int(n))]
+        state["village_farms"][seat_of(state, lord, "village_farms")] = int(n) \
+            if pooled(state) else [{"goods": {}, "famine": False} for _ in range(int(n))]
     for lord in state["lords"]:
         farms = sum(1 for owner in state["farms"].values() if owner == lord)
-        state["jacquerie"][lord] = {"neutral": farms + len(state["village_farms"][lord]),
+        state["jacquerie"][lord] = {"neutral": farms + village_farm_count(state, lord),
                                     "jacquerie": 0}
 
 
@@ -183,7 +186,7 @@ def read_famine(state, table) -> None:
         raise SetupError("famine: give each lord's village farms in famine, e.g. "
                          "{ann = [2]}")
     for lord, numbers in table.items():
-        farms = state["village_farms"].get(seat_of(state, lord, "famine"), [])
+        farms = village_farms(state, seat_of(state, lord, "famine"))
         for number in numbers:
             if not isinstance(number, int) or not 1 <= number <= len(farms):
                 raise SetupError(f"famine.{lord}: {number!r} is not one of its "
@@ -195,7 +198,7 @@ def read_goods(state, place: str, table, where: str) -> None:
     """goods.<place> = {wood = 2}; on a village, its farms' goods: a list of tables, one a
     farm, or one table dealt out among its farms one resource at a time."""
     owner = village_owner(state, place)
-    farms = state["village_farms"].get(owner, []) if owner else []
+    farms = village_farms(state, owner) if owner else []
     if not farms:
         state["goods"][place] = goods_of(table, where, RESOURCES)
         return

@@ -25,6 +25,11 @@ stream arrives as an argument.
                                         viewing seat's own (its pieces, its home): what
                                         its close-up shows; [] for the public view
     timing(options) -> dict             engine defaults this game prefers
+    EDITION = n                         (optional) the edition of the game's rules new games
+                                        are set up under (default 1); setup finds it in
+                                        options["edition"] when it is not the first, keeps it
+                                        in its state, and the rules ask it which way to go
+                                        (pbem/adjudicator/editions.py)
     bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
     BRIEF_UPDATES = True                (optional) reports to seats asked nothing omit the board
     SEAT_BOARDS = True                  (optional) each seat's board is drawn from its own

@@ -14,6 +14,7 @@ import json
 from ..i18n import Said, _, format_date, reader_zone
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
+from .editions import FIRST, recorded
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event, ruling_words
@@ -239,9 +240,21 @@ def check_options(game, options: dict, seats=()) -> None:
                          f"({', '.join(seats)})")
 
 
-def creation_events(game, game_id, ruleset, options, seats, seed, position=None) -> list[Event]:
-    """The game_created event and the game's own setup events."""
+def edition_of(game) -> int:
+    """The edition of a game's rules a new game is set up under: its EDITION, else the
+    first (see editions.py)."""
+    return getattr(game, "EDITION", FIRST)
+
+
+def creation_events(game, game_id, ruleset, options, seats, seed, position=None,
+                    edition=None) -> list[Event]:
+    """The game_created event and the game's own setup events.
+
+    `edition` is the edition of the game's rules to set it up under: a new game's is the
+    game's own (the default); replay gives the one the log records (see editions.py).
+    """
     check_options(game, options, list(seats))
+    edition = edition_of(game) if edition is None else edition
     game_options = {k: v for k, v in options.items()
                     if k not in DEFAULT_TIMING and k not in TABLE_DEFAULTS}
     created = public(
@@ -252,10 +265,12 @@ def creation_events(game, game_id, ruleset, options, seats, seed, position=None)
         seats=list(seats),
         timing=timing_for(game, options),
         seed_sha256=seed_digest(seed),
+        **recorded(edition),
     )
     given = [] if position is None else [secret("position_given", position=position)]
     rng = PhaseRng(seed, game_id, 0)
-    return [created] + given + list(game.setup(game_options, list(seats), rng, position))
+    return [created] + given + list(game.setup({**game_options, **recorded(edition)},
+                                               list(seats), rng, position))
 
 
 def open_phase(game, state: dict, now: str) -> Event:

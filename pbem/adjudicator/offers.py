@@ -8,6 +8,7 @@ An offer is plain data kept in the game's state::
 Order lines, in English or French (goods and seats as the game names them)::
 
     offer bob give wood 2 take metal 1       offre bob donne bois 2 prend metal 1
+    offer bob wood 2 for metal 1             offre bob bois 2 contre metal 1
     accept 3                                 accepte 3
     refuse 3                                 refuse 3
 
@@ -24,8 +25,8 @@ from .spelling import did_you_mean
 OFFER = ("offer", "offre", "propose")
 ACCEPT = ("accept", "accepte", "accepter", "oui")
 REFUSE = ("refuse", "refuser", "decline", "non")
-GIVE = ("give", "donne", "donner")
-TAKE = ("take", "prend", "prendre", "receive", "recois", "reçois")
+GIVE = ("give", "donne", "donnes", "donner")
+TAKE = ("take", "prend", "prends", "prendre", "receive", "recois", "reçois", "for", "contre")
 
 
 def read_goods(words: list[str], goods: dict) -> dict:
@@ -68,7 +69,8 @@ def read_goods(words: list[str], goods: dict) -> dict:
 
 
 def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
-    """An offer line's words after the verb: "bob give wood 2 take metal 1"."""
+    """An offer line's words after the verb: "bob give wood 2 take metal 1" (the goods
+    before "take", or "for", are given: "bob wood 2 for metal 1")."""
     if not words:
         raise ValueError(_("say to whom: offer SEAT give GOODS take GOODS"))
     to = words[0]
@@ -81,9 +83,10 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
             part = give
         elif word in TAKE:
             part = take
-        elif part is None:
+        elif part is None and word not in goods and not word.isdigit():
             raise ValueError(_("write 'give ...' and/or 'take ...' after the seat"))
         else:
+            part = give if part is None else part
             part.append(word)
     offer = {"to": to, "give": read_goods(give, goods), "take": read_goods(take, goods)}
     if not offer["give"] and not offer["take"]:
@@ -93,8 +96,13 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
 
 
 def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
-    """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none."""
-    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+    """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none.
+
+    Words after the number are read past when they name no other number ("accept 2 -
+    deal, Cyril"); "accept 2 3" names two and is refused.
+    """
+    if not words or not words[0].lstrip("#").isdigit() or \
+            any(w.lstrip("#").isdigit() for w in words[1:]):
         raise ValueError(_("name the offer by its number: accept 3"))
     number = int(words[0].lstrip("#"))
     offer = next((o for o in offers if o["id"] == number), None)

@@ -8,6 +8,7 @@ seat's answer lists and which holds no turn up, or a mistyped order word,
 which stays an error with "did you mean".
 """
 
+from dataclasses import dataclass
 from difflib import get_close_matches
 import re
 import unicodedata
@@ -28,6 +29,9 @@ OPENERS = frozenset("""
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
     yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
+    may ok okay hopefully fingers maybe perhaps probably near because since unless
+    pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine
+    turn round tour manche
     je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
@@ -36,8 +40,24 @@ OPENERS = frozenset("""
 """.split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.
+# Words that tie a line to the one before it, and start no order: "Then move host Mercia",
+# "and build a farm", "puis déplacer ...", "also F NTH - NWY". A line they start is read
+# again without them (see :func:`unlinked`).
+LINKS = frozenset("""
+    then and also next finally lastly afterwards plus so
+    puis et ensuite aussi enfin apres alors donc
+""".split())  # as folded
 SENTENCE_START = re.compile(r"^\s*[^\s,.!?;:]+[,.!?;…]")
 SENTENCE_END = re.compile(r"(?:[!?]|[:;]-?[()DPp])\s*$")
+# Pronouns a player may put before an order's verb: "Je passe", "I'll pass", "We pass".
+SUBJECTS = frozenset("i i'll ill we we'll je j' on nous".split())  # as folded
+# Words of politeness, which no order needs: "move host Kent please", "svp".
+POLITE = re.compile(
+    r"(?<![\w'])(?:please|pls|plz|svp|stp|s'il (?:vous|te) pla[iî]t)(?![\w'])[,.!]?",
+    re.IGNORECASE)
+# Where a sentence may start or end on a line: a comma, a semicolon, a colon, the end of
+# a sentence, a dash between spaces, an opening bracket.
+CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
 
 
 def closest(word: str, names, count: int = 2) -> list[str]:
@@ -95,6 +115,103 @@ def chat(line: str, word: str, words) -> bool:
     if SENTENCE_START.match(line) or SENTENCE_END.search(line):
         return True
     return not mistyped(word, words)
+
+
+def unlinked(line: str) -> str | None:
+    """The line without the words that tie it to the one before ("Then, move host Mercia":
+    "move host Mercia"; "et puis déplacer ost Mercie": "déplacer ost Mercie"), or None when
+    no such word starts it or nothing else is left."""
+    words = line.split()
+    start = 0
+    while start < len(words) and folded(words[start]) in LINKS:
+        start += 1
+    if start == 0 or start == len(words):
+        return None
+    return " ".join(words[start:])
+
+
+def sentence(text: str) -> bool:
+    """Does this text read as a sentence at sight: a first word that starts sentences and
+    never orders ("if there's gold left", "hope they're asleep"), or a last "!", "?" or
+    smiley? (Stricter than :func:`chat`: it does not need the game's order words.)"""
+    first = folded(text.split()[0]) if text.split() else ""
+    return bool(first) and (first in OPENERS or first.partition("'")[0] in OPENERS
+                            or bool(SENTENCE_END.search(text)))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a refused line: `order`, the words a game may take for an order,
+    and `remark`, the words of chat beside it on the line ("" when none); `strict`: the
+    order counts only when the game accepts it whole (else when it is no remark);
+    `meant`: the words are surely meant as an order (a line tied to the one before, an
+    order followed by chat), so the game's refusal of them is the line's error."""
+
+    order: str
+    remark: str = ""
+    strict: bool = True
+    meant: bool = True
+
+
+def readings(line: str, remark: bool) -> list[Reading]:
+    """The other ways to read a line the game refused, best first.
+
+    People tie a line to the one before ("Then move host Mercia") and write chat
+    on an order's line ("recruit levies, if there's any gold left", "Sorry Bea:
+    move host Wessex"). A remark may be an order after its tying words, or after
+    a sentence; an error may be an order followed by a sentence. A reading with
+    a part of chat counts only when the game accepts its order whole.
+    """
+    found = []
+    plain = unpleased(line)
+    for text in (line, plain) if plain else (line,):
+        if plain and text is line:
+            found.append(Reading(plain))
+        if remark and subjectless(text):
+            found.append(Reading(subjectless(text)))
+        if remark:
+            rest = unlinked(text)
+            if rest:
+                found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
+            for chat, order in heads(text):
+                found.append(Reading(unlinked(order) or order, chat, meant=False))
+            if rest:
+                found.append(Reading(rest, strict=False))
+        else:
+            found += [Reading(order, chat) for order, chat in tails(text)]
+    return found
+
+
+def subjectless(line: str) -> str | None:
+    """The line without the pronoun that starts it ("Je passe": "passe"; "I'll pass":
+    "pass"), or None when none does or nothing else is left."""
+    words = line.split()
+    if len(words) < 2 or folded(words[0]) not in SUBJECTS:
+        return None
+    return " ".join(words[1:])
+
+
+def unpleased(line: str) -> str | None:
+    """The line without its words of politeness ("village G3 G4 please", "svp"), or None
+    when it has none."""
+    plain = POLITE.sub(" ", line)
+    plain = " ".join(plain.split())
+    return plain if plain != " ".join(line.split()) and plain else None
+
+
+def tails(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each place a sentence follows the words before it."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in CLAUSE.finditer(line)
+            if line[:at.start()].strip() and sentence(line[at.end():])]
+
+
+def heads(line: str) -> list[tuple[str, str]]:
+    """(chat, order) for each place words follow others on a line of chat ("Sorry Bea:
+    move host Wessex")."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in CLAUSE.finditer(line)
+            if line[:at.start()].strip() and line[at.end():].strip()]
 
 
 def aside(number: int, line: str, word: str, words) -> OrderError | None:

@@ -16,7 +16,7 @@ medians, the spread (10th to 90th percentile) and the ratio to the floor are
 printed per game, with the first board of the run apart, and the close-ups of
 the seats' own areas likewise. Target: a new position within 5 ms.
 
-    python benchmarks/boards.py [--turns 6] [--boards 40] [--games auguste,attila,saga,seigneurs]
+    python benchmarks/boards.py [--turns 6] [--boards 40] [--games auguste,attila,saga,seigneurs,diplomacy]
 """
 
 import argparse
@@ -33,7 +33,7 @@ import resvg_py
 from pbem import demo, raster
 from pbem.mail import stored
 
-GAMES = ("auguste", "attila", "saga", "seigneurs")
+GAMES = ("auguste", "attila", "saga", "seigneurs", "diplomacy")
 TURNS = {"seigneurs": 1}  # a Seigneurs turn is some twenty phases, each with its boards
 
 

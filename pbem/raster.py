@@ -420,20 +420,26 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
     A piece not seen before is put together from its elements' sprites; the
     elements not drawn before (a piece that moved keeps most of its
     elements: a zone's name, a tile's outline) are drawn together, but for
-    those outside the window (of a close-up), which are left out.
+    those outside the window (of a close-up), which are left out. An element
+    is drawn at its place moved by whole pixels to the canvas's corner (see
+    `moved`): the same badge or name drawn elsewhere is the same sprite.
     """
     new = {piece: elements(piece) for piece in pieces if (frame, piece) not in _pieces}
     partial = {}
     if new:
-        found, missing = {}, []
+        found, missing = {}, {}
         for part in dict.fromkeys(part for parts in new.values() for part in parts):
-            if (frame, part) in _elements:
-                found[part] = _elements.get((frame, part))
+            shape, left, top = moved(part, frame)
+            if (frame, shape) in _elements:
+                found[part] = at(_elements.get((frame, shape)), left, top)
             elif meets(place(part, frame), window):
-                missing.append(part)
-        drawn = draw_sprites(head, missing, [place(part, frame) for part in missing], frame)
-        for part, sprite in zip(missing, drawn):
-            found[part] = _elements.keep((frame, part), sprite)
+                missing.setdefault(shape, []).append((part, left, top))
+        shapes = list(missing)
+        drawn = draw_sprites(head, shapes, [drawn_box(shape, frame) for shape in shapes], frame)
+        for shape, sprite in zip(shapes, drawn):
+            _elements.keep((frame, shape), sprite)
+            for part, left, top in missing[shape]:
+                found[part] = at(sprite, left, top)
         for piece, parts in new.items():
             sprite = assembled([found.get(part) for part in parts])
             if all(part in found for part in parts):
@@ -442,6 +448,13 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
                 partial[piece] = sprite
     return [partial[piece] if piece in partial else _pieces.get((frame, piece))
             for piece in pieces]
+
+
+def at(sprite: Sprite | None, left: int, top: int) -> Sprite | None:
+    """A sprite moved by whole pixels."""
+    if sprite is None or not (left or top):
+        return sprite
+    return Sprite(sprite.image, sprite.left + left, sprite.top + top)
 
 
 def place(part: str, frame: Frame) -> tuple:
@@ -453,6 +466,103 @@ def place(part: str, frame: Frame) -> tuple:
         found = _places.keep((frame, part), (frame.pixels(box) if box else None)
                              or (0, 0, frame.width, frame.height))
     return found
+
+
+def moved(part: str, frame: Frame) -> tuple[str, int, int]:
+    """An element moved by whole pixels so that its box starts at the canvas's corner, and
+    by how many pixels (left, top) to put it back, once reckoned; the element itself
+    (and 0, 0) when its box cannot be told or it refers to something (a marker, a
+    gradient) that might not move with it."""
+    key = (frame, part, "moved")
+    found = _places.get(key)
+    if found is None:
+        box = box_of(part) if "url(" not in part else None
+        found = (part, 0, 0)
+        if box is not None:
+            left = math.floor(box[0] * frame.scale + frame.dx) - 1
+            top = math.floor(box[1] * frame.scale + frame.dy) - 1
+            shape = shifted(part, -left / frame.scale, -top / frame.scale)
+            if shape is not None:
+                found = (shape, left, top)
+        _places.keep(key, found)
+    return found
+
+
+def drawn_box(shape: str, frame: Frame) -> tuple | None:
+    """The pixel rectangle an element moved to the corner is drawn in (not cut to the
+    canvas: it is put back elsewhere); the canvas's, for an element not moved."""
+    box = box_of(shape) if "url(" not in shape else None
+    if box is None:
+        return place(shape, frame)
+    return (0, 0, math.ceil(box[2] * frame.scale + frame.dx) + 1,
+            math.ceil(box[3] * frame.scale + frame.dy) + 1)
+
+
+SHIFTED = {"x": 0, "cx": 0, "x1": 0, "x2": 0, "y": 1, "cy": 1, "y1": 1, "y2": 1, "points": 2,
+           "d": 3}
+
+
+def shifted(element: str, dx: float, dy: float) -> str | None:
+    """An element's text with every point moved by (dx, dy) SVG units; None when it holds
+    what is not known to move that way."""
+    def attribute(match):
+        name, value = match.groups()
+        kind = SHIFTED.get(name)
+        if kind is None:
+            return match.group(0)
+        if kind == 3:
+            return f'{name}="{shifted_path(value, dx, dy)}"'
+        numbers = NUMBER.findall(value)
+        steps = [(dx, dy)[n % 2] if kind == 2 else (dx, dy)[kind] for n in range(len(numbers))]
+        return f'{name}="{" ".join(number(float(v) + d) for v, d in zip(numbers, steps))}"'
+
+    def tag(match):
+        closing, name, attrs, empty = match.groups()
+        if closing or name in ("title", "desc"):
+            return match.group(0)
+        if name not in DRAWN | PASSIVE or "transform" in attrs:
+            raise ValueError(name)
+        return f"<{name}{ATTRIBUTE.sub(attribute, attrs)}{empty}>"
+
+    try:
+        return TAG.sub(tag, element)
+    except ValueError:
+        return None
+
+
+def shifted_path(d: str, dx: float, dy: float) -> str:
+    """A path's data with its absolute points moved by (dx, dy) (a first moveto is absolute,
+    even in lower case)."""
+    out = []
+    for rank, (command, args) in enumerate(PATH_PART.findall(d)):
+        values = NUMBER.findall(args)
+        kind = command.lower()
+        if kind == "z" or (command.islower() and not (rank == 0 and kind == "m")):
+            out.append(command + " ".join(values))
+            continue
+        count = PATH_ARGS[kind]
+        moving = []
+        for n, value in enumerate(values):
+            spot = n % count
+            if command == "m" and n >= 2:
+                step = 0.0
+            elif kind == "h":
+                step = dx
+            elif kind == "v":
+                step = dy
+            elif kind == "a":
+                step = {5: dx, 6: dy}.get(spot, 0.0)
+            else:
+                step = (dx, dy)[spot % 2]
+            moving.append(number(float(value) + step) if step else value)
+        out.append(command + " ".join(moving))
+    return " ".join(out)
+
+
+def number(value: float) -> str:
+    """A coordinate as written in a moved element: to a millionth of a unit."""
+    value = round(value, 6) + 0.0
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def elements(piece: str) -> list:

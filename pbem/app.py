@@ -201,12 +201,18 @@ class Referee:
             "AND reminded_phase < phase ORDER BY id", [now, now])
         return [row["id"] for row in rows]
 
-    def settled(self, table: Table, seat: dict) -> bool:
-        """Has this seat said READY, or sent orders without errors, for the open phase?"""
+    def settled(self, table: Table, seat: dict, given: dict | None = None) -> bool:
+        """Has this seat said READY, or sent orders without errors, for the open phase?
+
+        `given`: the phase's current submissions, when read already (see
+        current_submissions)."""
         phase = table.state["engine"]["phase"]
         if seat["ready_phase"] == phase:
             return True
-        sub = self.current_submission(table.game_row["id"], seat["name"], phase)
+        if given is None:
+            sub = self.current_submission(table.game_row["id"], seat["name"], phase)
+        else:
+            sub = given.get(seat["name"])
         return sub is not None and sub["errors"] == "[]"
 
     def ready(self, table: Table) -> bool:
@@ -217,15 +223,16 @@ class Referee:
         """
         phase = table.state["engine"]["phase"]
         seats = {s["name"]: s for s in self.store.seats(table.game_row["id"])}
+        given = self.current_submissions(table.game_row["id"], phase)
         for name in table.state["engine"]["requests"]:
             if name == REFEREE:
-                if self.current_submission(table.game_row["id"], REFEREE, phase) is None:
+                if REFEREE not in given:
                     return False
                 continue
             if name in table.state["engine"].get("conceded", []):
                 continue
             seat = seats[name]
-            if seat["wait_phase"] == phase or not self.settled(table, seat):
+            if seat["wait_phase"] == phase or not self.settled(table, seat, given):
                 return False
         return True
 
@@ -234,6 +241,13 @@ class Referee:
         return self.store.one(
             "SELECT * FROM submissions WHERE game = ? AND seat = ? AND phase = ? "
             "AND status = 'current' ORDER BY id DESC LIMIT 1", [game_id, seat, phase])
+
+    def current_submissions(self, game_id: str, phase: int) -> dict:
+        """Every seat's latest orders for a phase, in one query: {seat: submissions row}."""
+        rows = self.store.all(
+            "SELECT * FROM submissions WHERE game = ? AND phase = ? AND status = 'current' "
+            "ORDER BY id", [game_id, phase])
+        return {row["seat"]: row for row in rows}
 
     def step(self, game_id: str, now: str) -> int:
         """Resolve every phase of a game that is due at `now`, each in a transaction of its
@@ -264,8 +278,9 @@ class Referee:
         from . import letters
         game_id, phase = table.game_row["id"], table.state["engine"]["phase"]
         given, texts = {}, {}
+        current = self.current_submissions(game_id, phase)
         for seat in table.state["engine"]["requests"]:
-            sub = self.current_submission(game_id, seat, phase)
+            sub = current.get(seat)
             if sub is not None:
                 given[seat] = json.loads(sub["orders"])
                 if sub["text"].strip():
@@ -360,9 +375,10 @@ class Referee:
                     or row["reminded_phase"] >= eng["phase"]:
                 return 0
             seats = {seat["name"]: seat for seat in self.store.seats(game_id)}
+            given = self.current_submissions(game_id, eng["phase"])
             late = [seat for seat in seats.values() if seat["name"] in eng["requests"]
                     and seat["name"] not in eng.get("conceded", [])
-                    and not self.settled(table, seat)]
+                    and not self.settled(table, seat, given)]
             # a seat whose orders another gives: that one is reminded (once), in its place
             for name in dict.fromkeys(table.given_by(s["name"]) or s["name"] for s in late):
                 letters.reminder(table, seats[name], now)

@@ -210,6 +210,13 @@ def close_up_frame(svg: str, points) -> tuple[float, tuple] | None:
     CLOSE_UP pixels around most of the points (the zoom rounded up to a quarter, so the
     close-ups of a game share their ground). None without points, or when a phone
     shows the whole board's smallest text PHONE_LABEL pixels high already."""
+    return framed(svg, tuple(tuple(point) for point in points))
+
+
+@lru_cache(maxsize=64)
+def framed(svg: str, points: tuple) -> tuple[float, tuple] | None:
+    """close_up_frame, once per board and points (each seat's close-up of a board that
+    did not change, in every mail to that seat)."""
     root = svg_root(svg)
     frame = frame_of(root)
     if not points or smallest_text(svg) is None:
@@ -347,6 +354,7 @@ def forget() -> None:
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
+    framed.cache_clear()
     layers.cache_clear()
 
 
@@ -681,7 +689,7 @@ def encode(image, made_of: list | None = None, ground_colours: tuple = ()) -> by
     if number is None:
         number = _palettes.keep(chosen, next(_numbers))
     indexes = indexes_of(number, chosen, colours)
-    keys = [(key, tuple(indexes[c] for c in found)) if key else None
+    keys = [(key, tuple(map(indexes.__getitem__, found))) if key else None
             for key, found in zip(made_of, counted)]
     return indexed_png(image.width, image.height, chosen,
                        band_chunks(image, boxes, keys, chosen))
@@ -781,7 +789,7 @@ def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:
     stream += [LAST_BLOCK, struct.pack(">I", checksum)]
     return b"".join((PNG_SIGNATURE,
                      png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-                     png_chunk(b"PLTE", bytes(level for c in colours for level in c)),
+                     png_chunk(b"PLTE", bytes(itertools.chain.from_iterable(colours))),
                      png_chunk(b"IDAT", b"".join(stream)), png_chunk(b"IEND", b"")))
 
 

@@ -339,6 +339,7 @@ _grounds = Kept(GROUNDS)
 _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
 _places = Kept(SPRITES)
+_moves = Kept(SPRITES)
 _band_colours = Kept(BANDS)
 _band_chunks = Kept(BANDS)
 _palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
@@ -349,7 +350,7 @@ _numbers = itertools.count()
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks,
+    for kept in (_grounds, _pieces, _elements, _places, _moves, _band_colours, _band_chunks,
                  _palettes, _indexes):
         kept.clear()
     palette.cache_clear()
@@ -481,8 +482,8 @@ def moved(part: str, frame: Frame) -> tuple[str, int, int]:
     by how many pixels (left, top) to put it back, once reckoned; the element itself
     (and 0, 0) when its box cannot be told or it refers to something (a marker, a
     gradient) that might not move with it."""
-    key = (frame, part, "moved")
-    found = _places.get(key)
+    key = (frame, part)
+    found = _moves.get(key)
     if found is None:
         box = box_of(part) if "url(" not in part else None
         found = (part, 0, 0)
@@ -492,7 +493,7 @@ def moved(part: str, frame: Frame) -> tuple[str, int, int]:
             shape = shifted(part, -left / frame.scale, -top / frame.scale)
             if shape is not None:
                 found = (shape, left, top)
-        _places.keep(key, found)
+        _moves.keep(key, found)
     return found
 
 

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
+import json
 import signal
 import threading
 import time
@@ -695,6 +696,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
+    orders, orders_text, errors = completing(referee, table, target, orders, orders_text,
+                                             errors, answer, lead)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -722,6 +725,45 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
                                      "this turn.") if not errors else
                                    _("Orders received, with errors (see below).")))
+
+
+def completing(referee, table, target: str, orders, text: str, errors, answer: Answer,
+               lead: str = "") -> tuple:
+    """(orders, text, errors) of a mail that corrects the lines refused in the seat's
+    orders on file: those it had accepted are kept, after the mail's own.
+
+    A correction is a mail that gives again none of the lines accepted before
+    ("Sorry, Lvp of course: A Lvp - Yor" after "A Lpl - Yor" was refused), and
+    the game reads both together with no more errors than the mail alone. A mail
+    that repeats an accepted line is a whole new set and replaces the old.
+    """
+    sub = referee.current_submission(table.game_row["id"], target,
+                                     table.state["engine"]["phase"])
+    if sub is None:
+        return orders, text, errors
+    refused = {e["line"] for e in json.loads(sub["errors"]) if not e.get("remark")}
+    kept = [line for number, line in enumerate(sub["text"].splitlines(), start=1)
+            if line.strip() and number not in refused]
+    bad = {e.line for e in errors}
+    given = [line for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip() and number not in bad]
+    if not refused or not kept or not given or {same(line) for line in given} & \
+            {same(line) for line in kept}:
+        return orders, text, errors
+    joined = "\n".join(text.splitlines() + [""] + kept)
+    again, still = table.game.parse(table.state["game"], target, joined)
+    if len(still) > len(errors):
+        return orders, text, errors
+    answer.notes.append(lead + _("Your orders on file had lines I could not accept, and this "
+                                 "mail gives none of the others again: I kept those I had "
+                                 "accepted, with these. To replace them all, send the whole "
+                                 "set again."))
+    return again, joined, still
+
+
+def same(line: str) -> str:
+    """A line as compared with another: case and spacing aside."""
+    return " ".join(line.casefold().split())
 
 
 def read_orders(table, target: str, text: str) -> tuple:

@@ -242,6 +242,14 @@ def test_french_coasts_convoys_retreats_and_winter():
     assert said_in("fr", "RETIRE A Hollande", "germany", removal) == ["RETIRE A HOL"]
 
 
+def test_the_names_players_write_beside_the_judges_abbreviations():
+    """'Tunisie', as a French player calls Tunis, and LPL, the old abbreviation of
+    Liverpool, were refused."""
+    ionian = position({"italy": ["F ION"]})
+    assert said_in("fr", "F ION - Tunisie", "italy", ionian) == ["F ION - TUN"]
+    assert said("A Lpl - Yor", "england") == ["A LVP - YOR"]
+
+
 def test_french_errors_name_the_line_why_and_the_closest_name():
     assert said_in("fr", "A PAR - Bourgone\nF BRE - BOU\ntenit A PAR") == [
         "1: il n'y a pas de province BOURGONE\u00a0; vouliez-vous dire "

@@ -696,8 +696,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
-    orders, orders_text, errors = completing(referee, table, target, orders, orders_text,
-                                             errors, answer, lead)
+    before = orders_text
+    orders, orders_text, errors = completing(referee, table, target, orders, orders_text, errors)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -722,13 +722,16 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
                             "text": receipt_text(orders_text), "seq": chain["last_seq"],
                             "chain": chain["last_hash"]})
-    answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
-                                     "this turn.") if not errors else
-                                   _("Orders received, with errors (see below).")))
+    answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
+                                   else _("Orders received; they replace any you sent before "
+                                          "for this turn.") if orders_text == before else
+                                   _("Orders received. Your orders on file had lines I could "
+                                     "not accept, and this mail gives none of the others "
+                                     "again: I kept those I had accepted, with these. To "
+                                     "replace them all, send the whole set again.")))
 
 
-def completing(referee, table, target: str, orders, text: str, errors, answer: Answer,
-               lead: str = "") -> tuple:
+def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
     """(orders, text, errors) of a mail that corrects the lines refused in the seat's
     orders on file: those it had accepted are kept, after the mail's own.
 
@@ -754,10 +757,6 @@ def completing(referee, table, target: str, orders, text: str, errors, answer: A
     again, still = table.game.parse(table.state["game"], target, joined)
     if len(still) > len(errors):
         return orders, text, errors
-    answer.notes.append(lead + _("Your orders on file had lines I could not accept, and this "
-                                 "mail gives none of the others again: I kept those I had "
-                                 "accepted, with these. To replace them all, send the whole "
-                                 "set again."))
     return again, joined, still
 
 

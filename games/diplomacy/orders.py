@@ -232,6 +232,13 @@ def power_words(board: Board, power: str) -> str:
     return board.powers[power].french if current() == "fr" else board.powers[power].name
 
 
+def power_in_sentence(board: Board, power: str) -> str:
+    """A power's name inside a sentence, in the reader's language: "Turkey builds 1",
+    "la Turquie construit 1"."""
+    found = board.powers[power]
+    return found.french_the if current() == "fr" else found.name
+
+
 def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     """One line as an order, not yet checked against the position. Raises Unreadable."""
     reader = Reader(board, line)
@@ -538,11 +545,11 @@ class Adjustments:
         board, power = self.board, self.power
         if self.allowed <= 0:
             raise Refused(_("{power} has no build this winter").format(
-                power=power_words(board, power)))
+                power=power_in_sentence(board, power)))
         if self.used >= self.allowed:
             raise Refused(ngettext("one build too many: {power} may build {num} unit",
                                    "one build too many: {power} may build {num} units",
-                                   self.allowed).format(power=power_words(board, power),
+                                   self.allowed).format(power=power_in_sentence(board, power),
                                                         num=self.allowed))
         if order["type"] == "waive":
             return {"type": "waive"}
@@ -550,10 +557,10 @@ class Adjustments:
         where = place_words(board, province)
         if board.home_of.get(province) != power:
             raise Refused(_("{place} is not a home supply centre of {power}").format(
-                place=where, power=power_words(board, power)))
+                place=where, power=power_in_sentence(board, power)))
         if self.position["centres"].get(province) != power:
             raise Refused(_("{power} does not own {place} now").format(
-                place=where, power=power_words(board, power)))
+                place=where, power=power_in_sentence(board, power)))
         if province in self.position["units"]:
             raise Refused(_("{place} is occupied").format(place=where))
         if province in self.taken:
@@ -579,11 +586,11 @@ class Adjustments:
         board, power = self.board, self.power
         if self.allowed >= 0:
             raise Refused(_("{power} has no unit to remove this winter").format(
-                power=power_words(board, power)))
+                power=power_in_sentence(board, power)))
         if self.used >= -self.allowed:
             raise Refused(ngettext("one removal too many: {power} removes {num} unit",
                                    "one removal too many: {power} removes {num} units",
-                                   -self.allowed).format(power=power_words(board, power),
+                                   -self.allowed).format(power=power_in_sentence(board, power),
                                                          num=-self.allowed))
         province, unit = own_unit(board, self.position, power, order["at"])
         if province in self.taken:
@@ -719,7 +726,8 @@ def waiving_power(board: Board, position: dict, powers, named: str | None) -> st
     if named in powers:
         return named
     if named is not None:
-        raise Refused(_("you do not play {power}").format(power=power_words(board, named)))
+        raise Refused(_("you do not play {power}").format(
+            power=power_in_sentence(board, named)))
     building = [p for p in powers if adjustment(position, p) > 0]
     if len(building) > 1:
         raise Refused(_("say which power waives a build: {choices}").format(

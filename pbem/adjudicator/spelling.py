@@ -90,12 +90,13 @@ def folded(word: str) -> str:
 
 def mistyped(word: str, words) -> list[str]:
     """The order words `word` may be a typing mistake for, best first (none: it is no order
-    word at all)."""
+    word at all). A word of one or two letters is mistyped only with its letters swapped:
+    a longer word is not taken for one ("Two builds, lovely.": TO)."""
     word = folded(word)
     if not word:
         return []
     words = sorted(words)
-    found = get_close_matches(word, words, n=2, cutoff=TYPO_CUTOFF)
+    found = get_close_matches(word, [w for w in words if len(w) > 2], n=2, cutoff=TYPO_CUTOFF)
     found += [w for w in words if len(w) == len(word) and w != word
               and sorted(w) == sorted(word) and w not in found]
     return found

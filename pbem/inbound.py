@@ -686,8 +686,11 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
             _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
-        note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
-                 "not recorded.") if target == sender else \
+        note = _("Nothing is asked of you now (waiting for {seats}), and your mail holds no "
+                 "orders: nothing in it was lost.") if target == sender and not orders_like(
+                     table, sender, orders_text) else \
+            _("Nothing is asked of you now (waiting for {seats}), so these orders were "
+              "not recorded.") if target == sender else \
             _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
               "recorded.")
         answer.notes.append(lead + note.format(seat=target, seats=waiting))

@@ -262,3 +262,20 @@ def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
     assert "nothing was sent to ann" in said and "Nothing is asked of you now" in said
     row = reply(referee, "huns", "bob", "Good luck with that, Ann!", START, answering=press)
     assert row["reason"] == "reply to press", "chat from a seat asked nothing is press"
+
+
+def test_chat_from_a_seat_asked_nothing_is_not_told_its_orders_were_lost(referee):
+    """'Nothing for me this winter, I know.' got 'so these orders were not recorded'."""
+    referee.new_game("attila", "huns", seats("ann", "bob"), START, seed="s", position={
+        "first": "ann", "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons",
+                                          "saxons"],
+                                  "bob": ["huns", "huns", "teutons", "teutons", "vandals",
+                                          "franks"]}})
+    row = reply(referee, "huns", "bob", "Nothing for me this turn, I know. Just saying hi.",
+                START)
+    said = flat(answer_to(referee, row))
+    assert "Nothing is asked of you now (waiting for ann), and your mail holds no orders: " \
+           "nothing in it was lost." in said
+    assert "these orders were not recorded" not in said
+    row = reply(referee, "huns", "bob", "play huns dacia", START)
+    assert "so these orders were not recorded" in flat(answer_to(referee, row))

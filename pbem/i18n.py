@@ -173,10 +173,13 @@ def said(message) -> str:
 
 
 def short_date(iso_utc: str, tz_name: str | None) -> str:
-    """A deadline for a subject line: 'Tue 18:00', 'mar. 18:00', in the seat's zone."""
+    """A deadline for a subject line: 'Tue 18:00', 'mardi 18:00', in the seat's zone.
+
+    French days are written whole: their short forms end in a full stop that reads as
+    the end of a sentence, and "avant jeu. 13:00" as "before the game"."""
     from babel.dates import format_datetime
-    return format_datetime(parse_time(iso_utc), "EEE HH:mm", tzinfo=zone_of(tz_name),
-                           locale=current())
+    return format_datetime(parse_time(iso_utc), "EEEE HH:mm" if current() == "fr" else
+                           "EEE HH:mm", tzinfo=zone_of(tz_name), locale=current())
 
 
 def zone_of(tz_name: str | None):

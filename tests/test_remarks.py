@@ -129,10 +129,11 @@ def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(
     ("recuit warriors", "recuit", False),
     ("hti C4 lea armed", "hti", False),
     ("Two builds, lovely", "two", True),
+    ("Merci Bob, message reçu.", "merci", True),
     ("ot BUR", "ot", False),
 ])
 def test_chat_is_told_from_a_mistyped_order_word_by_spelling(line, word, remark):
-    words = ["move", "recruit", "hit", "aller", "grace", "kill", "to"]
+    words = ["move", "recruit", "hit", "aller", "grace", "kill", "to", "mer"]
     assert chat(line, word, words) is remark
 
 

@@ -21,7 +21,8 @@ from .contract import OrderError
 # order (hti: hit) is one too.
 TYPO_CUTOFF = 0.75
 # Words that start sentences and never an order, in English and French: pronouns,
-# articles, conjunctions, interjections. A line that starts with one is a remark.
+# articles, conjunctions, interjections, greetings. A line that starts with one is a
+# remark.
 OPENERS = frozenset("""
     i im i'm ill i'll ive i've id i'd me we we're we'll you you're you'll he she it it's its
     let lets let's
@@ -36,7 +37,8 @@ OPENERS = frozenset("""
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
     qui que quoi pas trop tres vraiment enfin allez voila hop zut oups mdr ptdr desole
-    desolee bravo chapeau dommage
+    desolee bravo chapeau dommage merci salut coucou bonjour bonsoir
+    hello hi hey cheers regards thx
 """.split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.

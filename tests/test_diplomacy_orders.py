@@ -121,7 +121,8 @@ def test_every_error_names_its_line_and_why_and_the_closest_name():
 @pytest.mark.parametrize("line", [
     "Hello France!", "Great game last night, Bea!", "Allez, on y va !",
     "I'll attack Munich next spring", "Bonne chance à tous", "Je te laisse la Belgique",
-    "Two builds, lovely.", "Merci Bob, message reçu.",
+    "Two builds, lovely.", "Merci Bob, message reçu.", ":)", "—",
+    "Oups, Venise ne touche pas Vienne. Alors :",
 ])
 def test_a_line_of_chat_between_the_orders_is_a_remark_not_an_error(line):
     orders, errors = read(MAP, start(MAP), "france", f"A PAR - BUR\n{line}\nF BRE - MAO")

@@ -124,11 +124,12 @@ def order_words(board: Board) -> tuple:
 
 def remark_of(board: Board, number: int, line: str) -> OrderError | None:
     """The remark a line is (chat between the orders: its first word can start no order
-    and is no typing mistake for an order's word), or None."""
+    and is no typing mistake for an order's word; a line of no word at all, ":)"), or
+    None."""
     first = words(line)[:1]
-    if not first or first[0] in first_words(board):
+    if not line.strip() or first and first[0] in first_words(board):
         return None
-    return aside(number, line, first[0].lower(), order_words(board))
+    return aside(number, line, first[0].lower() if first else "", order_words(board))
 
 
 class Reader:

@@ -279,3 +279,18 @@ def test_chat_from_a_seat_asked_nothing_is_not_told_its_orders_were_lost(referee
     assert "these orders were not recorded" not in said
     row = reply(referee, "huns", "bob", "play huns dacia", START)
     assert "so these orders were not recorded" in flat(answer_to(referee, row))
+
+
+def test_a_reply_to_pbems_answer_to_a_press_reply_answers_pbem_not_the_press(auguste_game):
+    """bob replied to ann's press with orders, then to pbem's answer with a word of thanks:
+    his mail client kept the press in References, and the thanks went to ann as press."""
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    row = reply(referee, "rome", "bob", "orange: move BIC GOK", START, answering=press)
+    ack = answer_to(referee, row)
+    row = reply(referee, "rome", "bob", "Thanks, got it.", START, answering=ack,
+                thread=[press])
+    said = flat(answer_to(referee, row))
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
+    assert "press of ann" not in said

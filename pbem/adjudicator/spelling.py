@@ -28,7 +28,7 @@ OPENERS = frozenset("""
     let lets let's
     they they're my our your his her their the a an this that these those there here what
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
-    yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
+    yep no nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
     may ok okay hopefully fingers maybe perhaps probably near because since unless
     pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine

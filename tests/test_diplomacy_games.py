@@ -18,7 +18,11 @@ from pbem.adjudicator import engine
 from pbem.adjudicator.rng import PhaseRng
 from pbem.app import SeatSpec
 from pbem.games import diplomacy
+from pbem.games.diplomacy.board import board
+from pbem.games.diplomacy.position import start
+from pbem.games.diplomacy.present import next_words
 from pbem.games.diplomacy.start import ASSIGNMENTS
+from pbem.i18n import speaking
 from pbem.replay import replay
 
 from conftest import START, make_referee, next_phase
@@ -183,3 +187,13 @@ def test_a_french_report_names_the_powers_with_their_article(tmp_path):
            "construit 1." in text
     assert "la Turquie peut construire 1" in text
     assert "Vous jouez l'Autriche et la Turquie." in text
+
+
+def test_one_unit_to_retreat_is_told_in_the_singular_in_french():
+    """'F SWE doivent battre en retraite ou être dissoutes' for one fleet."""
+    position = {**start(board()), "phase": "retreat", "season": "fall",
+                "dislodged": {"SWE": {"power": "russia", "type": "F", "from": "BAL",
+                                      "retreats": ["BOT", "FIN", "SKA"]}}}
+    with speaking("fr"):
+        assert next_words(position) == ("Ensuite\u00a0: Automne 1901, retraites\u00a0; F SWE "
+                                        "doit battre en retraite ou être dissoute.")

@@ -295,8 +295,9 @@ def next_words(position: dict) -> str:
     if position["phase"] == "retreat":
         owed = [unit_text(p, u) for p, u in sorted(position["dislodged"].items())
                 if u["retreats"]]
-        return _("Next: {when}; {units} must retreat or disband.").format(
-            when=when, units=", ".join(owed))
+        return ngettext("Next: {when}; {units} must retreat or disband.",
+                        "Next: {when}; {units} must retreat or disband.", len(owed)).format(
+                            when=when, units=", ".join(owed))
     owed = []
     for power in board().powers:
         count = adjustment(position, power)

@@ -90,6 +90,8 @@ def test_retreats_and_disbands():
         "line 1: no unit may retreat to Munich (MUN), where its attacker came from"]
     assert said("A BUR - PAR", where=where) == ["line 1: Paris (PAR) is occupied"]
     assert said("A BUR - PIC", where=where) == ["A BUR - PIC"]
+    assert said("A BUR retreats to Picardy", where=where) == ["A BUR - PIC"]
+    assert said_in("fr", "A BOU recule vers PIC", where=where) == ["A BUR - PIC"]
     assert said("A BUR - ROM", where=where) == [
         "line 1: Burgundy (BUR) does not border Rome (ROM); it may retreat to GAS, PIC"]
     assert said("A BUR H", where=where) == ["line 1: a dislodged unit can only retreat or disband"]

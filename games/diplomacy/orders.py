@@ -271,6 +271,7 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
     if reader.take(DISBAND):
         return {"type": "disband", **order}
     if reader.take(MOVE | RETREAT):
+        reader.take(MOVE)  # "F SWE RETREATS TO BOT", "A BUR RECULE VERS PIC"
         order = {"type": "retreat" if phase == "retreat" else "move", **order,
                  "to": reader.place()}
         while reader.take(MOVE):  # a convoy route written out: only its end counts

@@ -254,3 +254,11 @@ def test_both_players_read_what_each_reported_when_the_referee_must_rule(tmp_pat
         (", 9 points left on the field" if points else "") + "; cat says cat won"
     assert said in told, told
     assert "or one is missing" not in told
+
+
+def test_a_welcome_subject_reads_as_one_sentence(tmp_path):
+    """'the game begins, Choose your faction, homeland and armies, by Thu 12:00'."""
+    referee = campaign(tmp_path, position=None, lang={"bea": "fr"})
+    [to_ann] = outbox(referee, seat="ann", kind="welcome")
+    assert to_ann["subject"].endswith("Setup: the game begins, choose your faction, homeland "
+                                      "and armies, by Thu 12:00")

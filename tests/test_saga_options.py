@@ -52,10 +52,10 @@ def test_a_french_seat_reads_its_options_in_french_words(turn):
     with speaking("fr"):
         lines = [line for choice in options(turn, "ann", "orders") for line in choice["text"]]
     text = "\n".join(lines)
-    assert "  déplacer host Normandy" in lines
-    assert "diviser host 2 pillards" in text and "licencier host 1 levée" in text
+    assert "  déplacer ost Normandy" in lines
+    assert "diviser ost 2 pillards" in text and "licencier ost 1 levée" in text
     assert "recruter levées | guerriers | gardes" in text
-    assert not re.search(r"\b(move|scout|recruit|disband|split|raiders|levy)\b", text)
+    assert not re.search(r"\b(move|scout|recruit|disband|split|raiders|levy|host|reserve)\b", text)
 
 
 def test_a_refused_word_lists_the_orders_of_now_in_the_readers_words(turn):

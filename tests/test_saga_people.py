@@ -211,7 +211,7 @@ def test_a_french_player_signs_up_and_moves_its_ost_in_french(tmp_path):
     row = reply(referee, "c", "ann", "Bonjour !\ndéplacer ost Wessex\nAnn", START)
     said = flat(answer_to(referee, row))
     assert row["reason"] == "orders recorded", said
-    assert "host entre en Wessex, hors de vos terres" in said
+    assert "ost entre en Wessex, hors de vos terres" in said
 
 
 def test_a_seats_own_army_is_apart_from_what_it_learned_and_no_turn_0_is_shown(tmp_path):

@@ -30,7 +30,7 @@ from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
 from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
-                       faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
+                       army_name, faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
                        unit_count, unit_name, unit_of, units_text)
 from . import choices
 from .moves import events as step_events
@@ -452,8 +452,9 @@ class Reader:
             self.orders["fall_back"] = zone
             return
         asked = self.state["turn"]["retreats"]
-        if args and args[0] in self.state["armies"][self.seat]:
-            name, rest = args[0], args[1:]
+        named = ARMY_WORDS.get(args[0], args[0]) if args else None
+        if named in self.state["armies"][self.seat]:
+            name, rest = named, args[1:]
         elif len(asked) == 1:
             name, rest = asked[0], args
         else:
@@ -601,10 +602,10 @@ def describe_orders(state, seat, orders) -> list[str]:
         return describe_signup(state, orders)
     lines = [say_step(state, seat, step) for step in orders.get("steps", [])]
     for name, zone in sorted((orders.get("retreats") or {}).items()):
-        lines.append(_("{army} retreats to {zone}").format(army=name, zone=zone))
+        lines.append(_("{army} retreats to {zone}").format(army=army_name(name), zone=zone))
     for name, zone in sorted((orders.get("withdraw") or {}).items()):
-        lines.append(_("{army} withdraws to {zone} before the battle").format(army=name,
-                                                                              zone=zone))
+        lines.append(_("{army} withdraws to {zone} before the battle").format(
+            army=army_name(name), zone=zone))
     if orders.get("withdraw") == {}:
         lines.append(_("all your armies there fight, as one"))
     if orders.get("scenario"):
@@ -649,21 +650,23 @@ def say_step(state, seat, step) -> str:
     kind = step["do"]
     if kind == "move":
         if owner_of(state, step["to"]) == seat and state["turn"]["stage"] == "orders":
-            return _("{army} moves to {zone}").format(army=step["army"], zone=step["to"])
-        return _("{army} moves into {zone}, out of your lands").format(army=step["army"],
-                                                                      zone=step["to"])
+            return _("{army} moves to {zone}").format(army=army_name(step["army"]),
+                                                      zone=step["to"])
+        return _("{army} moves into {zone}, out of your lands").format(
+            army=army_name(step["army"]), zone=step["to"])
     if kind == "scout":
         return _("scout {zone}; then you send MOVE or STAY").format(zone=step["zone"])
     if kind == "stay":
         return _("stay: no move into the scouted zone")
     if kind == "merge":
-        return _("{a} and {b} merge into {a}").format(a=step["army"], b=step["other"])
+        return _("{a} and {b} merge into {a}").format(a=army_name(step["army"]),
+                                                      b=army_name(step["other"]))
     if kind == "split":
         new = step.get("new") or _("a new army")
         return _("{units} leave {army} as {new}").format(
-            units=units_text(step["units"], step["lord"]), army=step["army"], new=new)
+            units=units_text(step["units"], step["lord"]), army=army_name(step["army"]), new=new)
     if kind == "disband":
-        return _("{army} disbands {units}").format(army=step["army"],
+        return _("{army} disbands {units}").format(army=army_name(step["army"]),
                                                    units=units_text(step["units"]))
     if kind == "recruit":
         where = step.get("place") or default_where(state, seat)

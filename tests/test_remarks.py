@@ -11,6 +11,7 @@ mistyped command.
 
 import pytest
 
+from pbem.adjudicator.results import parse_result
 from pbem.adjudicator.spelling import chat
 from pbem.app import SeatSpec
 from pbem.timeutil import later
@@ -122,6 +123,28 @@ def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(
     battle = [e for e in referee.events("wessex", "referee") if e["type"] == "orders_set"][-1]
     assert {s: o["outcome"] for s, o in battle["payload"]["orders"].items()} == \
         {"ann": "won", "bob": "lost"}
+
+
+def test_a_battle_told_twice_in_one_mail_is_one_report_and_resolves_at_once(tmp_path):
+    """'Good game Bea! Lost by a whisker.' then 'result lost': the chat told the result
+    before the order did, and 'one result per mail' held the battle up."""
+    spec = GAMES["saga"]
+    referee = make_referee(tmp_path)
+    referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
+                                        SeatSpec("bob", "bob@players.example"),
+                                        SeatSpec("cat", "cat@players.example")],
+                     START, {}, seed=spec["seed"], position=spec["position"])
+    now = START
+    for step in spec["play"][:2]:
+        now = play(referee, "wessex", step, now, "en")
+    reply(referee, "wessex", "ann", "result won points 14", now)
+    row = reply(referee, "wessex", "bob", "Good game Ann! Lost by a whisker.\n"
+                "result lost points 9", now)
+    said = flat(answer_to(referee, row))
+    assert "could not be accepted" not in said, said
+    assert referee.tick(later(now, 0.1), send=False).phases == {"wessex": 1}
+    assert [str(e) for e in parse_result("result won\nresult lost")[1]] == [
+        "line 2: one result per mail"], "two results that differ are still an error"
 
 
 @pytest.mark.parametrize("line,word,remark", [

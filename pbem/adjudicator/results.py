@@ -51,13 +51,22 @@ def parse_result(text: str, with_points: bool = False):
             errors.append(OrderError(number, line.strip(), _(
                 "say the points you left on the field too: RESULT WON POINTS 12")))
             continue
-        if report is not None:
+        said = {"outcome": outcome, "points": points[0] if points else None}
+        if report is not None and not same_result(report, said):
             errors.append(OrderError(number, line.strip(), _("one result per mail")))
             continue
-        report = {"outcome": outcome, "points": points[0] if points else None}
+        report = {"outcome": outcome, "points": said["points"] if report is None or
+                  report["points"] is None else report["points"]}
     if report is None and all(error.remark for error in errors):
         errors.append(OrderError(0, "", _("no result found: write RESULT WON or RESULT LOST")))
     return report, errors
+
+
+def same_result(one: dict, other: dict) -> bool:
+    """Do two lines of one mail report the same result ("Lost by a whisker." and "result
+    lost"), points given once or alike?"""
+    return one["outcome"] == other["outcome"] and (
+        None in (one["points"], other["points"]) or one["points"] == other["points"])
 
 
 def agreed(facts: dict):

@@ -8,6 +8,7 @@ position: none may be refused, and no line shows a placeholder ("A+B", "[NAME]",
 """
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,7 @@ from conftest import START, make_referee, seats
 from mailkinds import SAGA_START
 from games.saga import orders as saga_orders
 from games.seigneurs import orders as seigneurs_orders
-from games.saga.present import options
+from games.saga.present import narrate, options
 from pbem.i18n import speaking
 
 PLACEHOLDER = re.compile(r"A\+B|\[|\]|\bA\b|\bN\b|ARMY|ARMÉE|NAME|NOM|ZONE")
@@ -75,3 +76,14 @@ def test_a_refused_word_lists_the_orders_of_now_in_the_readers_words(turn):
 def test_each_order_written_in_french_is_read_as_that_order(module):
     for verb, word in module.FRENCH_VERBS.items():
         assert module.VERBS[module.words(word)[0]] == verb, word
+
+
+def test_a_french_report_names_an_army_as_french_reads_it():
+    """'bea a perdu 1 unité de Guerriers de host' read as English, then as 'de ost'."""
+    lost = SimpleNamespace(type="units_lost", payload={
+        "seat": "bea", "army": "host", "units": {"hearthguards": 0, "warriors": 1, "levies": 2},
+        "lord": False})
+    with speaking("fr"):
+        assert narrate(lost) == "bea a perdu 1 unité de Guerriers, 2 unités de Levées de " \
+                                "l'armée ost"
+    assert narrate(lost) == "bea lost 1 Warriors, 2 Levies from host"

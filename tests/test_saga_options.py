@@ -87,3 +87,19 @@ def test_a_french_report_names_an_army_as_french_reads_it():
         assert narrate(lost) == "bea a perdu 1 unité de Guerriers, 2 unités de Levées de " \
                                 "l'armée ost"
     assert narrate(lost) == "bea lost 1 Warriors, 2 Levies from host"
+
+
+def test_a_campaign_won_on_army_points_says_the_zones_were_tied():
+    """ann and bea held 3 zones each after the last round; 'ann won (most zones after 2
+    rounds)' was all they read."""
+    won = SimpleNamespace(type="campaign_won", payload={
+        "winners": ["ann"], "reason": "rounds", "values": {"rounds": 2},
+        "zones": {"ann": 3, "bea": 3, "cid": 2}})
+    assert narrate(won) == ("the campaign is over: ann won (most zones after 2 rounds; as "
+                            "many zones as bea: the most army points, then the most gold, "
+                            "decide)")
+    shared = SimpleNamespace(type="campaign_won", payload={**won.payload,
+                                                           "winners": ["ann", "bea"]})
+    with speaking("fr"):
+        assert narrate(shared) == ("la campagne est finie\u00a0: ann et bea gagnent (le plus "
+                                   "de zones après 2 manches)")

@@ -618,10 +618,25 @@ NARRATIONS = {
     "recruit_refused": lambda p: _("no {unit} recruited: {why}").format(
         unit=unit_name(p["type"]), why=REFUSALS[p["why"]]()),
     "order_skipped": lambda p: _("an order could not be carried out: {why}").format(**p),
-    "campaign_won": lambda p: _("the campaign is over: {winners} won ({reason})").format(
-        winners=" and ".join(p["winners"]),
-        reason=reason_text(p)),
+    "campaign_won": lambda p: ngettext(
+        "the campaign is over: {winners} won ({reason})",
+        "the campaign is over: {winners} won ({reason})", len(p["winners"])).format(
+            winners=_(" and ").join(p["winners"]), reason=reason_text(p) + tie_text(p)),
 }
+
+
+def tie_text(p) -> str:
+    """After the last round, the seats with as many zones as the winners, when the army
+    points (then the gold) decided between them: '; as many zones as bea: ...'."""
+    if p["reason"] != "rounds" or "zones" not in p:
+        return ""
+    best = p["zones"][p["winners"][0]]
+    tied = [seat for seat, count in sorted(p["zones"].items())
+            if count == best and seat not in p["winners"]]
+    if not tied:
+        return ""
+    return _("; as many zones as {seats}: the most army points, then the most gold, "
+             "decide").format(seats=_(" and ").join(tied))
 
 
 def battle_joined_text(p) -> str:

@@ -222,3 +222,11 @@ def test_a_gift_reads_as_one(tmp_path):
     reply(referee, "v", "zed", "pass", START)
     referee.tick(later(START, 0.1), send=False)
     assert "Offre 1 : bob propose à ann bois 2 contre rien." in flat(last(referee, "ann"))
+
+
+def test_the_barbarian_reads_its_empty_stock_as_nothing(tmp_path):
+    """'Your stock: -.' in every mail to the barbarian."""
+    referee = valley_game(tmp_path, {"stage": "taxation"}, lang={"zed": "fr"})
+    mail = flat(outbox(referee, seat="zed", kind="welcome")[-1])
+    assert "Votre réserve : rien." in mail and "Votre réserve : -." not in mail
+    assert "Your stock: wood" in flat(outbox(referee, seat="ann", kind="welcome")[-1])

@@ -176,7 +176,9 @@ def readings(line: str, remark: bool) -> list[Reading]:
             rest = unlinked(text)
             if rest:
                 found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
-            for chat, order in heads(text):
+            # the shortest order first: chat may hold breaks of its own ("Sorry Annie,
+            # nothing personal: oppose B2 2" is no pass)
+            for chat, order in reversed(heads(text)):
                 found.append(Reading(unlinked(order) or order, chat, meant=False))
             if rest:
                 found.append(Reading(rest, strict=False))
@@ -211,7 +213,7 @@ def tails(line: str) -> list[tuple[str, str]]:
 
 def heads(line: str) -> list[tuple[str, str]]:
     """(chat, order) for each place words follow others on a line of chat ("Sorry Bea:
-    move host Wessex")."""
+    move host Wessex"), the longest order first."""
     return [(line[:at.start()].strip(), line[at.end():].strip())
             for at in CLAUSE.finditer(line)
             if line[:at.start()].strip() and line[at.end():].strip()]

@@ -31,7 +31,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
-from .adjudicator.spelling import readings
+from .adjudicator.spelling import as_remark, introduces, readings
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -777,11 +777,12 @@ def read_orders(table, target: str, text: str) -> tuple:
     """
     parse = partial(table.game.parse, table.state["game"], target)
     orders, errors = parse(text)
-    lines, remarks = text.splitlines(), []
+    lines, remarks, chat = text.splitlines(), [], set()
     for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
                           key=lambda e: e.line):
         fallback = None  # else: an order the game refuses, with the chat beside it
-        for reading in readings(lines[refused.line - 1], refused.remark):
+        written = lines[refused.line - 1]
+        for reading in readings(written, refused.remark):
             trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
             again, still = parse("\n".join(trial))
             left = [e for e in still if e.line == refused.line]
@@ -789,12 +790,15 @@ def read_orders(table, target: str, text: str) -> tuple:
                 fallback = (trial, again, still, reading.remark)
                 break
             if fallback is None and reading.meant and not any(e.remark for e in left) and \
-                    (reading.remark or not reading.strict):
+                    (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None:
             lines, orders, errors, remark = fallback
             if remark:
                 remarks.append((refused.line, remark))
+        elif introduces(written):
+            chat.add(refused.line)
+    errors = [as_remark(e) if e.line in chat and not e.remark else e for e in errors]
     return orders, errors, "\n".join(lines), remarks
 
 

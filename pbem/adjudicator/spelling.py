@@ -219,6 +219,19 @@ def heads(line: str) -> list[tuple[str, str]]:
             if line[:at.start()].strip() and line[at.end():].strip()]
 
 
+def introduces(line: str) -> bool:
+    """Does the line end with a colon, introducing what follows ("D'accord Bob, on
+    s'arrange :", "Orders for Turkey, Spring 01:")? No order does: a line the game
+    refuses that ends so is chat."""
+    return line.rstrip().endswith(":") and bool(line.rstrip()[:-1].strip())
+
+
+def as_remark(error: OrderError) -> OrderError:
+    """A refused line set aside as a remark instead."""
+    return OrderError(error.line, error.text, _("not an order: set aside as a remark"),
+                      remark=True)
+
+
 def aside(number: int, line: str, word: str, words) -> OrderError | None:
     """The remark a refused line is (an OrderError marked remark), or None when it may be a
     mistyped order: see :func:`chat`."""

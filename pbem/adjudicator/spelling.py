@@ -220,10 +220,15 @@ def heads(line: str) -> list[tuple[str, str]]:
 
 
 def introduces(line: str) -> bool:
-    """Does the line end with a colon, introducing what follows ("D'accord Bob, on
-    s'arrange :", "Orders for Turkey, Spring 01:")? No order does: a line the game
-    refuses that ends so is chat."""
-    return line.rstrip().endswith(":") and bool(line.rstrip()[:-1].strip())
+    """Does the line read as a sentence although its first word is an order's: it ends
+    with a colon, introducing what follows ("D'accord Bob, on s'arrange :"), or its first
+    word is followed at once by a comma or a full stop, and more words ("Peace, for
+    now.")? No order is written so: a line the game refuses that reads so is chat."""
+    text = line.strip()
+    if text.endswith(":") and text[:-1].strip():
+        return True
+    start = SENTENCE_START.match(text)
+    return bool(start) and bool(re.search(r"\w", text[start.end():]))
 
 
 def as_remark(error: OrderError) -> OrderError:

@@ -230,3 +230,15 @@ def test_the_barbarian_reads_its_empty_stock_as_nothing(tmp_path):
     mail = flat(outbox(referee, seat="zed", kind="welcome")[-1])
     assert "Votre réserve : rien." in mail and "Votre réserve : -." not in mail
     assert "Your stock: wood" in flat(outbox(referee, seat="ann", kind="welcome")[-1])
+
+
+def test_a_seat_offered_peace_is_shown_how_to_make_it(tmp_path):
+    """cid offered peace to zed at the market; zed's mail offered 'peace ann your terms'
+    only."""
+    referee = valley_game(tmp_path, {"stage": "market"})
+    reply(referee, "v", "bob", "peace zed you leave my farms alone", START)
+    reply(referee, "v", "ann", "pass", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.5), send=False)
+    mail = flat(last(referee, "zed"))
+    assert "peace bob your terms make the peace bob offers" in mail, mail

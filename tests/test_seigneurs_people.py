@@ -5,6 +5,8 @@ that cannot be paid, building costs, the barbarian's deck, and the French a
 French seat reads.
 """
 
+import pytest
+
 from pbem.app import SeatSpec
 from pbem.timeutil import later
 
@@ -242,3 +244,18 @@ def test_a_seat_offered_peace_is_shown_how_to_make_it(tmp_path):
     referee.tick(later(START, 0.5), send=False)
     mail = flat(last(referee, "zed"))
     assert "peace bob your terms make the peace bob offers" in mail, mail
+
+
+@pytest.mark.parametrize("line, said", [
+    ("construire un four avec bois 1", "vous mettez bois 1 sur votre chantier : four"),
+    ("construire la tour de guet : bois 1", "vous mettez bois 1 sur votre chantier : tour de "
+                                            "guet"),
+    ("construire l'église pierre 1", "vous mettez pierre 1 sur votre chantier : église"),
+])
+def test_a_building_named_with_its_article_is_read(tmp_path, line, said):
+    """'construire un four avec bois 1' was answered 'nommez un bâtiment ; vouliez-vous dire
+    moulin ?'."""
+    referee = valley_game(tmp_path, {"stage": "construction", "stocks": {
+        "ann": {"stone": 5, "wood": 5}}}, lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", line, START)
+    assert said in flat(answer_to(referee, ann))

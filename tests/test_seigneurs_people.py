@@ -259,3 +259,12 @@ def test_a_building_named_with_its_article_is_read(tmp_path, line, said):
         "ann": {"stone": 5, "wood": 5}}}, lang={"ann": "fr"})
     ann = reply(referee, "v", "ann", line, START)
     assert said in flat(answer_to(referee, ann))
+
+
+def test_a_good_the_merchants_do_not_trade_says_what_they_trade(tmp_path):
+    """'vendre bois 2' when the merchants traded metal and weapons was answered 'bois
+    n'est pas une ressource ici'."""
+    referee = valley_game(tmp_path, {"stage": "market", "card": "horde"}, lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", "vendre bois 2", START)
+    said = flat(answer_to(referee, ann))
+    assert "les marchands de ce tour n'échangent que : métal, armes forgées" in said, said

@@ -502,6 +502,9 @@ def read_merchant(r, orders, args, line, kind):
     if not args:
         raise LineError(_("say what and how many{example}").format(
             example=example_for(r.state, r.seat, kind)))
+    if GOOD_WORDS.get(args[0]) in GOODS and GOOD_WORDS[args[0]] not in merchants["goods"]:
+        raise LineError(_("the merchants of this turn trade only {goods}").format(
+            goods=", ".join(good_name(g) for g in merchants["goods"])))
     good = r.good(args[0], merchants["goods"])
     number = r.count(args[1] if len(args) > 1 else None, 1)
     orders.setdefault("merchants", []).append({"kind": kind, "good": good, "count": number})

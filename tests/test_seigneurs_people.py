@@ -268,3 +268,19 @@ def test_a_good_the_merchants_do_not_trade_says_what_they_trade(tmp_path):
     ann = reply(referee, "v", "ann", "vendre bois 2", START)
     said = flat(answer_to(referee, ann))
     assert "les marchands de ce tour n'échangent que : métal, armes forgées" in said, said
+
+
+@pytest.mark.parametrize("line", ["J'accepte l'offre 1, merci Ann", "accepter l'offre n° 1",
+                                  "accept offer 1"])
+def test_an_offer_accepted_as_people_write_it_is_accepted(tmp_path, line):
+    """'J'accepte l'offre 1, merci Bob' was set aside as a remark: the offer stayed open."""
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid",
+                                     "stocks": {"ann": {"wood": 2}, "bob": {"metal": 2}}},
+                          lang={"bob": "fr"})
+    reply(referee, "v", "ann", "offer bob give wood 1 take metal 1", START)
+    reply(referee, "v", "bob", "passer", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.1), send=False)
+    row = reply(referee, "v", "bob", line, later(START, 0.2))
+    said = flat(answer_to(referee, row))
+    assert "vous acceptez l'offre 1" in said, said

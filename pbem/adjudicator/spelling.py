@@ -189,8 +189,11 @@ def readings(line: str, remark: bool) -> list[Reading]:
 
 def subjectless(line: str) -> str | None:
     """The line without the pronoun that starts it ("Je passe": "passe"; "I'll pass":
-    "pass"), or None when none does or nothing else is left."""
+    "pass"; "J'accepte l'offre 1": "accepte l'offre 1"), or None when none does or
+    nothing else is left."""
     words = line.split()
+    if words and len(words[0]) > 2 and folded(words[0])[:2] == "j'":
+        return " ".join([words[0][2:], *words[1:]])  # "J'accepte l'offre 1"
     if len(words) < 2 or folded(words[0]) not in SUBJECTS:
         return None
     return " ".join(words[1:])

@@ -5,8 +5,11 @@ that cannot be paid, building costs, the barbarian's deck, and the French a
 French seat reads.
 """
 
+from types import SimpleNamespace
+
 import pytest
 
+from games.seigneurs.narrate import narrate
 from pbem.app import SeatSpec
 from pbem.timeutil import later
 
@@ -284,3 +287,15 @@ def test_an_offer_accepted_as_people_write_it_is_accepted(tmp_path, line):
     row = reply(referee, "v", "bob", line, later(START, 0.2))
     said = flat(answer_to(referee, row))
     assert "vous acceptez l'offre 1" in said, said
+
+
+def test_fewer_invaders_than_the_card_sends_says_why():
+    """The horde sends 4 invaders; 'Invaders: 1 warrior of the barbarian enters on E1'
+    was all the lords read."""
+    entered = SimpleNamespace(type="invaders_entered", payload={
+        "place": "E1", "ids": [12], "side": "west", "invaders": 4})
+    assert narrate(entered) == ("Invaders: 1 warrior of the barbarian enters on E1 (west). "
+                                "The card sends 4: the barbarian had only 1 warrior off the "
+                                "board.")
+    entered.payload["ids"] = [12, 13, 14, 15]
+    assert "The card sends" not in narrate(entered)

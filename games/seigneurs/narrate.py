@@ -282,7 +282,7 @@ HANDLERS = {
         "Invaders: {number} warrior of the barbarian enters on {place} ({side}).",
         "Invaders: {number} warriors of the barbarian enter on {place} ({side}).",
         len(p["ids"])).format(number=len(p["ids"]), place=p["place"],
-                              side=_(SIDES.get(p["side"], p["side"]))),
+                              side=_(SIDES.get(p["side"], p["side"]))) + short_of(p),
     "moved": lambda p: ngettext("{seat} moves {number} warrior from {source} to {target}.",
                                 "{seat} moves {number} warriors from {source} to {target}.",
                                 len(p["ids"])).format(seat=p["seat"], number=len(p["ids"]),
@@ -328,3 +328,13 @@ HANDLERS = {
         if isinstance(p["village"], list) else p["village"]),
     "game_decided": game_decided,
 }
+
+
+def short_of(p) -> str:
+    """Why fewer invaders entered than the card sends: the others are on the board."""
+    if len(p["ids"]) >= p.get("invaders", 0):
+        return ""
+    return " " + ngettext("The card sends {card}: the barbarian had only {number} warrior "
+                          "off the board.", "The card sends {card}: the barbarian had only "
+                          "{number} warriors off the board.", len(p["ids"])).format(
+                              card=p["invaders"], number=len(p["ids"]))

@@ -299,3 +299,12 @@ def test_fewer_invaders_than_the_card_sends_says_why():
                                 "board.")
     entered.payload["ids"] = [12, 13, 14, 15]
     assert "The card sends" not in narrate(entered)
+
+
+def test_invaders_leaving_with_no_loot_leave_empty_handed():
+    """'Les guerriers du barbare quittent la vallée par A3, emportant -.'"""
+    left = SimpleNamespace(type="left_valley", payload={"from": "A3", "ids": [1], "load": {}})
+    assert narrate(left) == "The barbarian's warriors leave the valley from A3, empty-handed."
+    left.payload["load"] = {"wood": 2}
+    assert narrate(left) == "The barbarian's warriors leave the valley from A3, carrying " \
+                            "wood 2."

@@ -289,7 +289,9 @@ HANDLERS = {
                                                       source=p["from"], target=p["to"]),
     "left_valley": lambda p: _("The barbarian's warriors leave the valley from {place}, "
                                "carrying {goods}.").format(place=p["from"],
-                                                           goods=goods_text(p["load"])),
+                                                           goods=goods_text(p["load"]))
+    if any(p["load"].values()) else _("The barbarian's warriors leave the valley from "
+                                      "{place}, empty-handed.").format(place=p["from"]),
     "unloaded": lambda p: _("{seat}'s warriors bring {goods} home.").format(
         seat=p["seat"], goods=goods_text(p["goods"])),
     "relation_set": lambda p: (_("{seat} declares war on {other}.").format(

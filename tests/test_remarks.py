@@ -146,6 +146,10 @@ def test_a_battle_told_twice_in_one_mail_is_one_report_and_resolves_at_once(tmp_
     assert referee.tick(later(now, 0.1), send=False).phases == {"wessex": 1}
     assert [str(e) for e in parse_result("result won\nresult lost")[1]] == [
         "line 2: one result per mail"], "two results that differ are still an error"
+    assert parse_result("Lost by a whisker.\nresult lost points 9", with_points=True) == (
+        {"outcome": "lost", "points": 9}, [])
+    assert [str(e) for e in parse_result("result lost", with_points=True)[1]] == [
+        "line 1: say the points you left on the field too: RESULT WON POINTS 12"]
 
 
 @pytest.mark.parametrize("line,word,remark", [

@@ -35,8 +35,8 @@ from .adjudicator.spelling import as_remark, introduces, readings
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import (SETTINGS, Reading, mistyped_command, read_text, sections,
-                      sender_names, shown, signature)
+from .reading import (SETTINGS, Reading, after_greeting, mistyped_command, read_text,
+                      sections, sender_names, shown, signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -568,7 +568,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
-    reading = read_text(text, names)
+    reading = greeted_orders(table, seat["name"], read_text(text, names), names)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
@@ -607,6 +607,23 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             "outcome": "reply to press" if relayed else outcome(
                 answer.recorded, reading.has_orders, reading.names, answer.errors,
                 len(answer.remarks))}
+
+
+def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
+    """The reading with the courtesy lines that go on with an order the game accepts
+    ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
+    beside that order, not a line to ignore."""
+    lines = reading.orders_text.split("\n")
+    for number, line in list(reading.ignored):
+        rest = after_greeting(line, names)
+        if rest is None or number > len(lines):
+            continue
+        _orders, errors, part, _remarks = read_orders(table, seat, rest)
+        if usable_lines(part, errors):
+            lines[number - 1] = line
+            reading.ignored.remove((number, line))
+    reading.orders_text = "\n".join(lines)
+    return reading
 
 
 def controller(table, seat: str) -> str:

@@ -225,6 +225,21 @@ def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, un
     assert f"line 1: {remark}" in said
 
 
+@pytest.mark.parametrize("ruleset,line,understood", [
+    ("seigneurs", "Hi all, offer bob give wood 2 take metal 1", "you offer bob wood 2"),
+    ("saga", "Bonjour ! move reserve Kent", "reserve moves"),
+    ("diplomacy", "Hello Bob - F LON - NTH", "F LON - NTH"),
+])
+def test_an_order_on_the_greeting_line_is_an_order(tmp_path, ruleset, line, understood):
+    """'Bonjour ! village D5 D6' was ignored as a greeting: no orders found."""
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    row = reply(referee, "g", seat, line, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), said
+    assert understood in said
+
+
 @pytest.mark.parametrize("line", ["Je passe.", "I'll pass", "Passing this round.",
                                   "Done trading. pass", "pass please", "passer svp"])
 def test_a_pass_as_people_write_it_is_a_pass(tmp_path, line):

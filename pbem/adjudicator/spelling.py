@@ -38,7 +38,8 @@ OPENERS = frozenset("""
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
     qui que quoi pas trop tres vraiment enfin allez voila hop zut oups mdr ptdr desole
     desolee bravo chapeau dommage merci salut coucou bonjour bonsoir
-    hello hi hey cheers regards thx
+    hello hi hey cheers regards thx tant bref voyons super parfait genial ouf mince bof
+    hum hmm eh ugh meh phew
 """.split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.

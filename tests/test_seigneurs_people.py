@@ -308,3 +308,14 @@ def test_invaders_leaving_with_no_loot_leave_empty_handed():
     left.payload["load"] = {"wood": 2}
     assert narrate(left) == "The barbarian's warriors leave the valley from A3, carrying " \
                             "wood 2."
+
+
+def test_a_village_moved_from_where_it_was_asked_says_why():
+    """bob's 'village D5 D6' was acknowledged, then 'bob's village stands on D7 D8'."""
+    placed = SimpleNamespace(type="villages_placed", payload={
+        "lord": "bob", "tiles": ["D7", "D8"], "wished": ["D5", "D6"]})
+    assert narrate(placed) == ("bob's village stands on D7 D8. bob asked for D5 D6, closer "
+                               "than 3 tiles to a village placed before: this is the nearest "
+                               "village possible.")
+    placed.payload["wished"] = ["D8", "D7"]
+    assert narrate(placed) == "bob's village stands on D7 D8."

@@ -196,7 +196,11 @@ HANDLERS = {
     "stage_set": stage_set,
     "turn_began": lambda p: _("Turn {turn} begins.").format(turn=p["turn"]),
     "villages_placed": lambda p: _("{lord}'s village stands on {tiles}.").format(
-        lord=p["lord"], tiles=" ".join(p["tiles"])),
+        lord=p["lord"], tiles=" ".join(p["tiles"])) + (" " + _(
+            "{lord} asked for {wished}, closer than 3 tiles to a village placed before: this "
+            "is the nearest village possible.").format(lord=p["lord"], wished=" ".join(
+                p["wished"])) if p.get("wished") and sorted(p["wished"]) != sorted(p["tiles"])
+            else ""),
     "farm_founded": lambda p: (
         _("{lord} founds a farm in its village.").format(lord=p["lord"]) if p["tile"] is None
         else _("A free farm is founded on {tile}.").format(tile=p["tile"]) if p["lord"] is None

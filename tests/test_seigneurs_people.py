@@ -319,3 +319,11 @@ def test_a_village_moved_from_where_it_was_asked_says_why():
                                "village possible.")
     placed.payload["wished"] = ["D8", "D7"]
     assert narrate(placed) == "bob's village stands on D7 D8."
+
+
+def test_warriors_put_out_of_action_say_whose_hits_they_were():
+    """'1 warrior is put out of action on C6': whose?"""
+    hit = SimpleNamespace(type="warriors_hit", payload={
+        "place": "C6", "ids": [3, 7, 8], "by": {"3": "ann", "7": "bob", "8": "bob"}})
+    assert narrate(hit) == ("ann's hits put 1 warrior out of action on C6. bob's hits put 2 "
+                            "warriors out of action on C6.")

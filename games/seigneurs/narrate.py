@@ -141,9 +141,14 @@ def combat_rolled(p):
 
 
 def warriors_hit(p):
-    return ngettext("{number} warrior is put out of action on {place}.",
-                    "{number} warriors are put out of action on {place}.",
-                    len(p["ids"])).format(number=len(p["ids"]), place=p["place"])
+    """How many warriors each seat's hits put out of action."""
+    counts = {}
+    for seat in p["by"].values():
+        counts[seat] = counts.get(seat, 0) + 1
+    return " ".join(ngettext("{seat}'s hits put {number} warrior out of action on {place}.",
+                             "{seat}'s hits put {number} warriors out of action on {place}.",
+                             number).format(seat=seat, number=number, place=p["place"])
+                    for seat, number in sorted(counts.items()))
 
 
 def fight_ended(p):

@@ -327,3 +327,9 @@ def test_warriors_put_out_of_action_say_whose_hits_they_were():
         "place": "C6", "ids": [3, 7, 8], "by": {"3": "ann", "7": "bob", "8": "bob"}})
     assert narrate(hit) == ("ann's hits put 1 warrior out of action on C6. bob's hits put 2 "
                             "warriors out of action on C6.")
+
+
+def test_a_collector_that_takes_nothing_says_so():
+    """'Le percepteur de ann prend - sur C6.'"""
+    taxed = SimpleNamespace(type="taxed", payload={"seat": "ann", "place": "C6", "took": {}})
+    assert narrate(taxed) == "ann's collector finds nothing to take on C6."

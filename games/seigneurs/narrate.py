@@ -219,7 +219,9 @@ HANDLERS = {
     if CLOSED.get(p["status"]) else None,
     "warriors_sent": warriors_sent,
     "taxed": lambda p: _("{seat}'s collector takes {goods} from {place}.").format(
-        seat=p["seat"], goods=goods_text(p["took"]), place=p["place"]),
+        seat=p["seat"], goods=goods_text(p["took"]), place=p["place"])
+    if any(p["took"].values()) else _("{seat}'s collector finds nothing to take on "
+                                      "{place}.").format(seat=p["seat"], place=p["place"]),
     "famine": lambda p: famine(p),
     "tokens_added": lambda p: ngettext(
         "{lord} puts {number} jacquerie token in its bag ({why}).",

@@ -212,6 +212,8 @@ def test_a_word_tying_a_mistyped_order_keeps_it_an_error_with_did_you_mean(tmp_p
      "metal 1", "Sorry Bob, nothing personal"),
     ("diplomacy", "Sorry Bob, nothing personal: F LON - NTH", "F LON - NTH",
      "Sorry Bob, nothing personal"),
+    ("seigneurs", "Offering a trade. offer bob give wood 2 take metal 1", "metal 1",
+     "Offering a trade."),
 ])
 def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, understood,
                                                      remark):

@@ -185,6 +185,10 @@ def readings(line: str, remark: bool) -> list[Reading]:
                 found.append(Reading(rest, strict=False))
         else:
             found += [Reading(order, chat) for order, chat in tails(text)]
+            # a sentence before an order ("Building an oven. build oven wood 1"), the
+            # order taken only when the game accepts it whole
+            found += [Reading(order, chat, meant=False) for chat, order in
+                      reversed(heads(text)) if chat[-1] in ".!?…"]
     return found
 
 

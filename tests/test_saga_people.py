@@ -262,3 +262,15 @@ def test_a_welcome_subject_reads_as_one_sentence(tmp_path):
     [to_ann] = outbox(referee, seat="ann", kind="welcome")
     assert to_ann["subject"].endswith("Setup: the game begins, choose your faction, homeland "
                                       "and armies, by Thu 12:00")
+
+
+def test_a_signup_without_armies_says_which_armies_it_gets(tmp_path):
+    """'faction normans / homeland normandy' was answered with the faction and the homeland
+    alone; the armies the seat would get were nowhere."""
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    ann = reply(referee, "c", "ann", "faction normands\npatrie Normandie", START)
+    said = flat(answer_to(referee, ann))
+    assert "Ost principal : non précisé, donc la composition habituelle : 1 unité de " \
+           "Gardes, 2 unités de Guerriers, 1 unité de Levées" in said, said
+    assert "Réserve : non précisé, donc la composition habituelle : 1 unité de Guerriers" \
+        in said

@@ -29,9 +29,10 @@ from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
-from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
-                       army_name, faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
-                       unit_count, unit_name, unit_of, units_text)
+from .material import (DEFAULT_HOST, DEFAULT_RESERVE, HOST_POINTS, LORD_WORDS, RESERVE_POINTS,
+                       SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, faction_of, plain,
+                       points_text, scenario_name, scenario_of, unit_count, unit_name, unit_of,
+                       units_text)
 from . import choices
 from .moves import events as step_events
 from .moves import (default_where, is_outward, problem, problem_after_scouting,
@@ -639,9 +640,13 @@ def describe_signup(state, orders) -> list[str]:
                        "{faction} ({zone})").format(
             faction=faction_name(orders["faction"]),
             zone=signup_options(state)[orders["faction"]][0]))
-    for key, label in (("host", _("Main Host")), ("reserve", _("Reserve"))):
+    for key, label, default in (("host", _("Main Host"), DEFAULT_HOST),
+                                ("reserve", _("Reserve"), DEFAULT_RESERVE)):
         if orders.get(key):
             lines.append(_("{army}: {units}").format(army=label, units=units_text(orders[key])))
+        elif orders.get("faction") or orders.get("homeland"):
+            lines.append(_("{army}: none given, so the usual one: {units}").format(
+                army=label, units=units_text(default)))
     return lines or [_("nothing")]
 
 

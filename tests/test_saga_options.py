@@ -103,3 +103,11 @@ def test_a_campaign_won_on_army_points_says_the_zones_were_tied():
     with speaking("fr"):
         assert narrate(shared) == ("la campagne est finie\u00a0: ann et bea gagnent (le plus "
                                    "de zones après 2 manches)")
+
+
+def test_a_disputed_battle_reads_in_french_typography():
+    """'ann dit que ann a gagné; bea dit que bea a gagné'."""
+    disputed = SimpleNamespace(type="battle_disputed", payload={
+        "zone": "Lindsey", "claims": {"ann": "ann", "bea": "bea"}})
+    with speaking("fr"):
+        assert "ann dit que ann a gagné\u00a0; bea dit que bea a gagné" in narrate(disputed)

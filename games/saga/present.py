@@ -446,7 +446,7 @@ def disputed_text(p) -> str:
             said.append(_("{seat} says {winner} won, {num} points left on the field").format(
                 seat=seat, winner=winner, num=points))
     return _("the battle of {zone} goes to the referee: {reports}").format(
-        zone=p["zone"], reports="; ".join(said))
+        zone=p["zone"], reports=_("; ").join(said))
 
 
 # The fields of an event that name an army (narrated by the army's name in the reader's

@@ -16,7 +16,7 @@ from conftest import START, make_referee, seats
 from mailkinds import SAGA_START
 from games.saga import orders as saga_orders
 from games.seigneurs import orders as seigneurs_orders
-from games.saga.present import narrate, options
+from games.saga.present import lord_text, narrate, options
 from pbem.i18n import speaking
 
 PLACEHOLDER = re.compile(r"A\+B|\[|\]|\bA\b|\bN\b|ARMY|ARMÉE|NAME|NOM|ZONE")
@@ -111,3 +111,12 @@ def test_a_disputed_battle_reads_in_french_typography():
         "zone": "Lindsey", "claims": {"ann": "ann", "bea": "bea"}})
     with speaking("fr"):
         assert "ann dit que ann a gagné\u00a0; bea dit que bea a gagné" in narrate(disputed)
+
+
+def test_a_french_seat_reads_where_its_lord_is_as_french_says_it():
+    """'Seigneur : avec ost.'"""
+    state = {"lords": {"ann": {"status": "free", "wounded": False}},
+             "armies": {"ann": {"host": {**SAGA_START["armies"]["ann"]["host"],
+                                         "lord": True}}}}
+    with speaking("fr"):
+        assert lord_text(state, "ann") == "avec l'armée ost"

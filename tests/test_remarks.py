@@ -11,9 +11,12 @@ mistyped command.
 
 import pytest
 
+from games.saga import choices
+from games.saga import orders as saga_orders
 from pbem.adjudicator.results import parse_result
 from pbem.adjudicator.spelling import chat
 from pbem.app import SeatSpec
+from pbem.i18n import speaking
 from pbem.timeutil import later
 
 from conftest import START, make_referee, seats
@@ -258,3 +261,30 @@ def test_a_line_of_chat_with_an_order_word_after_a_sentence_stays_chat(tmp_path)
     said = flat(answer_to(referee, row))
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert "line 1: Sounds fair. Peace it is." in said
+
+
+def test_losses_written_after_je_are_the_losses_chosen(tmp_path):
+    """'Aïe. Je perds 2 guerriers et 1 levée.' was set aside as a remark: the loser's
+    choice of losses was lost."""
+    spec = GAMES["saga"]
+    referee = make_referee(tmp_path)
+    referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
+                                        SeatSpec("bob", "bob@players.example", lang="fr"),
+                                        SeatSpec("cat", "cat@players.example")],
+                     START, {}, seed=spec["seed"], position=spec["position"])
+    now = START
+    for step in spec["play"][:2]:
+        now = play(referee, "wessex", step, now, "en")
+    reply(referee, "wessex", "ann", "result won points 14", now)
+    reply(referee, "wessex", "bob", "résultat perdu points 9", now)
+    now = later(now, 0.1)
+    referee.tick(now, send=False)
+    game = referee.table("wessex").state["game"]
+    with speaking("fr"):
+        [asked] = [c for c in choices.choices(game, "bob", "aftermath", saga_orders.reads)
+                   if c["orders"][0].startswith("perdre")]
+    written = "Aïe. Je perds " + asked["orders"][0].split(" ", 1)[1].replace(" 1 ", " et 1 ")
+    row = reply(referee, "wessex", "bob", written, now)
+    said = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), said
+    assert "vous perdez" in said

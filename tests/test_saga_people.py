@@ -274,3 +274,4 @@ def test_a_signup_without_armies_says_which_armies_it_gets(tmp_path):
            "Gardes, 2 unités de Guerriers, 1 unité de Levées" in said, said
     assert "Réserve : non précisé, donc la composition habituelle : 1 unité de Guerriers" \
         in said
+

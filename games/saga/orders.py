@@ -42,6 +42,8 @@ from .rules import (aftermath_asks, fall_back_options, give_way, scenario_choose
 from .start import signup_options
 from .state import apply, board_of, owner_of
 
+# Each order's words, English and French, the French verbs also as a player writes them
+# after "je" ("Je perds 2 guerriers").
 VERBS = {
     "move": "move", "deplacer": "move", "deplace": "move", "bouger": "move", "aller": "move",
     "marcher": "move",
@@ -49,18 +51,19 @@ VERBS = {
     "stay": "stay", "rester": "stay", "reste": "stay",
     "army": "merge", "merge": "merge", "armee": "merge", "fusion": "merge",
     "fusionner": "merge", "reunir": "merge",
-    "split": "split", "diviser": "split", "scinder": "split", "separer": "split",
+    "split": "split", "diviser": "split", "divise": "split", "scinder": "split",
+    "separer": "split",
     "recruit": "recruit", "recruter": "recruit", "recrute": "recruit", "enroler": "recruit",
-    "disband": "disband", "licencier": "disband", "dissoudre": "disband",
+    "disband": "disband", "licencier": "disband", "licencie": "disband", "dissoudre": "disband",
     "ransom": "ransom", "rancon": "ransom", "racheter": "ransom",
-    "release": "release", "liberer": "release", "relacher": "release",
+    "release": "release", "liberer": "release", "libere": "release", "relacher": "release",
     "retreat": "retreat", "retraite": "retreat", "repli": "retreat", "replier": "retreat",
     "fallback": "retreat", "reculer": "retreat",
-    "withdraw": "withdraw", "retirer": "withdraw", "retrait": "withdraw",
-    "fight": "fight", "combattre": "fight", "combat": "fight",
+    "withdraw": "withdraw", "retirer": "withdraw", "retire": "withdraw", "retrait": "withdraw",
+    "fight": "fight", "combattre": "fight", "combats": "fight", "combat": "fight",
     "scenario": "scenario",
-    "lose": "lose", "perdre": "lose", "pertes": "lose", "perte": "lose",
-    "promote": "promote", "promouvoir": "promote", "promotion": "promote",
+    "lose": "lose", "perdre": "lose", "perds": "lose", "pertes": "lose", "perte": "lose",
+    "promote": "promote", "promouvoir": "promote", "promeus": "promote", "promotion": "promote",
     "faction": "faction", "camp": "faction",
     "homeland": "homeland", "patrie": "homeland",
     "host": "host", "ost": "host",

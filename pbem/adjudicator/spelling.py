@@ -180,7 +180,8 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # the shortest order first: chat may hold breaks of its own ("Sorry Annie,
             # nothing personal: oppose B2 2" is no pass)
             for chat, order in reversed(heads(text)):
-                found.append(Reading(unlinked(order) or order, chat, meant=False))
+                order = unlinked(order) or order
+                found.append(Reading(subjectless(order) or order, chat, meant=False))
             if rest:
                 found.append(Reading(rest, strict=False))
         else:

@@ -288,3 +288,6 @@ def test_losses_written_after_je_are_the_losses_chosen(tmp_path):
     said = flat(answer_to(referee, row))
     assert row["reason"].startswith("orders recorded"), said
     assert "vous perdez" in said
+    words = written.replace(" 1 ", " une ").replace("perds 1 ", "perds un ")
+    row = reply(referee, "wessex", "bob", words, now)
+    assert "vous perdez" in flat(answer_to(referee, row)), words

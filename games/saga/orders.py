@@ -81,6 +81,9 @@ FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "
           "comme", "units", "unit", "unites", "unite"}
 # The armies every seat starts with, by their French names (réserve reads as reserve).
 ARMY_WORDS = {"ost": "host"}
+# Numbers of units as people write them: "je perds une levée", "two warriors".
+NUMBER_WORDS = {"an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3,
+                "trois": 3, "four": 4, "quatre": 4}
 NOTHING = {"none", "no", "nothing", "non", "rien", "aucune", "aucun", "decline", "refuse"}
 # What each phase accepts.
 ACCEPTS = {
@@ -211,10 +214,10 @@ class Reader:
         units = {t: 0 for t in UNIT_TYPES}
         lord, name, count, cheap = False, None, None, 0
         for token in tokens:
-            if token.isdigit():
+            if token.isdigit() or token in NUMBER_WORDS:
                 if count is not None:
                     cheap += count
-                count = int(token)
+                count = int(token) if token.isdigit() else NUMBER_WORDS[token]
                 continue
             kind = unit_of(token)
             if kind:

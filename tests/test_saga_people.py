@@ -10,6 +10,7 @@ import copy
 
 import pytest
 
+from games.saga import orders as saga_orders
 from pbem.adjudicator.contract import REFEREE
 from pbem.app import SeatSpec
 from pbem.timeutil import later
@@ -275,3 +276,16 @@ def test_a_signup_without_armies_says_which_armies_it_gets(tmp_path):
     assert "Réserve : non précisé, donc la composition habituelle : 1 unité de Guerriers" \
         in said
 
+
+
+def test_a_vassal_with_no_zone_and_no_army_is_offered_no_recruit(tmp_path):
+    """cid was offered 'recruit levies | warriors | hearthguards (in your homeland)' for
+    bea, who had lost her homeland, her zones and her armies: acknowledged, then 'no Levies
+    recruited: not enough gold'."""
+    referee = campaign(tmp_path, {**VASSALAGE, "active": "bob"})
+    game = referee.table("c").state["game"]
+    landless = {**game, "armies": {**game["armies"], "bob": {}},
+                "owner": {z: s for z, s in game["owner"].items() if s != "bob"}}
+    assert saga_orders.parse(landless, "bob", "recruit levies")[1], "refused at once"
+    assert not any("recruit" in line for c in saga_orders.choices.choices(
+        landless, "bob", "orders", saga_orders.reads) for line in c["orders"])

@@ -333,3 +333,11 @@ def test_a_collector_that_takes_nothing_says_so():
     """'Le percepteur de ann prend - sur C6.'"""
     taxed = SimpleNamespace(type="taxed", payload={"seat": "ann", "place": "C6", "took": {}})
     assert narrate(taxed) == "ann's collector finds nothing to take on C6."
+
+
+def test_an_empty_bag_reads_empty(tmp_path):
+    """'Sac : -' on the board of a turn whose production emptied the bag."""
+    referee = valley_game(tmp_path, {"stage": "market", "bag": {"wood": 0, "stone": 0,
+                                                                 "food": 0, "metal": 0}},
+                          lang={"ann": "fr"})
+    assert "Sac : vide" in flat(outbox(referee, seat="ann", kind="welcome")[-1])

@@ -348,7 +348,8 @@ def board_text(view) -> str:
     lines.append("")
     lines.append(_("Prices: {prices}").format(prices=", ".join(
         f"{_(n)} {view['prices'][g]}" for g, n in price_names(view))))
-    lines.append(_("Bag: {goods}").format(goods=goods_text(view["bag"])))
+    lines.append(_("Bag: {goods}").format(goods=goods_text(view["bag"]) if any(
+        view["bag"].values()) else _("empty")))
     heads = [f"{lord} <- {head}" for lord, head in view["heads"].items() if lord != head]
     if heads:
         lines.append(_("Domains headed by another family: {heads}").format(

@@ -106,11 +106,11 @@ def test_a_campaign_won_on_army_points_says_the_zones_were_tied():
 
 
 def test_a_disputed_battle_reads_in_french_typography():
-    """'ann dit que ann a gagné; bea dit que bea a gagné'."""
+    """'ann dit que ann a gagné; bea dit que bea a gagné': French elides, and spaces ';'."""
     disputed = SimpleNamespace(type="battle_disputed", payload={
         "zone": "Lindsey", "claims": {"ann": "ann", "bea": "bea"}})
     with speaking("fr"):
-        assert "ann dit que ann a gagné\u00a0; bea dit que bea a gagné" in narrate(disputed)
+        assert "ann dit qu'ann a gagné\u00a0; bea dit que bea a gagné" in narrate(disputed)
 
 
 def test_a_french_seat_reads_where_its_lord_is_as_french_says_it():

@@ -247,12 +247,17 @@ def test_a_command_in_a_reply_to_press_is_done_and_not_relayed(auguste_game):
         "the vote is a vote, not a message"
 
 
-def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
+def attila_game(referee) -> None:
+    """Attila between ann and bob, ann to play first."""
     referee.new_game("attila", "huns", seats("ann", "bob"), START, seed="s", position={
         "first": "ann", "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons",
                                           "saxons"],
                                   "bob": ["huns", "huns", "teutons", "teutons", "vandals",
                                           "franks"]}})
+
+
+def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
+    attila_game(referee)
     reply(referee, "huns", "ann", "PRESS bob\nPannonia is mine.", START)
     [press] = outbox(referee, kind="press")
     row = reply(referee, "huns", "bob", "play huns dacia", START, answering=press)
@@ -266,11 +271,7 @@ def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
 
 def test_chat_from_a_seat_asked_nothing_is_not_told_its_orders_were_lost(referee):
     """'Nothing for me this winter, I know.' got 'so these orders were not recorded'."""
-    referee.new_game("attila", "huns", seats("ann", "bob"), START, seed="s", position={
-        "first": "ann", "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons",
-                                          "saxons"],
-                                  "bob": ["huns", "huns", "teutons", "teutons", "vandals",
-                                          "franks"]}})
+    attila_game(referee)
     row = reply(referee, "huns", "bob", "Nothing for me this turn, I know. Just saying hi.",
                 START)
     said = flat(answer_to(referee, row))

@@ -105,16 +105,23 @@ def test_a_french_player_reads_the_remarks_in_french(tmp_path):
         "Allez, on y va !" in said
 
 
-def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(tmp_path):
+def saga_battle(tmp_path, bob_lang: str = "fr") -> tuple:
+    """ann attacks bob (reading `bob_lang`) in Wessex and the battle is set: (referee,
+    now)."""
     spec = GAMES["saga"]
     referee = make_referee(tmp_path)
     referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
-                                        SeatSpec("bob", "bob@players.example", lang="fr"),
+                                        SeatSpec("bob", "bob@players.example", lang=bob_lang),
                                         SeatSpec("cat", "cat@players.example")],
                      START, {}, seed=spec["seed"], position=spec["position"])
     now = START
-    for step in spec["play"][:2]:  # ann attacks bob in Wessex; the battle is set
+    for step in spec["play"][:2]:
         now = play(referee, "wessex", step, now, "en")
+    return referee, now
+
+
+def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(tmp_path):
+    referee, now = saga_battle(tmp_path)
     assert set(referee.table("wessex").state["engine"]["requests"]) == {"ann", "bob"}
     reply(referee, "wessex", "ann", "result won points 14\nGreat game, Bob!", now)
     row = reply(referee, "wessex", "bob", "Bonjour,\nrésultat : perdu (9 points)\nBravo à ann.",
@@ -132,15 +139,7 @@ def test_both_sides_agreeing_on_a_battle_with_a_word_of_chat_resolve_it_at_once(
 def test_a_battle_told_twice_in_one_mail_is_one_report_and_resolves_at_once(tmp_path):
     """'Good game Bea! Lost by a whisker.' then 'result lost': the chat told the result
     before the order did, and 'one result per mail' held the battle up."""
-    spec = GAMES["saga"]
-    referee = make_referee(tmp_path)
-    referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
-                                        SeatSpec("bob", "bob@players.example"),
-                                        SeatSpec("cat", "cat@players.example")],
-                     START, {}, seed=spec["seed"], position=spec["position"])
-    now = START
-    for step in spec["play"][:2]:
-        now = play(referee, "wessex", step, now, "en")
+    referee, now = saga_battle(tmp_path, "en")
     reply(referee, "wessex", "ann", "result won points 14", now)
     row = reply(referee, "wessex", "bob", "Good game Ann! Lost by a whisker.\n"
                 "result lost points 9", now)
@@ -266,15 +265,7 @@ def test_a_line_of_chat_with_an_order_word_after_a_sentence_stays_chat(tmp_path)
 def test_losses_written_after_je_are_the_losses_chosen(tmp_path):
     """'Aïe. Je perds 2 guerriers et 1 levée.' was set aside as a remark: the loser's
     choice of losses was lost."""
-    spec = GAMES["saga"]
-    referee = make_referee(tmp_path)
-    referee.new_game("saga", "wessex", [SeatSpec("ann", "ann@players.example"),
-                                        SeatSpec("bob", "bob@players.example", lang="fr"),
-                                        SeatSpec("cat", "cat@players.example")],
-                     START, {}, seed=spec["seed"], position=spec["position"])
-    now = START
-    for step in spec["play"][:2]:
-        now = play(referee, "wessex", step, now, "en")
+    referee, now = saga_battle(tmp_path)
     reply(referee, "wessex", "ann", "result won points 14", now)
     reply(referee, "wessex", "bob", "résultat perdu points 9", now)
     now = later(now, 0.1)

@@ -93,7 +93,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 # French "de" and "que" before a value: elided when the value starts with a vowel.
 ELISION = re.compile(r"\b([Dd]e|[Qq]ue) \{(\w+)([^{}]*)\}")
-VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüAEIOUYÀÂÉÈÊÎÔÙÛ")
+VOWELS = frozenset("aeiouàâäéèêëîïôöùûüAEIOUÀÂÉÈÊÎÔÙÛ")  # y: "de Yann"
 
 
 class Elided(str):

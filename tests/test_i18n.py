@@ -101,6 +101,7 @@ def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel():
         assert said.format(zone="Alba", reports="x") == \
             "la bataille d'Alba va à l'arbitre\u00a0: x"
         assert said.format(zone="Mercia", reports="x").startswith("la bataille de Mercia")
+        assert said.format(zone="Yorkshire", reports="x").startswith("la bataille de York")
         assert _("{seat} says {winner} won").format(seat="bea", winner="ann") == \
             "bea dit qu'ann a gagné"
     assert _("{seat} says {winner} won").format(seat="bea", winner="ann") == "bea says ann won"

@@ -31,7 +31,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
-from .adjudicator.spelling import as_remark, introduces, readings
+from .adjudicator.spelling import as_remark, heads, introduces, readings
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -751,6 +751,13 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                                      "replace them all, send the whole set again.")))
 
 
+def holds_order(parse, chat: str) -> bool:
+    """Does the chat found after an order hold an order of its own the game accepts ("F Ion
+    - Tun? non, F Ion tient")? Then the line says two things, and neither is taken."""
+    parts = [chat] + [order for _chat, order in heads(chat)]
+    return any(usable_lines(part, parse(part)[1]) for part in parts)
+
+
 def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
     """(orders, text, errors) of a mail that corrects the lines refused in the seat's
     orders on file: those it had accepted are kept, after the mail's own.
@@ -809,7 +816,13 @@ def read_orders(table, target: str, text: str) -> tuple:
             if fallback is None and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
-        if fallback is not None:
+        if fallback is not None and fallback[3] and written.strip().startswith(
+                fallback[0][refused.line - 1].strip()) and holds_order(parse, fallback[3]):
+            errors = [e for e in errors if e.line != refused.line] + [OrderError(
+                refused.line, written.strip(), _("this line holds two orders, one in its "
+                                                 "chat: write each order on a line of its "
+                                                 "own"))]
+        elif fallback is not None:
             lines, orders, errors, remark = fallback
             if remark:
                 remarks.append((refused.line, remark))

@@ -229,6 +229,15 @@ def test_an_order_and_chat_on_one_line_lose_no_order(tmp_path, ruleset, line, un
     assert f"line 1: {remark}" in said
 
 
+def test_a_line_that_corrects_itself_is_an_error_not_its_first_order(tmp_path):
+    """'F LON - NTH? no, F LON H' took the move and set the hold aside as a remark."""
+    referee = game_at(tmp_path, "diplomacy")
+    row = reply(referee, "g", "ann", "F LON - NTH? no, F LON H\nA LVP - YOR", START)
+    said = flat(answer_to(referee, row))
+    assert "line 1: this line holds two orders, one in its chat" in said, said
+    assert "F LON - NTH" not in said.split("could not be accepted")[0]
+
+
 @pytest.mark.parametrize("ruleset,line,understood", [
     ("seigneurs", "Hi all, offer bob give wood 2 take metal 1", "you offer bob wood 2"),
     ("saga", "Bonjour ! move reserve Kent", "reserve moves"),

@@ -2,8 +2,9 @@
 
 Each game is played by its bots (`pbem demo`); the boards its mails kept are
 then drawn again in turn by a process that forgot every drawing, as a
-running pbem meets them: the first board draws its ground, each later one
-only the pieces that moved. Interleaved with each board, and on the same
+running pbem meets them: the first board draws its ground (or reads it from
+the grounds an earlier process kept on disk), each later one only the
+pieces that moved. Interleaved with each board, and on the same
 image, the floors:
 
 - the floor: Pillow writing the board's own indexed image as a PNG, at the
@@ -15,7 +16,7 @@ medians, the spread (10th to 90th percentile) and the ratio to the floor are
 printed per game, with the first board of the run apart, and the close-ups of
 the seats' own areas likewise. Target: a new position within 5 ms.
 
-    python benchmarks/boards.py [--turns 6] [--boards 40] [--games auguste,attila,saga,seigneurs]
+    python benchmarks/boards.py [--turns 6] [--boards 40] [--games auguste,attila,saga,seigneurs,diplomacy]
 """
 
 import argparse
@@ -32,7 +33,7 @@ import resvg_py
 from pbem import demo, raster
 from pbem.mail import stored
 
-GAMES = ("auguste", "attila", "saga", "seigneurs")
+GAMES = ("auguste", "attila", "saga", "seigneurs", "diplomacy")
 TURNS = {"seigneurs": 1}  # a Seigneurs turn is some twenty phases, each with its boards
 
 
@@ -107,7 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     print("CPU ms per PNG: median (10th-90th percentile); the floor is Pillow writing the same "
           "image as a PNG")
-    print(f"{'game':10} {'what':9} {'n':>4} | first board (draws its ground) | "
+    print(f"{'game':10} {'what':9} {'n':>4} | first board (its ground drawn or read) | "
           "a new position | floor | pbem / floor | resvg on the whole SVG")
     with tempfile.TemporaryDirectory() as folder:
         for game in args.games.split(","):

@@ -22,7 +22,6 @@ import base64
 import email
 from email import policy
 from email.message import EmailMessage
-import lzma
 from pathlib import Path
 import statistics
 import tempfile
@@ -100,7 +99,7 @@ def main() -> None:
         kept = len(row["mail"]) + len(row["parts"]) + len(row["model"])
         [(svg,)] = referee.store.db.execute(
             "SELECT data FROM mail_parts WHERE kind = 'board' ORDER BY rowid DESC LIMIT 1")
-        svg = lzma.decompress(svg).decode()
+        svg = stored.unpacked(svg).decode()
         msg = email.message_from_bytes(raw, policy=policy.default)
         png = next(p.get_content() for p in msg.walk() if p.get_content_type() == "image/png")
         fields = {name: str(msg[name]) if msg[name] else None

@@ -167,7 +167,10 @@ class Table:
                 if other not in (name, REFEREE) and ruler(self.state["game"], other) == name]
 
     def turn(self) -> tuple:
-        """(turn, round) as a mail's subject names them (see ``turn_of``)."""
+        """(turn, round) as a mail's subject names them (see ``turn_of``): the public view
+        is computed only for a game that does not tell its turn itself."""
+        if getattr(self.game, "turn_of", None) is not None:
+            return turn_of(self.game, self.state)
         return turn_of(self.game, self.state, self.public)
 
     def orders_on_file(self, name: str) -> list[str] | None:

@@ -16,7 +16,10 @@ reckoned from its shapes (rect, circle, ellipse, line, polyline, polygon,
 path, text); a piece with anything else covers the whole board.
 
 The image is then reduced to its 256 most frequent colours (every colour,
-for nearly every board) and written as an indexed PNG. Everything depends
+for nearly every board) and written as an indexed PNG, in bands of rows
+each compressed alone: a band made of the same ground and pieces as a band
+drawn before is not counted, indexed nor compressed again (a new position
+pays for the rows where pieces moved). Everything depends
 on the SVG alone, never on what was drawn before: the same SVG gives the
 same bytes. An SVG without layers (a board kept before they existed) is
 drawn whole, the same way.
@@ -26,9 +29,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+import hashlib
 import io
+import itertools
 import math
+import os
+from pathlib import Path
 import re
+import stat
+import struct
+import tempfile
+import zlib
 
 import html
 from importlib.resources import files
@@ -50,6 +61,7 @@ CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its ow
 LABEL = 10  # a close-up's smallest text, in pixels (at least)
 ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
 PHONE, PHONE_LABEL = 344, 9  # a phone's width for a mail's image, and the text it can read
+GROUND_FILES = 64  # grounds kept on disk, the least recently written forgotten
 GROUNDS = 6  # grounds kept at once: a few games' boards and their close-ups
 SPRITES = 1024  # sprites kept at once, of pieces and of elements (a few kB each)
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -67,6 +79,13 @@ PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
+BAND = 32  # rows of an image counted, indexed and compressed together (see encode)
+BANDS = 2048  # bands kept at once (their colours, their compressed rows): some 20 MB
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, compression level "fast"
+LAST_BLOCK = b"\x03\x00"  # an empty final deflate block
+ADLER = 65521
+SPACING = 1  # pixels between the frames of a sheet of sprites
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
 
@@ -162,8 +181,10 @@ class Layers:
     pieces: tuple
 
 
+@lru_cache(maxsize=16)
 def layers(svg: str) -> Layers | None:
-    """The layers of a board's SVG; None for an SVG without them."""
+    """The layers of a board's SVG; None for an SVG without them (taken apart once for
+    the board and each seat's close-up of it)."""
     head, found, rest = svg.partition(GROUND)
     end = rest.rfind("</svg>")
     if not found or end < 0:
@@ -224,30 +245,47 @@ def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
 
 def png(svg: str) -> bytes:
     """The board as a PNG image, at the SVG's own size."""
-    return encode(drawn(svg, 1, None))
+    return encode(*drawn(svg, 1, None))
 
 
 def close_up(svg: str, zoom: float, window: tuple[int, int, int, int]) -> bytes:
     """A part of the board as a PNG image: the board drawn at `zoom` times its size, cut
     to the pixel rectangle `window` (left, top, right, bottom) of that drawing."""
-    return encode(drawn(svg, zoom, window))
+    return encode(*drawn(svg, zoom, window))
 
 
-def drawn(svg: str, zoom: float, window):
-    """The board (or its window) as an RGB image: the ground with each piece laid on it."""
+def drawn(svg: str, zoom: float, window) -> tuple:
+    """The board (or its window) as an RGB image, the ground with each piece laid on it,
+    what each band of BAND rows of it is made of (see `bands`; None: not known), and the
+    ground's colours (see `ground`)."""
     parts = layers(svg)
     if parts is None:
         whole = rasterise(at_zoom(svg, zoom))
-        return whole.crop(window) if window else whole
+        return (whole.crop(window) if window else whole), None, ()
     head = drawn_head(parts.head, zoom)
     frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
-    canvas = ground(head, parts.ground).crop(window)
-    for sprite in sprites(head, parts.pieces, frame, window):
+    base, token, colours = ground(head, parts.ground)
+    canvas = base.crop(window)
+    laid = []
+    for piece, sprite in zip(parts.pieces, sprites(head, parts.pieces, frame, window)):
         if sprite is not None and sprite.meets(window):
             canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
                          sprite.image)
-    return canvas
+            laid.append((piece, sprite.top - window[1], sprite.top - window[1]
+                         + sprite.image.height))
+    return canvas, bands((token, window), laid, canvas.height), colours
+
+
+def bands(ground_key, laid: list, height: int) -> list:
+    """What each band of BAND rows of a drawing is made of: its ground (and window), its
+    number, and the pieces laid over it, in order; the same for two drawings when their
+    pixels are the same there."""
+    over = [[] for _ in range(math.ceil(height / BAND))]
+    for piece, top, bottom in laid:
+        for band in range(max(0, top) // BAND, min(len(over), math.ceil(bottom / BAND))):
+            over[band].append(piece)
+    return [(ground_key, number, tuple(pieces)) for number, pieces in enumerate(over)]
 
 
 @dataclass(frozen=True)
@@ -294,24 +332,86 @@ _grounds = Kept(GROUNDS)
 _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
 _places = Kept(SPRITES)
+_band_colours = Kept(BANDS)
+_band_chunks = Kept(BANDS)
+_palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
+_indexes = Kept(GROUNDS * 4)  # by palette number: {colour: its index}
+_numbers = itertools.count()
 
 
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements, _places):
+    for kept in (_grounds, _pieces, _elements, _places, _band_colours, _band_chunks,
+                 _palettes, _indexes):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
+    layers.cache_clear()
 
 
-def ground(head: str, text: str):
-    """A board's ground (an RGB image), drawn once per process."""
+def ground(head: str, text: str) -> tuple:
+    """A board's ground (an RGB image), drawn once per process (or read from the grounds
+    kept on disk), a number of its own for as long as it is kept, and its colours in
+    order (none when they are more than a palette holds)."""
     key = (head, text)
     found = _grounds.get(key)
     if found is None:
-        found = _grounds.keep(key, rasterise(head + text + "</svg>"))
+        image = kept_on_disk(head + text + "</svg>")
+        counted = image.getcolors(COLOURS)
+        found = _grounds.keep(key, (image, next(_numbers),
+                                    tuple(sorted(c for _n, c in counted or ()))))
     return found
+
+
+def kept_on_disk(svg: str):
+    """An SVG drawn by resvg, or read from the `ground_folder` when a process drew it
+    before: a board's ground is the same for every process that sends its game's mails
+    (each `pbem tick` from cron), and drawing it costs ten times reading it. The file
+    is named by the SVG's digest and written whole (or not at all); the image is the
+    same pixels either way."""
+    from PIL import Image
+    import resvg_py
+    folder = ground_folder()
+    name = hashlib.sha256(f"{resvg_py.__version__}\0{svg}".encode()).hexdigest()
+    if folder is not None:
+        try:
+            with Image.open(folder / f"{name}.png") as image:
+                return image.convert("RGB")
+        except (OSError, ValueError, SyntaxError):
+            pass  # not kept yet, or not whole: drawn again
+    image = rasterise(svg)
+    if folder is not None:
+        keep_on_disk(folder, name, image)
+    return image
+
+
+def keep_on_disk(folder: Path, name: str, image) -> None:
+    """Write a ground into the folder (through a temporary file), and forget the oldest
+    past GROUND_FILES."""
+    temporary = folder / f".{name}.{os.getpid()}"
+    try:
+        image.save(temporary, "PNG", compress_level=1)
+        os.replace(temporary, folder / f"{name}.png")
+        kept = sorted(folder.glob("*.png"), key=lambda path: path.stat().st_mtime)
+        for old in kept[:-GROUND_FILES]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def ground_folder() -> Path | None:
+    """The folder of grounds kept on disk: pbem-grounds-<uid> in the temporary folder,
+    made for this user alone; None when there is none such (then nothing is kept)."""
+    folder = Path(tempfile.gettempdir()) / f"pbem-grounds-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        found = folder.lstat()
+    except OSError:
+        return None
+    mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() \
+        and not found.st_mode & 0o077
+    return folder if mine else None
 
 
 def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
@@ -379,32 +479,58 @@ def assembled(parts: list) -> Sprite | None:
 
 
 def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
-    """Elements (or pieces) drawn by one call to resvg, each in its own frame of one tall
-    image (its box in pixels on the board, at the board's scale and on its pixel grid),
-    then cut apart as Sprites (None: nothing to see)."""
+    """Elements (or pieces) drawn by one call to resvg, each in its own frame of one image
+    (its box in pixels on the board, at the board's scale and on its pixel grid), then
+    cut apart as Sprites (None: nothing to see).
+
+    The frames are laid in rows (see `shelves`): resvg's cost grows with the image's
+    area, which a single column as wide as the widest frame would mostly leave empty.
+    """
     if not parts:
         return []
     root_end = head.index(">") + 1
-    width = max((b[2] - b[0] for b in boxes if b), default=0)
-    frames, tops, top = [], [], 0
-    for part, box in zip(parts, boxes):
-        tops.append(top)
+    sizes = [(b[2] - b[0], b[3] - b[1]) if b else None for b in boxes]
+    spots, width, height = shelves(sizes)
+    frames = []
+    for part, box, spot in zip(parts, boxes, spots):
         if box is None:
             continue
-        (x, y), w, h = frame.units(box[0], box[1]), box[2] - box[0], box[3] - box[1]
-        frames.append(f'<svg x="0" y="{top}" width="{w}" height="{h}" viewBox="{x!r} {y!r} '
-                      f'{w / frame.scale!r} {h / frame.scale!r}" preserveAspectRatio="none">'
-                      f'{part}</svg>')
-        top += h + 1
+        (x, y), (w, h) = frame.units(box[0], box[1]), (box[2] - box[0], box[3] - box[1])
+        frames.append(f'<svg x="{spot[0]}" y="{spot[1]}" width="{w}" height="{h}" '
+                      f'viewBox="{x!r} {y!r} {w / frame.scale!r} {h / frame.scale!r}" '
+                      f'preserveAspectRatio="none">{part}</svg>')
     if not frames:
         return [None] * len(parts)
-    sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{top}">'
+    sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{height}">'
                       f'{head[root_end:]}{"".join(frames)}</svg>', "RGBA")
     out = []
-    for box, at in zip(boxes, tops):
-        image = box and sheet.crop((0, at, box[2] - box[0], at + box[3] - box[1]))
+    for box, spot, size in zip(boxes, spots, sizes):
+        image = box and sheet.crop((*spot, spot[0] + size[0], spot[1] + size[1]))
         out.append(Sprite(image, box[0], box[1]) if box and image.getbbox() else None)
     return out
+
+
+def shelves(sizes: list) -> tuple[list, int, int]:
+    """Where frames of these sizes (width, height; None: no frame) go on one image, in
+    rows left to right, a pixel apart, each row as wide as a square of their area would
+    be (or the widest frame): (each frame's left and top, or None), the image's width
+    and height."""
+    given = [size for size in sizes if size]
+    if not given:
+        return [None] * len(sizes), 0, 0
+    area = sum((w + SPACING) * (h + SPACING) for w, h in given)
+    width = max(max(w for w, _h in given), math.ceil(math.sqrt(area)))
+    spots, left, top, row = [], 0, 0, 0
+    for size in sizes:
+        if size is None:
+            spots.append(None)
+            continue
+        if left and left + size[0] > width:
+            left, top, row = 0, top + row + SPACING, 0
+        spots.append((left, top))
+        left += size[0] + SPACING
+        row = max(row, size[1])
+    return spots, width, top + row
 
 
 def rasterise(svg: str, mode: str = "RGB"):
@@ -417,23 +543,150 @@ def rasterise(svg: str, mode: str = "RGB"):
     return image.convert(mode)
 
 
-def encode(image) -> bytes:
-    """An RGB image as an indexed PNG: its 256 most frequent colours (ties by colour), each
-    other colour drawn as the nearest of them (a board has fewer than 4096: else octree
-    quantisation chooses them)."""
+def encode(image, made_of: list | None = None, ground_colours: tuple = ()) -> bytes:
+    """An RGB image as an indexed PNG: its colours (see `slotted`), else its 256 most
+    frequent ones (ties by colour), each other colour drawn as the nearest of them (a
+    board has fewer than 4096: else octree quantisation chooses them).
+
+    The image is counted, indexed and compressed in bands of BAND rows, each
+    compressed alone: a band made of what a band drawn before was made of
+    (`made_of`, see `bands`) is not counted again, nor indexed and compressed
+    again when its colours keep their indexes: a new position pays for the
+    bands where pieces moved.
+    """
     from PIL import Image
-    counted = image.getcolors(COUNTED)
-    if counted is None:
+    made_of = made_of or [None] * math.ceil(image.height / BAND)
+    boxes = [(0, n * BAND, image.width, min(image.height, (n + 1) * BAND))
+             for n in range(len(made_of))]
+    counted = [band_colours(image, box, key) for box, key in zip(boxes, made_of)]
+    colours = set().union(*counted) if None not in counted else ()
+    if not colours or len(colours) > COUNTED:
         indexed = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
                                  dither=Image.Dither.NONE)
-    else:
-        if len(counted) > COLOURS:
-            counted = sorted(counted, key=lambda c: (-c[0], c[1]))[:COLOURS]
-        indexed = image.quantize(palette=palette(tuple(sorted(c for _n, c in counted))),
-                                 dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+        out = io.BytesIO()
+        indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
+        return out.getvalue()
+    chosen = slotted(colours, ground_colours) or most_frequent(colours, counted)
+    number = _palettes.get(chosen)
+    if number is None:
+        number = _palettes.keep(chosen, next(_numbers))
+    indexes = indexes_of(number, chosen, colours)
+    keys = [(key, tuple(indexes[c] for c in found)) if key else None
+            for key, found in zip(made_of, counted)]
+    return indexed_png(image.width, image.height, chosen,
+                       band_chunks(image, boxes, keys, chosen))
+
+
+def slotted(colours: set, ground_colours: tuple) -> tuple | None:
+    """The palette of an image of these colours drawn over a ground of these: the ground's
+    colours first, in order, then each other colour at a slot reckoned from the colour
+    itself (the next free one after it), the free slots left holding the first colour:
+    from one position to the next, most colours keep their index, and so do most bands
+    their indexed rows. None when they are more than a palette holds."""
+    others = sorted(colours.difference(ground_colours))
+    free = COLOURS - len(ground_colours)
+    if not ground_colours or len(others) > free:
+        return None
+    slots = [None] * free
+    for colour in others:
+        at = zlib.crc32(bytes(colour)) % free
+        while slots[at] is not None:
+            at = (at + 1) % free
+        slots[at] = colour
+    return ground_colours + tuple(colour or ground_colours[0] for colour in slots)
+
+
+def most_frequent(colours: set, counted: list) -> tuple:
+    """The palette of an image of these colours (counted in bands) that no ground tells:
+    all of them, else its COLOURS most frequent (ties by colour), in order."""
+    if len(colours) > COLOURS:
+        totals = {}
+        for band in counted:
+            for colour, count in band.items():
+                totals[colour] = totals.get(colour, 0) + count
+        colours = sorted(totals, key=lambda c: (-totals[c], c))[:COLOURS]
+    return tuple(sorted(colours))
+
+
+def indexes_of(number: int, chosen: tuple, colours: set) -> dict:
+    """{colour: the index Pillow draws it as} in the palette `chosen` (numbered `number`),
+    for these colours (each reckoned once per palette)."""
+    from PIL import Image
+    known = _indexes.get(number)
+    if known is None:
+        known = _indexes.keep(number, {})
+    new = sorted(colours.difference(known))
+    if new:
+        row = Image.new("RGB", (len(new), 1))
+        row.putdata(new)
+        known.update(zip(new, row.quantize(palette=palette(chosen),
+                                           dither=Image.Dither.NONE).tobytes()))
+    return known
+
+
+def band_colours(image, box, key) -> dict | None:
+    """{colour: pixels} of a band of the image (None: more than COUNTED colours), counted
+    once for what the band is made of."""
+    found = _band_colours.get(key) if key else None
+    if found is None:
+        counted = image.crop(box).getcolors(COUNTED)
+        found = {colour: count for count, colour in counted} if counted else {}
+        if key:
+            _band_colours.keep(key, found)
+    return found or None
+
+
+def band_chunks(image, boxes: list, keys: list, colours: tuple) -> list:
+    """Each band of the image indexed to these colours, each row after its filter byte
+    (none), compressed alone: (deflate blocks ending on a full flush, their data's
+    Adler-32 and length), kept by what the band is made of and its colours' indexes.
+    The bands not kept are indexed together, in one strip."""
+    from PIL import Image
+    chunks = [_band_chunks.get(key) if key else None for key in keys]
+    missing = [n for n, chunk in enumerate(chunks) if chunk is None]
+    if not missing:
+        return chunks
+    top, bottom = boxes[missing[0]][1], boxes[missing[-1]][3]
+    strip = image.crop((0, top, image.width, bottom)).quantize(
+        palette=palette(colours), dither=Image.Dither.NONE).tobytes()
+    width = image.width
+    for n in missing:
+        start, end = (boxes[n][1] - top) * width, (boxes[n][3] - top) * width
+        rows = b"".join(b"\0" + strip[at:at + width] for at in range(start, end, width))
+        packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+        chunks[n] = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH),
+                     zlib.adler32(rows), len(rows))
+        if keys[n]:
+            _band_chunks.keep(keys[n], chunks[n])
+    return chunks
+
+
+def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:
+    """An 8-bit indexed PNG of these colours, its image data the bands' deflate blocks
+    one after the other in one zlib stream."""
+    checksum, stream = 1, [ZLIB_HEADER]
+    for blocks, adler, length in chunks:
+        checksum = adler32_combine(checksum, adler, length)
+        stream.append(blocks)
+    stream += [LAST_BLOCK, struct.pack(">I", checksum)]
+    return b"".join((PNG_SIGNATURE,
+                     png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+                     png_chunk(b"PLTE", bytes(level for c in colours for level in c)),
+                     png_chunk(b"IDAT", b"".join(stream)), png_chunk(b"IEND", b"")))
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    """One chunk of a PNG file: length, kind, data, CRC."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two pieces of data one after the other, from each one's and the
+    second's length (zlib's adler32_combine)."""
+    low1, low2, rem = first & 0xFFFF, second & 0xFFFF, length % ADLER
+    low = (low1 + low2 + ADLER - 1) % ADLER
+    high = (rem * low1 + (first >> 16) + (second >> 16) + ADLER - rem) % ADLER
+    return low | high << 16
 
 
 @lru_cache(maxsize=8)

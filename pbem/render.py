@@ -171,8 +171,12 @@ def template_for(ruleset: str, name: str):
 @lru_cache(maxsize=512)
 def chosen_template(env, ruleset: str, name: str):
     """The template an environment picks for a game: looked up once (a game without its
-    own would otherwise be searched for it on every mail)."""
-    return env.select_template([f"{ruleset}/{name}", name])
+    own would otherwise be searched for it on every mail). Its globals are made a plain
+    dict: Jinja keeps them as a ChainMap over the environment's (set once, in
+    `environment`), which every render copies again, a third of a short template's cost."""
+    template = env.select_template([f"{ruleset}/{name}", name])
+    template.globals = dict(template.globals)
+    return template
 
 
 @lru_cache(maxsize=512)

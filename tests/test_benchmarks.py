@@ -69,9 +69,9 @@ def test_new_game_benchmark_runs():
 
 def test_boards_benchmark_runs():
     out = run("boards.py", "--turns", "1", "--boards", "3")
-    for game in ("auguste", "attila", "saga", "seigneurs"):
+    for game in ("auguste", "attila", "saga", "seigneurs", "diplomacy"):
         assert f"{game:10} board" in out and f"{game:10} close-up" in out
-    assert out.count("ratio") >= 4 and "floor" in out and "resvg alone" in out
+    assert out.count("ratio") >= 5 and "floor" in out and "resvg alone" in out
 
 
 def test_diplomacy_resolution_benchmark_runs():

@@ -108,3 +108,44 @@ def test_a_piece_whose_box_cannot_be_told_is_drawn_over_the_whole_board():
     ours = decoded(raster.png(svg))
     assert differences(ours, whole(svg)) is None
     assert ours.getpixel((32, 22)) == (0, 0, 255) and ours.getpixel((5, 5)) == (0, 0, 0)
+
+
+def test_a_png_written_in_bands_holds_the_image_pillow_indexes_and_its_checksum():
+    import random
+    import zlib
+    rng = random.Random(7)
+    for _ in range(50):
+        first, second = rng.randbytes(rng.randrange(70000)), rng.randbytes(rng.randrange(9000))
+        assert raster.adler32_combine(zlib.adler32(first), zlib.adler32(second),
+                                      len(second)) == zlib.adler32(first + second)
+    image = Image.new("RGB", (90, 3 * raster.BAND + 5), (250, 248, 240))
+    for n in range(300):  # more colours than a palette holds: the most frequent are kept
+        image.putpixel((n % 90, n // 90 * 9), (n % 256, n * 7 % 256, 40))
+    raster.forget()
+    drawn = raster.encode(image, [("ground", n, ()) for n in range(4)])
+    again = raster.encode(image, [("ground", n, ()) for n in range(4)])  # its bands kept
+    counted = sorted(image.getcolors(4096), key=lambda c: (-c[0], c[1]))[:raster.COLOURS]
+    indexed = image.quantize(palette=raster.palette(tuple(sorted(c for _n, c in counted))),
+                             dither=Image.Dither.NONE)
+    assert drawn == again == raster.encode(image)
+    assert decoded(drawn).tobytes() == indexed.convert("RGB").tobytes()
+
+
+def test_a_ground_kept_on_disk_is_read_by_the_next_process_and_drawn_again_when_not_whole(
+        tmp_path, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" width="80" '
+           'height="60"><g class="ground"><rect width="40" height="30" fill="#fbf8f0"/>'
+           '<text x="4" y="12" font-size="8">Roma</text></g>'
+           '<g class="piece"><circle cx="30" cy="20" r="4" fill="#d62828"/></g></svg>')
+    raster.forget()
+    drawn = raster.png(svg)
+    [kept] = raster.ground_folder().glob("*.png")
+    assert raster.ground_folder().parent == tmp_path
+    raster.forget()  # as a new process
+    assert raster.png(svg) == drawn
+    kept.write_bytes(kept.read_bytes()[:200])  # a ground half written
+    raster.forget()
+    assert raster.png(svg) == drawn
+    assert differences(decoded(drawn), whole(svg)) is None

@@ -39,6 +39,18 @@ def test_a_part_is_written_as_the_standard_generator_writes_it(body, subtype):
     assert ours.getvalue() == theirs.getvalue()
 
 
+@pytest.mark.parametrize("body", BODIES + ["x" * 79 + "\n", "ligne accentuée é\n" * 3])
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+def test_a_text_part_is_written_as_mimetext_writes_it(body, subtype):
+    from email.mime.text import MIMEText
+    from pbem.mail.compose import charset_for
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    Generator(ours, policy=POLICY).flatten(text_part(body, subtype))
+    BytesGenerator(theirs, policy=POLICY).flatten(
+        MIMEText(body, subtype, charset_for(body, html=subtype == "html"), policy=POLICY))
+    assert ours.getvalue() == theirs.getvalue()
+
+
 QP_TEXTS = ["<p>" + "un mot accentué, " * 30 + "</p>\n", "a = b\n", "trailing space \n",
             "tab\tand trailing tab\t\n", "x" * 200 + "\n", "=3D already\n", "no newline at end",
             "From the start of a line\n", ".\n", "é" * 100 + "\n" + "—\n"]

@@ -149,3 +149,19 @@ def test_one_writer_at_a_time(tmp_path):
     with first.transaction():
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             second.db.execute("BEGIN IMMEDIATE")
+
+
+def test_a_board_kept_as_xz_before_boards_were_kept_as_zlib_is_read_as_it_was(tmp_path):
+    import lzma
+    from pbem.mail import stored
+    store = Store(tmp_path / "pbem.db")
+    old, new = b'<svg id="old">' + b"<g/>" * 500 + b"</svg>", b'<svg id="new"></svg>'
+    with store.transaction():
+        old_key = stored.keep_part(store.conn, "board", old)
+        new_key = stored.keep_part(store.conn, "board", new)
+        store.conn.execute("UPDATE mail_parts SET data = ? WHERE digest = ?",
+                           [lzma.compress(old), old_key])
+    stored._parts.clear()
+    assert stored.content(store.conn, old_key) == old
+    assert stored.content(store.conn, new_key) == new
+    assert stored.boards_kept(store.conn)[0] == [old.decode(), new.decode()]

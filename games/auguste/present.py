@@ -27,17 +27,19 @@ def view(state, seat=None) -> dict:
     seers think are secret, and they never appear here.
     """
     board = board_of(state)
-    goal, camp_of = board.goal_owner, board.camp_of
-    shields, walls = set(state["shields"]), set(state["walls"]) | set(board.blocked)
-    units = state["units"]
-    cells = [{"name": name, "q": q, "r": r,
-              "unit": dict(units[name]) if name in units else None,
-              "shield": name in shields,
-              "laurel": name == state["laurel"],
-              "wall": name in walls,
-              "goal": goal.get(name),
-              "camp": camp_of.get(name)}
-             for name, (q, r) in board.cells.items()]
+    cells = [{"name": name, "q": q, "r": r, "unit": None, "shield": False, "laurel": False,
+              "wall": False, "goal": goal, "camp": camp}
+             for name, q, r, goal, camp in cells_at_rest(board)]
+    at = cell_numbers(board)
+    for name, unit in state["units"].items():
+        cells[at[name]]["unit"] = dict(unit)
+    for name in state["shields"]:
+        cells[at[name]]["shield"] = True
+    for name in (*state["walls"], *board.blocked):
+        if name in at:
+            cells[at[name]]["wall"] = True
+    if state["laurel"] in at:
+        cells[at[state["laurel"]]]["laurel"] = True
     legions = {c: {**legion, "alive": alive(state, c), "name": colour_name(c)}
                for c, legion in state["legions"].items()}
     teams = {}
@@ -67,6 +69,20 @@ def view(state, seat=None) -> dict:
         out["you"] = {"seat": seat, "legions": seat_legions(state, seat),
                       "examples": examples(state, seat)}
     return out
+
+
+@lru_cache(maxsize=16)
+def cells_at_rest(board) -> tuple:
+    """(name, q, r, goal, camp) of each cell of a board, in order: what a view's cells hold
+    before units, shields, walls and the laurel are put on them."""
+    return tuple((name, q, r, board.goal_owner.get(name), board.camp_of.get(name))
+                 for name, (q, r) in board.cells.items())
+
+
+@lru_cache(maxsize=16)
+def cell_numbers(board) -> dict:
+    """{name: its place in a view's cells} of a board."""
+    return {name: number for number, name in enumerate(board.cells)}
 
 
 def briefing(state, seat) -> dict:

@@ -15,9 +15,9 @@ import binascii
 from dataclasses import dataclass
 from email.charset import QP, Charset
 from email.generator import BytesGenerator
+from email.message import Message
 from email.mime.base import MIMEBase
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
 from email.policy import Compat32
 from email.utils import format_datetime, formataddr
 import io
@@ -150,9 +150,21 @@ def charset_for(text: str, html: bool = False) -> Charset:
     return charset
 
 
-def text_part(text: str, subtype: str = "plain") -> MIMEText:
-    """A text/plain or text/html part in UTF-8."""
-    return MIMEText(text, subtype, charset_for(text, html=subtype == "html"), policy=POLICY)
+def text_part(text: str, subtype: str = "plain") -> Message:
+    """A text/plain or text/html part in UTF-8: what MIMEText makes of it, its headers
+    written directly (MIMEText parses its own Content-Type again to add each parameter,
+    a third of the cost of composing a mail)."""
+    charset = charset_for(text, html=subtype == "html")
+    part = Message(policy=POLICY)
+    part["Content-Type"] = f'text/{subtype}; charset="utf-8"'
+    part["MIME-Version"] = "1.0"
+    if charset.body_encoding is QP:
+        part["Content-Transfer-Encoding"] = "quoted-printable"
+        part.set_payload(charset.body_encode(text))
+    else:
+        part["Content-Transfer-Encoding"] = "7bit" if text.isascii() else "8bit"
+        part.set_payload(text.encode("utf-8").decode("ascii", "surrogateescape"))
+    return part
 
 
 class Holes:

@@ -5,8 +5,8 @@ shared parts left out, and where each goes (``parts``, JSON
 ``[[offset, digest], ...]``). A shared part is one row of ``mail_parts``
 for every mail that carries it:
 
-- ``board``: a board image, kept as its SVG (LZMA-compressed, about a
-  quarter of the PNG's size) and drawn as a PNG when the mail is read, once per
+- ``board``: a board image, kept as its SVG (compressed, about a quarter
+  of the PNG's size) and drawn as a PNG when the mail is read, once per
   process;
 - ``close-up``: a part of a board image, kept as JSON (the board's part,
   the zoom and the window it is cut to) and drawn with the board;
@@ -26,6 +26,7 @@ through it (``Store.outbox_mail``).
 
 import base64
 import email
+from functools import lru_cache
 import hashlib
 import json
 import lzma
@@ -34,6 +35,9 @@ import zlib
 from .compose import Board, CloseUp, Draft, Holes, Shared
 
 LEVEL = 9  # zlib: mails are written once and read once or twice
+BOARD_LEVEL = 6  # a board's SVG, one a turn: 1% larger than at 9 (and 3% than xz), in 60%
+#                  of the time (a third of xz's)
+XZ_MAGIC = b"\xfd7zXZ\x00"
 WINDOW = 32768  # zlib uses the last 32 KB of a dictionary
 REFIT = 6  # a mail compressed to more than 1/REFIT of its size becomes its kind's model
 SHARED = "*"  # no game has this name: the mail_models row of each kind's latest model
@@ -49,29 +53,43 @@ def digest(kind: str, content: bytes) -> str:
 def keep_part(db, kind: str, content: bytes) -> str:
     """Store a shared part unless it is stored already; return its digest."""
     key = digest(kind, content)
-    if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
-        packed = board_xz(content) if kind == "board" else zlib.compress(content, LEVEL)
-        db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
-                   [key, kind, packed])
+    put_part(db, key, kind, lambda: content)
     return key
 
 
-def board_xz(svg: bytes) -> bytes:
-    """A board's SVG as xz, with a dictionary no larger than the SVG needs (no 94 MB of
-    encoder memory), at preset 3: a tenth larger than xz's default preset 6, in a quarter
-    of the time (1.5 ms for an Auguste board, not 6.6), since every turn stores a new
-    board."""
-    fits = 1 << max(16, (len(svg) - 1).bit_length())
-    return lzma.compress(svg, filters=[{"id": lzma.FILTER_LZMA2, "preset": 3,
-                                        "dict_size": min(fits, 8 << 20)}])
+def keep_board(db, svg: str) -> str:
+    """Store a board's SVG unless it is stored already; return its digest."""
+    key = board_digest(svg)
+    put_part(db, key, "board", svg.encode)
+    return key
+
+
+def put_part(db, key: str, kind: str, content) -> None:
+    """Store a part under its digest unless it is stored already (`content` gives it)."""
+    if db.execute("SELECT 1 FROM mail_parts WHERE digest = ?", [key]).fetchone() is None:
+        level = BOARD_LEVEL if kind == "board" else LEVEL
+        db.execute("INSERT INTO mail_parts (digest, kind, data) VALUES (?, ?, ?)",
+                   [key, kind, zlib.compress(content(), level)])
+
+
+@lru_cache(maxsize=CACHED_PARTS)
+def board_digest(svg: str) -> str:
+    """The digest of a board part, reckoned once for the mails of a turn, which all carry
+    it (and each its close-up of it)."""
+    return digest("board", svg.encode())
+
+
+def unpacked(data: bytes) -> bytes:
+    """A stored part's content: zlib, or xz (a board kept when boards were kept as xz)."""
+    return lzma.decompress(data) if data.startswith(XZ_MAGIC) else zlib.decompress(data)
 
 
 def shared_part(db, shared) -> str:
     """Store a Board, CloseUp or Shared part; return its digest."""
     if isinstance(shared, Board):
-        return keep_part(db, "board", shared.svg.encode())
+        return keep_board(db, shared.svg)
     if isinstance(shared, CloseUp):
-        board = keep_part(db, "board", shared.svg.encode())
+        board = keep_board(db, shared.svg)
         return keep_part(db, "close-up", json.dumps(
             {"board": board, "zoom": shared.zoom, "window": list(shared.window)},
             sort_keys=True).encode())
@@ -176,15 +194,14 @@ def stored_part(db, key: str) -> tuple[str, bytes]:
     if found is None:
         kind, data = db.execute("SELECT kind, data FROM mail_parts WHERE digest = ?",
                                 [key]).fetchone()
-        found = remember(key, (kind, lzma.decompress(data) if kind == "board"
-                               else zlib.decompress(data)))
+        found = remember(key, (kind, unpacked(data)))
     return found
 
 
 def boards_kept(db) -> tuple[list[str], list[dict]]:
     """Every board (its SVG) and every close-up (its board, zoom and window, with the
     board's "svg") kept, in the order they were kept: what benchmarks and tests draw."""
-    boards = {key: lzma.decompress(data).decode() for key, data in db.execute(
+    boards = {key: unpacked(data).decode() for key, data in db.execute(
         "SELECT digest, data FROM mail_parts WHERE kind = 'board' ORDER BY rowid")}
     close_ups = [json.loads(zlib.decompress(data)) for (data,) in db.execute(
         "SELECT data FROM mail_parts WHERE kind = 'close-up' ORDER BY rowid")]

@@ -751,11 +751,16 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                                      "replace them all, send the whole set again.")))
 
 
-def holds_order(parse, chat: str) -> bool:
-    """Does the chat found after an order hold an order of its own the game accepts ("F Ion
-    - Tun? non, F Ion tient")? Then the line says two things, and neither is taken."""
-    parts = [chat] + [order for _chat, order in heads(chat)]
-    return any(usable_lines(part, parse(part)[1]) for part in parts)
+def holds_order(parse, chat: str, order: str) -> bool:
+    """Does the chat found after an order hold another order the game accepts ("F Ion - Tun?
+    non, F Ion tient")? Then the line says two things, and neither is taken; the same
+    order said again ("F Iri - Lvp? Oui, F Iri - Lvp") is the order."""
+    said = parse(order)[0]
+    for part in [chat] + [words for _chat, words in heads(chat)]:
+        orders, errors = parse(part)
+        if usable_lines(part, errors) and orders != said:
+            return True
+    return False
 
 
 def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
@@ -817,7 +822,8 @@ def read_orders(table, target: str, text: str) -> tuple:
                     (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and fallback[3] and written.strip().startswith(
-                fallback[0][refused.line - 1].strip()) and holds_order(parse, fallback[3]):
+                fallback[0][refused.line - 1].strip()) and holds_order(
+                    parse, fallback[3], fallback[0][refused.line - 1]):
             errors = [e for e in errors if e.line != refused.line] + [OrderError(
                 refused.line, written.strip(), _("this line holds two orders, one in its "
                                                  "chat: write each order on a line of its "

@@ -236,6 +236,9 @@ def test_a_line_that_corrects_itself_is_an_error_not_its_first_order(tmp_path):
     said = flat(answer_to(referee, row))
     assert "line 1: this line holds two orders, one in its chat" in said, said
     assert "F LON - NTH" not in said.split("could not be accepted")[0]
+    row = reply(referee, "g", "ann", "F LON - NTH? Yes, F LON - NTH\nA LVP - YOR", START)
+    assert "F LON - NTH" in flat(answer_to(referee, row)).split("Remarks")[0]
+    assert row["reason"] == "orders recorded; 1 remark set aside"
 
 
 @pytest.mark.parametrize("ruleset,line,understood", [

@@ -21,6 +21,7 @@ from functools import lru_cache
 import gettext
 from importlib.resources import files
 import io
+import re
 import unicodedata
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -82,12 +83,35 @@ def normal_language(text: str) -> str | None:
 
 def _(message: str) -> str:
     """The message in the current language."""
-    return catalogue(current()).gettext(message)
+    return elidable(catalogue(current()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural message, by the current language's plural rule for n."""
-    return catalogue(current()).ngettext(singular, plural, n)
+    return elidable(catalogue(current()).ngettext(singular, plural, n))
+
+
+# French "de" and "que" before a value: elided when the value starts with a vowel.
+ELISION = re.compile(r"\b([Dd]e|[Qq]ue) \{(\w+)([^{}]*)\}")
+VOWELS = frozenset("aeiouàâäéèêëîïôöùûüAEIOUÀÂÉÈÊÎÔÙÛ")  # y: "de Yann"
+
+
+class Elided(str):
+    """A French message whose "de {seat}" and "que {seat}" read "d'ann", "qu'ann" when the
+    value starts with a vowel ("Le village de {lord}": "Le village d'ann")."""
+
+    def format(self, *args, **kwargs) -> str:
+        def elide(found):
+            value = kwargs.get(found.group(2))
+            if isinstance(value, str) and value[:1] in VOWELS:
+                return f"{found.group(1)[:-1]}'{{{found.group(2)}{found.group(3)}}}"
+            return found.group(0)
+        return str.format(ELISION.sub(elide, self), *args, **kwargs)
+
+
+def elidable(text: str) -> str:
+    """The message, eliding as French does when it is French and takes values."""
+    return Elided(text) if current() == "fr" and "{" in text else text
 
 
 def N_(message: str) -> str:
@@ -173,10 +197,13 @@ def said(message) -> str:
 
 
 def short_date(iso_utc: str, tz_name: str | None) -> str:
-    """A deadline for a subject line: 'Tue 18:00', 'mar. 18:00', in the seat's zone."""
+    """A deadline for a subject line: 'Tue 18:00', 'mardi 18:00', in the seat's zone.
+
+    French days are written whole: their short forms end in a full stop that reads as
+    the end of a sentence, and "avant jeu. 13:00" as "before the game"."""
     from babel.dates import format_datetime
-    return format_datetime(parse_time(iso_utc), "EEE HH:mm", tzinfo=zone_of(tz_name),
-                           locale=current())
+    return format_datetime(parse_time(iso_utc), "EEEE HH:mm" if current() == "fr" else
+                           "EEE HH:mm", tzinfo=zone_of(tz_name), locale=current())
 
 
 def zone_of(tz_name: str | None):

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
+import json
 import signal
 import threading
 import time
@@ -30,12 +31,12 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
-from .adjudicator.spelling import readings
+from .adjudicator.spelling import as_remark, heads, introduces, readings
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import (SETTINGS, Reading, mistyped_command, read_text, sections,
-                      sender_names, shown, signature)
+from .reading import (SETTINGS, Reading, after_greeting, mistyped_command, read_text,
+                      sections, sender_names, shown, signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -567,7 +568,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
-    reading = read_text(text, names)
+    reading = greeted_orders(table, seat["name"], read_text(text, names), names)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
@@ -606,6 +607,23 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             "outcome": "reply to press" if relayed else outcome(
                 answer.recorded, reading.has_orders, reading.names, answer.errors,
                 len(answer.remarks))}
+
+
+def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
+    """The reading with the courtesy lines that go on with an order the game accepts
+    ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
+    beside that order, not a line to ignore."""
+    lines = reading.orders_text.split("\n")
+    for number, line in list(reading.ignored):
+        rest = after_greeting(line, names)
+        if rest is None or number > len(lines):
+            continue
+        _orders, errors, part, _remarks = read_orders(table, seat, rest)
+        if usable_lines(part, errors):
+            lines[number - 1] = line
+            reading.ignored.remove((number, line))
+    reading.orders_text = "\n".join(lines)
+    return reading
 
 
 def controller(table, seat: str) -> str:
@@ -685,8 +703,11 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
             _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
-        note = _("Nothing is asked of you now (waiting for {seats}), so these orders were "
-                 "not recorded.") if target == sender else \
+        note = _("Nothing is asked of you now (waiting for {seats}), and your mail holds no "
+                 "orders: nothing in it was lost.") if target == sender and not orders_like(
+                     table, sender, orders_text) else \
+            _("Nothing is asked of you now (waiting for {seats}), so these orders were "
+              "not recorded.") if target == sender else \
             _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
               "recorded.")
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
@@ -695,6 +716,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
+    before = orders_text
+    orders, orders_text, errors = completing(referee, table, target, orders, orders_text, errors)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -719,9 +742,59 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
                             "text": receipt_text(orders_text), "seq": chain["last_seq"],
                             "chain": chain["last_hash"]})
-    answer.notes.insert(0, lead + (_("Orders received; they replace any you sent before for "
-                                     "this turn.") if not errors else
-                                   _("Orders received, with errors (see below).")))
+    answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
+                                   else _("Orders received; they replace any you sent before "
+                                          "for this turn.") if orders_text == before else
+                                   _("Orders received. Your orders on file had lines I could "
+                                     "not accept, and this mail gives none of the others "
+                                     "again: I kept those I had accepted, with these. To "
+                                     "replace them all, send the whole set again.")))
+
+
+def holds_order(parse, chat: str, order: str) -> bool:
+    """Does the chat found after an order hold another order the game accepts ("F Ion - Tun?
+    non, F Ion tient")? Then the line says two things, and neither is taken; the same
+    order said again ("F Iri - Lvp? Oui, F Iri - Lvp") is the order."""
+    said = parse(order)[0]
+    for part in [chat] + [words for _chat, words in heads(chat)]:
+        orders, errors = parse(part)
+        if usable_lines(part, errors) and orders != said:
+            return True
+    return False
+
+
+def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
+    """(orders, text, errors) of a mail that corrects the lines refused in the seat's
+    orders on file: those it had accepted are kept, after the mail's own.
+
+    A correction is a mail that gives again none of the lines accepted before
+    ("Sorry, Lvp of course: A Lvp - Yor" after "A Lpl - Yor" was refused), and
+    the game reads both together with no more errors than the mail alone. A mail
+    that repeats an accepted line is a whole new set and replaces the old.
+    """
+    sub = referee.current_submission(table.game_row["id"], target,
+                                     table.state["engine"]["phase"])
+    if sub is None:
+        return orders, text, errors
+    refused = {e["line"] for e in json.loads(sub["errors"]) if not e.get("remark")}
+    kept = [line for number, line in enumerate(sub["text"].splitlines(), start=1)
+            if line.strip() and number not in refused]
+    bad = {e.line for e in errors}
+    given = [line for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip() and number not in bad]
+    if not refused or not kept or not given or {same(line) for line in given} & \
+            {same(line) for line in kept}:
+        return orders, text, errors
+    joined = "\n".join(text.splitlines() + [""] + kept)
+    again, still = table.game.parse(table.state["game"], target, joined)
+    if len(still) > len(errors):
+        return orders, text, errors
+    return again, joined, still
+
+
+def same(line: str) -> str:
+    """A line as compared with another: case and spacing aside."""
+    return " ".join(line.casefold().split())
 
 
 def read_orders(table, target: str, text: str) -> tuple:
@@ -733,11 +806,12 @@ def read_orders(table, target: str, text: str) -> tuple:
     """
     parse = partial(table.game.parse, table.state["game"], target)
     orders, errors = parse(text)
-    lines, remarks = text.splitlines(), []
+    lines, remarks, chat = text.splitlines(), [], set()
     for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
                           key=lambda e: e.line):
         fallback = None  # else: an order the game refuses, with the chat beside it
-        for reading in readings(lines[refused.line - 1], refused.remark):
+        written = lines[refused.line - 1]
+        for reading in readings(written, refused.remark):
             trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
             again, still = parse("\n".join(trial))
             left = [e for e in still if e.line == refused.line]
@@ -745,12 +819,22 @@ def read_orders(table, target: str, text: str) -> tuple:
                 fallback = (trial, again, still, reading.remark)
                 break
             if fallback is None and reading.meant and not any(e.remark for e in left) and \
-                    (reading.remark or not reading.strict):
+                    (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
-        if fallback is not None:
+        if fallback is not None and fallback[3] and written.strip().startswith(
+                fallback[0][refused.line - 1].strip()) and holds_order(
+                    parse, fallback[3], fallback[0][refused.line - 1]):
+            errors = [e for e in errors if e.line != refused.line] + [OrderError(
+                refused.line, written.strip(), _("this line holds two orders, one in its "
+                                                 "chat: write each order on a line of its "
+                                                 "own"))]
+        elif fallback is not None:
             lines, orders, errors, remark = fallback
             if remark:
                 remarks.append((refused.line, remark))
+        elif introduces(written):
+            chat.add(refused.line)
+    errors = [as_remark(e) if e.line in chat and not e.remark else e for e in errors]
     return orders, errors, "\n".join(lines), remarks
 
 

@@ -354,12 +354,20 @@ def asked_words(context: dict) -> str | None:
         when = i18n.short_date(request["deadline"], context["seat"]["tz"])
         prompt = (request.get("prompt") or "").rstrip(". ")
         if request["kind"] not in ASKED and prompt:
-            return i18n._(ASKED_PROMPT).format(prompt=prompt, when=when)
+            return i18n._(ASKED_PROMPT).format(prompt=inside(prompt), when=when)
         return i18n._(ASKED.get(request["kind"], ASKED_OTHER)).format(when=when)
     for proxy in context["proxies"]:
         return i18n._("orders for {seat} by {when}").format(
             seat=proxy["seat"], when=i18n.short_date(proxy["deadline"], context["seat"]["tz"]))
     return None
+
+
+def inside(sentence: str) -> str:
+    """A game's prompt as the middle of a sentence: 'Choose your faction' after a comma
+    reads 'choose your faction' (a word in capitals, 'MOVE', keeps them)."""
+    if sentence[1:2].islower():
+        return sentence[:1].lower() + sentence[1:]
+    return sentence
 
 
 def welcome(table: Table, seats: list[dict], now: str) -> None:

@@ -173,22 +173,26 @@ def press_sent(store, game_id: str, seat: str, since: str) -> int:
 
 
 def press_answered(mail) -> dict | None:
-    """The press a mail replies to (its event's payload, with its seq), when it replies to
-    a press mail its seat received; else None."""
+    """The press a mail replies to (its event's payload, with its seq), when the latest
+    of the seat's mails it references is a press mail; else None. A reply to pbem's
+    answer to a reply to press still names the press in its References: it answers
+    pbem, not the press."""
     incoming = mail.incoming
-    if incoming is None:
+    if incoming is None or not incoming.references:
         return None
     game_id = mail.table.game_row["id"]
-    for reference in reversed(incoming.references):
-        found = PRESS_MESSAGE_ID.match(reference)
-        if not found or found.group(1) != game_id or mail.referee.store.one(
-                "SELECT 1 FROM outbox WHERE message_id = ? AND game = ? AND seat = ? "
-                "AND kind = 'press'", [reference, game_id, mail.seat["name"]]) is None:
-            continue
-        row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
-                                                 upto=int(found.group(2))))
-        return {**row["payload"], "seq": row["seq"]}
-    return None
+    marks = ", ".join("?" for _ in incoming.references)
+    latest = mail.referee.store.one(
+        f"SELECT message_id, kind FROM outbox WHERE game = ? AND seat = ? AND message_id IN "
+        f"({marks}) ORDER BY id DESC LIMIT 1", [game_id, mail.seat["name"],
+                                               *incoming.references])
+    found = PRESS_MESSAGE_ID.match(latest["message_id"]) if latest and \
+        latest["kind"] == "press" else None
+    if not found or found.group(1) != game_id:
+        return None
+    row = next(mail.referee.store.event_rows(game_id, after=int(found.group(2)) - 1,
+                                             upto=int(found.group(2))))
+    return {**row["payload"], "seq": row["seq"]}
 
 
 def answer_press(mail, press: dict) -> None:

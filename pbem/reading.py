@@ -172,6 +172,22 @@ def courteous(line: str, names: set[str]) -> bool:
     return False
 
 
+def after_greeting(line: str, names: set[str] = frozenset()) -> str | None:
+    """The words after the greeting that opens a line, and after the names or "all" it
+    greets ("Bonjour ! village D5 D6": "village D5 D6"; "Hi all, move host Kent": "move
+    host Kent"); None when no greeting opens it or nothing follows."""
+    said = plain(line)
+    greeting = next((word for word in sorted(GREETINGS, key=len, reverse=True)
+                     if said == word or said.startswith(word + " ")), None)
+    if greeting is None:
+        return None
+    words = line.split()[len(greeting.split()):]
+    while words and (not plain(words[0]) or plain(words[0]) in names or
+                     plain(words[0]) in COURTESY_TAIL or plain(words[0]) in ("a", "to")):
+        words = words[1:]
+    return " ".join(words) or None
+
+
 def sender_names(*names: str) -> set[str]:
     """The forms of a player's name that may sign a mail: whole, and each word of it."""
     out = set()

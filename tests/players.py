@@ -15,9 +15,10 @@ NUMBERS = itertools.count(1)
 
 
 def reply(referee, game: str, seat: str, body: str, now: str, *, answering=None,
-          sender=None) -> dict:
-    """The seat replies to its game (to the mail `answering`, an outbox row, if given):
-    the mail is stored and handled as pbem handles mail. Returns its inbox row."""
+          sender=None, thread=()) -> dict:
+    """The seat replies to its game (to the mail `answering`, an outbox row, if given,
+    after the earlier mails of its `thread`, as References names them): the mail is
+    stored and handled as pbem handles mail. Returns its inbox row."""
     row = referee.store.seat(game, seat)
     msg = EmailMessage()
     msg["From"] = sender or f"{seat.title()} <{row['email']}>"
@@ -27,7 +28,8 @@ def reply(referee, game: str, seat: str, body: str, now: str, *, answering=None,
     msg["Message-ID"] = f"<{seat}.{next(NUMBERS)}@players.example>"
     if answering is not None:
         msg["In-Reply-To"] = answering["message_id"]
-        msg["References"] = answering["message_id"]
+        msg["References"] = " ".join([*(m["message_id"] for m in thread),
+                                      answering["message_id"]])
         quoted = "\n".join("> " + line for line in text_of(answering).splitlines())
         body += f"\n\nOn Tue, pbem wrote:\n{quoted}\n"
     msg.set_content(body)

@@ -85,4 +85,4 @@ def test_the_lowest_declared_versions_play_a_game(tmp_path):
              for path in (club / "mail" / "outbox" / "new").iterdir()]
     to_ann = next(m for m in mails if m["To"] == "ann@x.example")
     text = to_ann.get_body(("plain",)).get_content()
-    assert "avant jeu. 13:00" in text  # Thursday 12:00 UTC, in Paris, in French
+    assert "avant jeudi 13:00" in text  # Thursday 12:00 UTC, in Paris, in French

@@ -18,7 +18,11 @@ from pbem.adjudicator import engine
 from pbem.adjudicator.rng import PhaseRng
 from pbem.app import SeatSpec
 from pbem.games import diplomacy
+from pbem.games.diplomacy.board import board
+from pbem.games.diplomacy.position import start
+from pbem.games.diplomacy.present import next_words
 from pbem.games.diplomacy.start import ASSIGNMENTS
+from pbem.i18n import speaking
 from pbem.replay import replay
 
 from conftest import START, make_referee, next_phase
@@ -160,3 +164,36 @@ def test_the_demo_plays_a_whole_game_by_mail(tmp_path):
     said = "\n".join(summary)
     assert "Diplomacy demo:" in said and "Replay: verified, byte for byte" in said
     assert "Result: " in said and "stopped at the turn cap" not in said
+
+
+def test_a_french_report_names_the_powers_with_their_article(tmp_path):
+    """'BUL à Turquie', 'Autriche construit 1', 'Vous jouez Autriche' read as no French
+    player writes: a power in a sentence has its article."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "g", [
+        SeatSpec("ann", "ann@players.example", lang="fr"),
+        SeatSpec("bob", "bob@players.example")], START,
+        {"powers": "ann:austria+turkey,bob:russia"}, seed="articles")
+    now = START
+    for text in ("A BUD - SER\nA CON - BUL\nF ANK - BLA", "A SER - GRE\nA BUL - RUM"):
+        inbound.submit(referee, "g", "ann", text, now)
+        now = next_phase(referee, "g", now)
+    mail = referee.store.one("SELECT * FROM outbox WHERE game = 'g' AND seat = 'ann' "
+                             "AND kind = 'report' ORDER BY id DESC LIMIT 1")
+    msg = email.message_from_bytes(referee.store.outbox_mail(mail), policy=policy.default)
+    text = " ".join(msg.get_body(preferencelist=("plain",)).get_content().split())
+    assert "GRE à l'Autriche" in text and "RUM à la Turquie" in text
+    assert "Ensuite : Hiver 1901, ajustements ; l'Autriche construit 1 ; la Turquie " \
+           "construit 1." in text
+    assert "la Turquie peut construire 1" in text
+    assert "Vous jouez l'Autriche et la Turquie." in text
+
+
+def test_one_unit_to_retreat_is_told_in_the_singular_in_french():
+    """'F SWE doivent battre en retraite ou être dissoutes' for one fleet."""
+    position = {**start(board()), "phase": "retreat", "season": "fall",
+                "dislodged": {"SWE": {"power": "russia", "type": "F", "from": "BAL",
+                                      "retreats": ["BOT", "FIN", "SKA"]}}}
+    with speaking("fr"):
+        assert next_words(position) == ("Ensuite\u00a0: Automne 1901, retraites\u00a0; F SWE "
+                                        "doit battre en retraite ou être dissoute.")

@@ -90,6 +90,8 @@ def test_retreats_and_disbands():
         "line 1: no unit may retreat to Munich (MUN), where its attacker came from"]
     assert said("A BUR - PAR", where=where) == ["line 1: Paris (PAR) is occupied"]
     assert said("A BUR - PIC", where=where) == ["A BUR - PIC"]
+    assert said("A BUR retreats to Picardy", where=where) == ["A BUR - PIC"]
+    assert said_in("fr", "A BOU recule vers PIC", where=where) == ["A BUR - PIC"]
     assert said("A BUR - ROM", where=where) == [
         "line 1: Burgundy (BUR) does not border Rome (ROM); it may retreat to GAS, PIC"]
     assert said("A BUR H", where=where) == ["line 1: a dislodged unit can only retreat or disband"]
@@ -121,6 +123,8 @@ def test_every_error_names_its_line_and_why_and_the_closest_name():
 @pytest.mark.parametrize("line", [
     "Hello France!", "Great game last night, Bea!", "Allez, on y va !",
     "I'll attack Munich next spring", "Bonne chance à tous", "Je te laisse la Belgique",
+    "Two builds, lovely.", "Merci Bob, message reçu.", ":)", "—",
+    "Oups, Venise ne touche pas Vienne. Alors :",
 ])
 def test_a_line_of_chat_between_the_orders_is_a_remark_not_an_error(line):
     orders, errors = read(MAP, start(MAP), "france", f"A PAR - BUR\n{line}\nF BRE - MAO")
@@ -240,6 +244,14 @@ def test_french_coasts_convoys_retreats_and_winter():
     removal = position({"germany": ["A BER", "A MUN", "A KIE", "A HOL"]}, phase="adjustment",
                        season="winter")
     assert said_in("fr", "RETIRE A Hollande", "germany", removal) == ["RETIRE A HOL"]
+
+
+def test_the_names_players_write_beside_the_judges_abbreviations():
+    """'Tunisie', as a French player calls Tunis, and LPL, the old abbreviation of
+    Liverpool, were refused."""
+    ionian = position({"italy": ["F ION"]})
+    assert said_in("fr", "F ION - Tunisie", "italy", ionian) == ["F ION - TUN"]
+    assert said("A Lpl - Yor", "england") == ["A LVP - YOR"]
 
 
 def test_french_errors_name_the_line_why_and_the_closest_name():

@@ -31,10 +31,10 @@ def test_a_french_campaign_mail_speaks_of_gold_and_units_as_french_does(tmp_path
     [welcome] = outbox(referee, seat="ann", kind="welcome")
     said = flat(welcome)
     assert "Trésor : 30 or." in said and " ors" not in said
-    assert "host en Kent, 5 points (Ost principal) : 1 unité de Gardes, 2 unités de " \
+    assert "ost en Kent, 5 points (Ost principal) : 1 unité de Gardes, 2 unités de " \
            "Guerriers, 2 unités de Levées, le Seigneur" in said
     assert not re.search(r"\b1 (Gardes|Guerriers|Levées)\b", said)
-    assert "diviser host 2 pillards" in said and "raiders" not in said
+    assert "diviser ost 2 pillards" in said and "raiders" not in said
     ann = reply(referee, "c", "ann", "recruter levées\nrecruter levées Kent", START)
     answer = flat(answer_to(referee, ann))
     assert "recruter 1 unité de Levées dans votre Patrie à l'intendance (5 or)" in answer

@@ -92,3 +92,16 @@ def test_templates_translate_and_still_escape_player_text_in_html():
 def test_templates_may_use_trans_blocks():
     template = render.environment().from_string("{% trans n=2 %}{{ n }} seats{% endtrans %}")
     assert template.render() == "2 seats"
+
+
+def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel():
+    """'Le village de ann', 'Reçu des ordres de ann', 'ann dit que ann a gagné'."""
+    with speaking("fr"):
+        said = _("the battle of {zone} goes to the referee: {reports}")
+        assert said.format(zone="Alba", reports="x") == \
+            "la bataille d'Alba va à l'arbitre\u00a0: x"
+        assert said.format(zone="Mercia", reports="x").startswith("la bataille de Mercia")
+        assert said.format(zone="Yorkshire", reports="x").startswith("la bataille de York")
+        assert _("{seat} says {winner} won").format(seat="bea", winner="ann") == \
+            "bea dit qu'ann a gagné"
+    assert _("{seat} says {winner} won").format(seat="bea", winner="ann") == "bea says ann won"

@@ -247,12 +247,17 @@ def test_a_command_in_a_reply_to_press_is_done_and_not_relayed(auguste_game):
         "the vote is a vote, not a message"
 
 
-def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
+def attila_game(referee) -> None:
+    """Attila between ann and bob, ann to play first."""
     referee.new_game("attila", "huns", seats("ann", "bob"), START, seed="s", position={
         "first": "ann", "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons",
                                           "saxons"],
                                   "bob": ["huns", "huns", "teutons", "teutons", "vandals",
                                           "franks"]}})
+
+
+def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
+    attila_game(referee)
     reply(referee, "huns", "ann", "PRESS bob\nPannonia is mine.", START)
     [press] = outbox(referee, kind="press")
     row = reply(referee, "huns", "bob", "play huns dacia", START, answering=press)
@@ -262,3 +267,31 @@ def test_a_seat_asked_nothing_never_relays_its_orders_as_press(referee):
     assert "nothing was sent to ann" in said and "Nothing is asked of you now" in said
     row = reply(referee, "huns", "bob", "Good luck with that, Ann!", START, answering=press)
     assert row["reason"] == "reply to press", "chat from a seat asked nothing is press"
+
+
+def test_chat_from_a_seat_asked_nothing_is_not_told_its_orders_were_lost(referee):
+    """'Nothing for me this winter, I know.' got 'so these orders were not recorded'."""
+    attila_game(referee)
+    row = reply(referee, "huns", "bob", "Nothing for me this turn, I know. Just saying hi.",
+                START)
+    said = flat(answer_to(referee, row))
+    assert "Nothing is asked of you now (waiting for ann), and your mail holds no orders: " \
+           "nothing in it was lost." in said
+    assert "these orders were not recorded" not in said
+    row = reply(referee, "huns", "bob", "play huns dacia", START)
+    assert "so these orders were not recorded" in flat(answer_to(referee, row))
+
+
+def test_a_reply_to_pbems_answer_to_a_press_reply_answers_pbem_not_the_press(auguste_game):
+    """bob replied to ann's press with orders, then to pbem's answer with a word of thanks:
+    his mail client kept the press in References, and the thanks went to ann as press."""
+    referee = auguste_game
+    reply(referee, "rome", "ann", f"PRESS bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press")
+    row = reply(referee, "rome", "bob", "orange: move BIC GOK", START, answering=press)
+    ack = answer_to(referee, row)
+    row = reply(referee, "rome", "bob", "Thanks, got it.", START, answering=ack,
+                thread=[press])
+    said = flat(answer_to(referee, row))
+    assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
+    assert "press of ann" not in said

@@ -66,7 +66,7 @@ def battle(tmp_path):
 def test_the_scout_alone_is_answered_at_once(battle):
     [answer] = [m for m in mails(battle, "ann", "report")
                 if "scouting Mercia: die 6" in text(m)]
-    assert "Scouting answered: MOVE or STAY" in answer["Subject"]
+    assert "scouting answered: MOVE or STAY" in answer["Subject"]
     body = text(answer)
     assert "held by bob: army 4 (1/2/1 +L), their homeland" in " ".join(body.split())
     assert "  move host Mercia" in body and "  stay" in body
@@ -77,7 +77,7 @@ def test_the_scout_alone_is_answered_at_once(battle):
 def test_both_players_get_one_battle_mail_with_everything(battle):
     for seat in ("ann", "bob"):
         mail = mails(battle, seat, "report")[-1]
-        assert "Report the result of your battle, by " in mail["Subject"]
+        assert "report the result of your battle, by " in mail["Subject"]
         body = text(mail)
         assert "YOUR BATTLE in Mercia: ann attacks, bob defends, on the defender's homeland." \
             in body

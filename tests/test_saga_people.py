@@ -10,6 +10,7 @@ import copy
 
 import pytest
 
+from games.saga import orders as saga_orders
 from pbem.adjudicator.contract import REFEREE
 from pbem.app import SeatSpec
 from pbem.timeutil import later
@@ -211,7 +212,7 @@ def test_a_french_player_signs_up_and_moves_its_ost_in_french(tmp_path):
     row = reply(referee, "c", "ann", "Bonjour !\ndéplacer ost Wessex\nAnn", START)
     said = flat(answer_to(referee, row))
     assert row["reason"] == "orders recorded", said
-    assert "host entre en Wessex, hors de vos terres" in said
+    assert "ost entre en Wessex, hors de vos terres" in said
 
 
 def test_a_seats_own_army_is_apart_from_what_it_learned_and_no_turn_0_is_shown(tmp_path):
@@ -254,3 +255,37 @@ def test_both_players_read_what_each_reported_when_the_referee_must_rule(tmp_pat
         (", 9 points left on the field" if points else "") + "; cat says cat won"
     assert said in told, told
     assert "or one is missing" not in told
+
+
+def test_a_welcome_subject_reads_as_one_sentence(tmp_path):
+    """'the game begins, Choose your faction, homeland and armies, by Thu 12:00'."""
+    referee = campaign(tmp_path, position=None, lang={"bea": "fr"})
+    [to_ann] = outbox(referee, seat="ann", kind="welcome")
+    assert to_ann["subject"].endswith("Setup: the game begins, choose your faction, homeland "
+                                      "and armies, by Thu 12:00")
+
+
+def test_a_signup_without_armies_says_which_armies_it_gets(tmp_path):
+    """'faction normans / homeland normandy' was answered with the faction and the homeland
+    alone; the armies the seat would get were nowhere."""
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    ann = reply(referee, "c", "ann", "faction normands\npatrie Normandie", START)
+    said = flat(answer_to(referee, ann))
+    assert "Ost principal : non précisé, donc la composition habituelle : 1 unité de " \
+           "Gardes, 2 unités de Guerriers, 1 unité de Levées" in said, said
+    assert "Réserve : non précisé, donc la composition habituelle : 1 unité de Guerriers" \
+        in said
+
+
+
+def test_a_vassal_with_no_zone_and_no_army_is_offered_no_recruit(tmp_path):
+    """cid was offered 'recruit levies | warriors | hearthguards (in your homeland)' for
+    bea, who had lost her homeland, her zones and her armies: acknowledged, then 'no Levies
+    recruited: not enough gold'."""
+    referee = campaign(tmp_path, {**VASSALAGE, "active": "bob"})
+    game = referee.table("c").state["game"]
+    landless = {**game, "armies": {**game["armies"], "bob": {}},
+                "owner": {z: s for z, s in game["owner"].items() if s != "bob"}}
+    assert saga_orders.parse(landless, "bob", "recruit levies")[1], "refused at once"
+    assert not any("recruit" in line for c in saga_orders.choices.choices(
+        landless, "bob", "orders", saga_orders.reads) for line in c["orders"])

@@ -5,6 +5,11 @@ that cannot be paid, building costs, the barbarian's deck, and the French a
 French seat reads.
 """
 
+from types import SimpleNamespace
+
+import pytest
+
+from games.seigneurs.narrate import narrate
 from pbem.app import SeatSpec
 from pbem.timeutil import later
 
@@ -222,3 +227,117 @@ def test_a_gift_reads_as_one(tmp_path):
     reply(referee, "v", "zed", "pass", START)
     referee.tick(later(START, 0.1), send=False)
     assert "Offre 1 : bob propose à ann bois 2 contre rien." in flat(last(referee, "ann"))
+
+
+def test_the_barbarian_reads_its_empty_stock_as_nothing(tmp_path):
+    """'Your stock: -.' in every mail to the barbarian."""
+    referee = valley_game(tmp_path, {"stage": "taxation"}, lang={"zed": "fr"})
+    mail = flat(outbox(referee, seat="zed", kind="welcome")[-1])
+    assert "Votre réserve : rien." in mail and "Votre réserve : -." not in mail
+    assert "Your stock: wood" in flat(outbox(referee, seat="ann", kind="welcome")[-1])
+
+
+def test_a_seat_offered_peace_is_shown_how_to_make_it(tmp_path):
+    """cid offered peace to zed at the market; zed's mail offered 'peace ann your terms'
+    only."""
+    referee = valley_game(tmp_path, {"stage": "market"})
+    reply(referee, "v", "bob", "peace zed you leave my farms alone", START)
+    reply(referee, "v", "ann", "pass", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.5), send=False)
+    mail = flat(last(referee, "zed"))
+    assert "peace bob your terms make the peace bob offers" in mail, mail
+
+
+@pytest.mark.parametrize("line, said", [
+    ("construire un four avec bois 1", "vous mettez bois 1 sur votre chantier : four"),
+    ("construire la tour de guet : bois 1", "vous mettez bois 1 sur votre chantier : tour de "
+                                            "guet"),
+    ("construire l'église pierre 1", "vous mettez pierre 1 sur votre chantier : église"),
+])
+def test_a_building_named_with_its_article_is_read(tmp_path, line, said):
+    """'construire un four avec bois 1' was answered 'nommez un bâtiment ; vouliez-vous dire
+    moulin ?'."""
+    referee = valley_game(tmp_path, {"stage": "construction", "stocks": {
+        "ann": {"stone": 5, "wood": 5}}}, lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", line, START)
+    assert said in flat(answer_to(referee, ann))
+
+
+def test_a_good_the_merchants_do_not_trade_says_what_they_trade(tmp_path):
+    """'vendre bois 2' when the merchants traded metal and weapons was answered 'bois
+    n'est pas une ressource ici'."""
+    referee = valley_game(tmp_path, {"stage": "market", "card": "horde"}, lang={"ann": "fr"})
+    ann = reply(referee, "v", "ann", "vendre bois 2", START)
+    said = flat(answer_to(referee, ann))
+    assert "les marchands de ce tour n'échangent que : métal, armes forgées" in said, said
+
+
+@pytest.mark.parametrize("line", ["J'accepte l'offre 1, merci Ann", "accepter l'offre n° 1",
+                                  "accept offer 1"])
+def test_an_offer_accepted_as_people_write_it_is_accepted(tmp_path, line):
+    """'J'accepte l'offre 1, merci Bob' was set aside as a remark: the offer stayed open."""
+    referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid",
+                                     "stocks": {"ann": {"wood": 2}, "bob": {"metal": 2}}},
+                          lang={"bob": "fr"})
+    reply(referee, "v", "ann", "offer bob give wood 1 take metal 1", START)
+    reply(referee, "v", "bob", "passer", START)
+    reply(referee, "v", "zed", "pass", START)
+    referee.tick(later(START, 0.1), send=False)
+    row = reply(referee, "v", "bob", line, later(START, 0.2))
+    said = flat(answer_to(referee, row))
+    assert "vous acceptez l'offre 1" in said, said
+
+
+def test_fewer_invaders_than_the_card_sends_says_why():
+    """The horde sends 4 invaders; 'Invaders: 1 warrior of the barbarian enters on E1'
+    was all the lords read."""
+    entered = SimpleNamespace(type="invaders_entered", payload={
+        "place": "E1", "ids": [12], "side": "west", "invaders": 4})
+    assert narrate(entered) == ("Invaders: 1 warrior of the barbarian enters on E1 (west). "
+                                "The card sends 4: the barbarian had only 1 warrior off the "
+                                "board.")
+    entered.payload["ids"] = [12, 13, 14, 15]
+    assert "The card sends" not in narrate(entered)
+
+
+def test_invaders_leaving_with_no_loot_leave_empty_handed():
+    """'Les guerriers du barbare quittent la vallée par A3, emportant -.'"""
+    left = SimpleNamespace(type="left_valley", payload={"from": "A3", "ids": [1], "load": {}})
+    assert narrate(left) == "The barbarian's warriors leave the valley from A3, empty-handed."
+    left.payload["load"] = {"wood": 2}
+    assert narrate(left) == "The barbarian's warriors leave the valley from A3, carrying " \
+                            "wood 2."
+
+
+def test_a_village_moved_from_where_it_was_asked_says_why():
+    """bob's 'village D5 D6' was acknowledged, then 'bob's village stands on D7 D8'."""
+    placed = SimpleNamespace(type="villages_placed", payload={
+        "lord": "bob", "tiles": ["D7", "D8"], "wished": ["D5", "D6"]})
+    assert narrate(placed) == ("bob's village stands on D7 D8. bob asked for D5 D6, closer "
+                               "than 3 tiles to a village placed before: this is the nearest "
+                               "village possible.")
+    placed.payload["wished"] = ["D8", "D7"]
+    assert narrate(placed) == "bob's village stands on D7 D8."
+
+
+def test_warriors_put_out_of_action_say_whose_hits_they_were():
+    """'1 warrior is put out of action on C6': whose?"""
+    hit = SimpleNamespace(type="warriors_hit", payload={
+        "place": "C6", "ids": [3, 7, 8], "by": {"3": "ann", "7": "bob", "8": "bob"}})
+    assert narrate(hit) == ("ann's hits put 1 warrior out of action on C6. bob's hits put 2 "
+                            "warriors out of action on C6.")
+
+
+def test_a_collector_that_takes_nothing_says_so():
+    """'Le percepteur de ann prend - sur C6.'"""
+    taxed = SimpleNamespace(type="taxed", payload={"seat": "ann", "place": "C6", "took": {}})
+    assert narrate(taxed) == "ann's collector finds nothing to take on C6."
+
+
+def test_an_empty_bag_reads_empty(tmp_path):
+    """'Sac : -' on the board of a turn whose production emptied the bag."""
+    referee = valley_game(tmp_path, {"stage": "market", "bag": {"wood": 0, "stone": 0,
+                                                                 "food": 0, "metal": 0}},
+                          lang={"ann": "fr"})
+    assert "Sac : vide" in flat(outbox(referee, seat="ann", kind="welcome")[-1])

@@ -40,6 +40,7 @@ class Power:
     french: str
     home: tuple
     units: tuple  # "F STP/SC"
+    french_the: str  # the French name with its article, as a sentence says it: "la France"
 
 
 def province_of(place: str) -> str:
@@ -78,7 +79,7 @@ class Board:
                 self.fleet[f"{key}/{coast}"] = frozenset(table["fleet"])
                 self.coast_places[f"{key}/{coast}"] = tuple(table["place"])
         self.powers = {key: Power(key, row["name"], row["fr"], tuple(row["home"]),
-                                  tuple(row["units"]))
+                                  tuple(row["units"]), row["fr_the"])
                        for key, row in sorted(data["powers"].items())}
         self.home_of = {p: power.key for power in self.powers.values() for p in power.home}
         self.neighbours = {key: frozenset(self.army.get(key, ())) |

@@ -10,7 +10,7 @@ import textwrap
 from pbem.i18n import _, current, ngettext
 
 from .board import ARMY, FLEET, board, province_of
-from .orders import SAID, order_text, read_orders
+from .orders import SAID, order_text, power_in_sentence, read_orders
 from .position import adjustment, place_of, powers_units, unit_text
 
 WIDTH = 78
@@ -113,14 +113,14 @@ def winter_choices(position: dict, power: str, named: bool) -> list[tuple]:
             waive = said["waive"] + (f" {power_name(power).upper()}" if named else "")
             out.append((waive, ngettext("one build fewer; {power} may build {num}",
                                         "one build fewer; {power} may build {num}",
-                                        owed).format(power=power_name(power), num=owed)))
+                                        owed).format(power=power_in_sentence(board(), power), num=owed)))
     elif owed < 0:
         removals = [f"{said['remove']} {unit_text(p, position['units'][p])}"
                     for p in powers_units(position, power)]
         out.append((removals[0], ngettext("or {orders}; {power} removes {num}",
                                           "or {orders}; {power} removes {num}", -owed).format(
                                               orders=", ".join(removals[1:]),
-                                              power=power_name(power), num=-owed)))
+                                              power=power_in_sentence(board(), power), num=-owed)))
     return out
 
 

@@ -124,11 +124,12 @@ def order_words(board: Board) -> tuple:
 
 def remark_of(board: Board, number: int, line: str) -> OrderError | None:
     """The remark a line is (chat between the orders: its first word can start no order
-    and is no typing mistake for an order's word), or None."""
+    and is no typing mistake for an order's word; a line of no word at all, ":)"), or
+    None."""
     first = words(line)[:1]
-    if not first or first[0] in first_words(board):
+    if not line.strip() or first and first[0] in first_words(board):
         return None
-    return aside(number, line, first[0].lower(), order_words(board))
+    return aside(number, line, first[0].lower() if first else "", order_words(board))
 
 
 class Reader:
@@ -232,6 +233,13 @@ def power_words(board: Board, power: str) -> str:
     return board.powers[power].french if current() == "fr" else board.powers[power].name
 
 
+def power_in_sentence(board: Board, power: str) -> str:
+    """A power's name inside a sentence, in the reader's language: "Turkey builds 1",
+    "la Turquie construit 1"."""
+    found = board.powers[power]
+    return found.french_the if current() == "fr" else found.name
+
+
 def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     """One line as an order, not yet checked against the position. Raises Unreadable."""
     reader = Reader(board, line)
@@ -263,6 +271,7 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
     if reader.take(DISBAND):
         return {"type": "disband", **order}
     if reader.take(MOVE | RETREAT):
+        reader.take(MOVE)  # "F SWE RETREATS TO BOT", "A BUR RECULE VERS PIC"
         order = {"type": "retreat" if phase == "retreat" else "move", **order,
                  "to": reader.place()}
         while reader.take(MOVE):  # a convoy route written out: only its end counts
@@ -538,11 +547,11 @@ class Adjustments:
         board, power = self.board, self.power
         if self.allowed <= 0:
             raise Refused(_("{power} has no build this winter").format(
-                power=power_words(board, power)))
+                power=power_in_sentence(board, power)))
         if self.used >= self.allowed:
             raise Refused(ngettext("one build too many: {power} may build {num} unit",
                                    "one build too many: {power} may build {num} units",
-                                   self.allowed).format(power=power_words(board, power),
+                                   self.allowed).format(power=power_in_sentence(board, power),
                                                         num=self.allowed))
         if order["type"] == "waive":
             return {"type": "waive"}
@@ -550,10 +559,10 @@ class Adjustments:
         where = place_words(board, province)
         if board.home_of.get(province) != power:
             raise Refused(_("{place} is not a home supply centre of {power}").format(
-                place=where, power=power_words(board, power)))
+                place=where, power=power_in_sentence(board, power)))
         if self.position["centres"].get(province) != power:
             raise Refused(_("{power} does not own {place} now").format(
-                place=where, power=power_words(board, power)))
+                place=where, power=power_in_sentence(board, power)))
         if province in self.position["units"]:
             raise Refused(_("{place} is occupied").format(place=where))
         if province in self.taken:
@@ -579,11 +588,11 @@ class Adjustments:
         board, power = self.board, self.power
         if self.allowed >= 0:
             raise Refused(_("{power} has no unit to remove this winter").format(
-                power=power_words(board, power)))
+                power=power_in_sentence(board, power)))
         if self.used >= -self.allowed:
             raise Refused(ngettext("one removal too many: {power} removes {num} unit",
                                    "one removal too many: {power} removes {num} units",
-                                   -self.allowed).format(power=power_words(board, power),
+                                   -self.allowed).format(power=power_in_sentence(board, power),
                                                          num=-self.allowed))
         province, unit = own_unit(board, self.position, power, order["at"])
         if province in self.taken:
@@ -719,7 +728,8 @@ def waiving_power(board: Board, position: dict, powers, named: str | None) -> st
     if named in powers:
         return named
     if named is not None:
-        raise Refused(_("you do not play {power}").format(power=power_words(board, named)))
+        raise Refused(_("you do not play {power}").format(
+            power=power_in_sentence(board, named)))
     building = [p for p in powers if adjustment(position, p) > 0]
     if len(building) > 1:
         raise Refused(_("say which power waives a build: {choices}").format(

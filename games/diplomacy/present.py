@@ -13,7 +13,7 @@ from pbem.i18n import N_, _, current, ngettext
 
 from . import hints
 from .board import board
-from .orders import SAID, order_text, place_words, power_words
+from .orders import SAID, order_text, place_words, power_in_sentence, power_words
 from .adjustments import disorder_removals
 from .position import adjustment, powers_units, unit_text
 from .rules import SEASONS, free_homes, seat_powers, turn_of
@@ -78,7 +78,7 @@ def yours(state: dict, seat: str) -> dict:
     mine = seat_powers(state, seat)
     position = state["position"]
     return {"seat": seat, "powers": mine,
-            "names": together([power_words(board(), p) for p in mine]),
+            "names": together([power_in_sentence(board(), p) for p in mine]),
             "options": hints.options(position, mine) if not state["result"] else [],
             "examples": hints.examples(position, mine) if not state["result"] else [],
             "said": SAID[current()]}
@@ -256,7 +256,7 @@ def narrate(event) -> str | None:
         return _("{power} owns {num} supply centres and wins the game.").format(
             power=who(p["power"], p["seat"]), num=p["centres"][p["power"]])
     if kind == "game_ended":
-        leaders = together([power_words(board(), power) for power in p["leaders"]])
+        leaders = together([power_in_sentence(board(), power) for power in p["leaders"]])
         most = p["centres"][p["leaders"][0]]
         if p["reason"] == "years":
             return ngettext("The last year, {year}, is over: {powers} own the most supply "
@@ -272,11 +272,11 @@ def centres_words(p: dict) -> str:
     """The supply centres that changed hands after a Fall, and every power's count."""
     changes = []
     for change in p["changes"]:
-        gainer = power_words(board(), change["to"])
+        gainer = power_in_sentence(board(), change["to"])
         if change["from"]:
             changes.append(_("{centre} to {power} (from {loser})").format(
                 centre=change["centre"], power=gainer,
-                loser=power_words(board(), change["from"])))
+                loser=power_in_sentence(board(), change["from"])))
         else:
             changes.append(_("{centre} to {power}").format(centre=change["centre"],
                                                            power=gainer))
@@ -295,15 +295,16 @@ def next_words(position: dict) -> str:
     if position["phase"] == "retreat":
         owed = [unit_text(p, u) for p, u in sorted(position["dislodged"].items())
                 if u["retreats"]]
-        return _("Next: {when}; {units} must retreat or disband.").format(
-            when=when, units=", ".join(owed))
+        return ngettext("Next: {when}; {units} must retreat or disband.",
+                        "Next: {when}; {units} must retreat or disband.", len(owed)).format(
+                            when=when, units=", ".join(owed))
     owed = []
     for power in board().powers:
         count = adjustment(position, power)
         if count > 0:
             owed.append(ngettext("{power} builds {num}", "{power} builds {num}", count).format(
-                power=power_words(board(), power), num=count))
+                power=power_in_sentence(board(), power), num=count))
         elif count < 0:
             owed.append(ngettext("{power} removes {num}", "{power} removes {num}",
-                                 -count).format(power=power_words(board(), power), num=-count))
+                                 -count).format(power=power_in_sentence(board(), power), num=-count))
     return _("Next: {when}; {owed}.").format(when=when, owed=_("; ").join(owed))

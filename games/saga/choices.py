@@ -12,8 +12,8 @@ of each line.
 from pbem.i18n import N_, _, ngettext
 
 from .army import cheapest, points
-from .material import (SCENARIO_NAMES, UNIT_TYPES, faction_name, points_text, scenario_name,
-                       unit_name)
+from .material import (SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, points_text,
+                       scenario_name, unit_name)
 from .moves import captives, default_where, ransom_of
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scout_targets, withdraw_options)
@@ -95,11 +95,11 @@ def signup(state, seat, reads):
 def turn(state, seat, reads):
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"), internal_moves(state, seat, name),
-                              army=name)
+                              army=army_name(name))
         yield line, "", orders
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"), outward_targets(state, seat, name),
-                              army=name)
+                              army=army_name(name))
         yield line, _("(the one move out)"), orders
     line, orders = one_of(_("scout {last}"), scout_targets(state, seat))
     yield line, _("(instead of moving out; then MOVE or STAY)"), orders
@@ -116,19 +116,22 @@ def turn(state, seat, reads):
 def reorganising(state, seat, reads):
     """Merging two armies, splitting one, disbanding units: the first each seat may give."""
     mine = armies(state, seat)
-    merges = [_("army {army}+{other}").format(army=a, other=b) for a, one in mine
+    merges = [_("army {army}+{other}").format(army=army_name(a), other=army_name(b))
+              for a, one in mine
               for b, two in mine if a != b and one["zone"] == two["zone"]]
     yield first_line(state, seat, merges, _("(merge two armies in one zone)"), reads)
     for new in free_names(state, seat)[:1]:
-        splits = [(_("split {army} {number} {new}").format(army=a, number=n, new=new), a, n)
+        splits = [(_("split {army} {number} {new}").format(army=army_name(a), number=n,
+                                                                  new=new), a, n)
                   for a, _army in mine for n in (2, 1)]
         found = next((s for s in splits if reads(state, seat, s[0])), None)
         if found:
             yield found[0], ngettext("({number} unit, the cheapest, leaves {army})",
                                      "({number} units, the cheapest, leave {army})",
-                                     found[2]).format(number=found[2], army=found[1]), \
+                                     found[2]).format(number=found[2], army=army_name(found[1])), \
                 [found[0]]
-    disbands = [_("disband {army} 1 {units}").format(army=a, units=unit_word(kind, 1))
+    disbands = [_("disband {army} 1 {units}").format(army=army_name(a),
+                                                         units=unit_word(kind, 1))
                 for a, army in mine for kind in reversed(UNIT_TYPES) if army["units"][kind]]
     yield first_line(state, seat, disbands, _("(units leave your army)"), reads)
 
@@ -155,7 +158,7 @@ def recruiting(state, seat):
 
 def after_scouting(state, seat, reads):
     zone = state["turn"]["scout"]["zone"]
-    moves = [_("move {army} {zone}").format(army=n, zone=zone) for n, _army in
+    moves = [_("move {army} {zone}").format(army=army_name(n), zone=zone) for n, _army in
              armies(state, seat)]
     yield " | ".join(moves), _("(into the zone you scouted)"), moves
     yield _("stay"), _("(no move out this turn)"), [_("stay")]
@@ -167,14 +170,14 @@ def retreat(state, seat, reads):
     for name in state["turn"]["retreats"]:
         army = state["armies"][seat][name]
         line, orders = one_of(_("retreat {army} {last}"),
-                              give_way(state, seat, zone, points(army)), army=name)
+                              give_way(state, seat, zone, points(army)), army=army_name(name))
         yield line, "", orders
 
 
 def setup(state, seat, reads):
     options = withdraw_options(state) if seat == state["turn"]["battle"]["defender"] else {}
     for name, zones in sorted(options.items()):
-        line, orders = one_of(_("withdraw {army} {last}"), zones, army=name)
+        line, orders = one_of(_("withdraw {army} {last}"), zones, army=army_name(name))
         yield line, _("(it leaves before the battle)"), orders
     if options:  # the choice not to: without an army that may leave, there is none
         yield _("fight"), _("(every army there fights, as one)"), [_("fight")]
@@ -206,7 +209,7 @@ def disband(state, seat, reads):
     for name, army in armies(state, seat):
         kinds = [k for k in UNIT_TYPES if army["units"][k]]
         line, orders = one_of(_("disband {army} 1 {last}"), [unit_word(k, 1) for k in kinds],
-                              army=name)
+                              army=army_name(name))
         yield line, note, orders
 
 

@@ -7,7 +7,7 @@ the state, the events and the data files hold.
 
 import unicodedata
 
-from pbem.i18n import N_, _, ngettext
+from pbem.i18n import N_, _, current, ngettext
 
 # Unit types, from the most valuable to the cheapest; one point buys one unit.
 UNIT_TYPES = ("hearthguards", "warriors", "levies")
@@ -118,6 +118,16 @@ def scenario_of(word: str) -> str | None:
     if key.isdigit() and 1 <= int(key) <= len(SCENARIO_NAMES):
         return list(SCENARIO_NAMES)[int(key) - 1]
     return SCENARIO_WORDS.get(key)
+
+
+# The two armies every seat starts with are named "host" and "reserve"; a French player
+# reads and writes them "ost" and "réserve" (orders read both names in both languages).
+FRENCH_ARMY_NAMES = {"host": "ost", "reserve": "réserve"}
+
+
+def army_name(name: str) -> str:
+    """An army's name as its reader writes it: the Main Host's 'host' is 'ost' in French."""
+    return FRENCH_ARMY_NAMES.get(name, name) if current() == "fr" else name
 
 
 def faction_name(key: str) -> str:

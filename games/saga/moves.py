@@ -21,7 +21,7 @@ from pbem.i18n import _
 from .army import has, points, valid_name
 from .material import MAX_ARMY, UNIT_TYPES, units_text
 from .rules import enterable, internal_moves, may_leave, outward_targets
-from .state import board_of, largest_army, owner_of, room, told
+from .state import board_of, largest_army, owner_of, room, told, zones_of
 
 def army_problem(state, seat, name) -> str | None:
     """Why a name is not one of the seat's armies, or None."""
@@ -154,7 +154,10 @@ def scout_problem(state, seat, step) -> str | None:
 
 
 def recruit_problem(state, seat, step) -> str | None:
-    """RECRUIT: where the unit would go must be the seat's (checked again at upkeep)."""
+    """RECRUIT: where the unit would go must be the seat's (checked again at upkeep); a
+    seat with no zone and no army has nowhere to raise one, and nothing to pay with."""
+    if not zones_of(state, seat) and not state["armies"][seat]:
+        return _("you hold no zone and have no army: a new unit has nowhere to go")
     place = step.get("place")
     if place is None:
         return None

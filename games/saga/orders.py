@@ -29,9 +29,10 @@ from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
-from .material import (HOST_POINTS, LORD_WORDS, RESERVE_POINTS, SCENARIO_NAMES, UNIT_TYPES,
-                       faction_name, faction_of, plain, points_text, scenario_name, scenario_of,
-                       unit_count, unit_name, unit_of, units_text)
+from .material import (DEFAULT_HOST, DEFAULT_RESERVE, HOST_POINTS, LORD_WORDS, RESERVE_POINTS,
+                       SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, faction_of, plain,
+                       points_text, scenario_name, scenario_of, unit_count, unit_name, unit_of,
+                       units_text)
 from . import choices
 from .moves import events as step_events
 from .moves import (default_where, is_outward, problem, problem_after_scouting,
@@ -41,6 +42,8 @@ from .rules import (aftermath_asks, fall_back_options, give_way, scenario_choose
 from .start import signup_options
 from .state import apply, board_of, owner_of
 
+# Each order's words, English and French, the French verbs also as a player writes them
+# after "je" ("Je perds 2 guerriers").
 VERBS = {
     "move": "move", "deplacer": "move", "deplace": "move", "bouger": "move", "aller": "move",
     "marcher": "move",
@@ -48,18 +51,19 @@ VERBS = {
     "stay": "stay", "rester": "stay", "reste": "stay",
     "army": "merge", "merge": "merge", "armee": "merge", "fusion": "merge",
     "fusionner": "merge", "reunir": "merge",
-    "split": "split", "diviser": "split", "scinder": "split", "separer": "split",
+    "split": "split", "diviser": "split", "divise": "split", "scinder": "split",
+    "separer": "split",
     "recruit": "recruit", "recruter": "recruit", "recrute": "recruit", "enroler": "recruit",
-    "disband": "disband", "licencier": "disband", "dissoudre": "disband",
+    "disband": "disband", "licencier": "disband", "licencie": "disband", "dissoudre": "disband",
     "ransom": "ransom", "rancon": "ransom", "racheter": "ransom",
-    "release": "release", "liberer": "release", "relacher": "release",
+    "release": "release", "liberer": "release", "libere": "release", "relacher": "release",
     "retreat": "retreat", "retraite": "retreat", "repli": "retreat", "replier": "retreat",
     "fallback": "retreat", "reculer": "retreat",
-    "withdraw": "withdraw", "retirer": "withdraw", "retrait": "withdraw",
-    "fight": "fight", "combattre": "fight", "combat": "fight",
+    "withdraw": "withdraw", "retirer": "withdraw", "retire": "withdraw", "retrait": "withdraw",
+    "fight": "fight", "combattre": "fight", "combats": "fight", "combat": "fight",
     "scenario": "scenario",
-    "lose": "lose", "perdre": "lose", "pertes": "lose", "perte": "lose",
-    "promote": "promote", "promouvoir": "promote", "promotion": "promote",
+    "lose": "lose", "perdre": "lose", "perds": "lose", "pertes": "lose", "perte": "lose",
+    "promote": "promote", "promouvoir": "promote", "promeus": "promote", "promotion": "promote",
     "faction": "faction", "camp": "faction",
     "homeland": "homeland", "patrie": "homeland",
     "host": "host", "ost": "host",
@@ -77,6 +81,9 @@ FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "
           "comme", "units", "unit", "unites", "unite"}
 # The armies every seat starts with, by their French names (réserve reads as reserve).
 ARMY_WORDS = {"ost": "host"}
+# Numbers of units as people write them: "je perds une levée", "two warriors".
+NUMBER_WORDS = {"an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3,
+                "trois": 3, "four": 4, "quatre": 4}
 NOTHING = {"none", "no", "nothing", "non", "rien", "aucune", "aucun", "decline", "refuse"}
 # What each phase accepts.
 ACCEPTS = {
@@ -207,10 +214,10 @@ class Reader:
         units = {t: 0 for t in UNIT_TYPES}
         lord, name, count, cheap = False, None, None, 0
         for token in tokens:
-            if token.isdigit():
+            if token.isdigit() or token in NUMBER_WORDS:
                 if count is not None:
                     cheap += count
-                count = int(token)
+                count = int(token) if token.isdigit() else NUMBER_WORDS[token]
                 continue
             kind = unit_of(token)
             if kind:
@@ -452,8 +459,9 @@ class Reader:
             self.orders["fall_back"] = zone
             return
         asked = self.state["turn"]["retreats"]
-        if args and args[0] in self.state["armies"][self.seat]:
-            name, rest = args[0], args[1:]
+        named = ARMY_WORDS.get(args[0], args[0]) if args else None
+        if named in self.state["armies"][self.seat]:
+            name, rest = named, args[1:]
         elif len(asked) == 1:
             name, rest = asked[0], args
         else:
@@ -601,10 +609,10 @@ def describe_orders(state, seat, orders) -> list[str]:
         return describe_signup(state, orders)
     lines = [say_step(state, seat, step) for step in orders.get("steps", [])]
     for name, zone in sorted((orders.get("retreats") or {}).items()):
-        lines.append(_("{army} retreats to {zone}").format(army=name, zone=zone))
+        lines.append(_("{army} retreats to {zone}").format(army=army_name(name), zone=zone))
     for name, zone in sorted((orders.get("withdraw") or {}).items()):
-        lines.append(_("{army} withdraws to {zone} before the battle").format(army=name,
-                                                                              zone=zone))
+        lines.append(_("{army} withdraws to {zone} before the battle").format(
+            army=army_name(name), zone=zone))
     if orders.get("withdraw") == {}:
         lines.append(_("all your armies there fight, as one"))
     if orders.get("scenario"):
@@ -638,9 +646,13 @@ def describe_signup(state, orders) -> list[str]:
                        "{faction} ({zone})").format(
             faction=faction_name(orders["faction"]),
             zone=signup_options(state)[orders["faction"]][0]))
-    for key, label in (("host", _("Main Host")), ("reserve", _("Reserve"))):
+    for key, label, default in (("host", _("Main Host"), DEFAULT_HOST),
+                                ("reserve", _("Reserve"), DEFAULT_RESERVE)):
         if orders.get(key):
             lines.append(_("{army}: {units}").format(army=label, units=units_text(orders[key])))
+        elif orders.get("faction") or orders.get("homeland"):
+            lines.append(_("{army}: none given, so the usual one: {units}").format(
+                army=label, units=units_text(default)))
     return lines or [_("nothing")]
 
 
@@ -649,21 +661,23 @@ def say_step(state, seat, step) -> str:
     kind = step["do"]
     if kind == "move":
         if owner_of(state, step["to"]) == seat and state["turn"]["stage"] == "orders":
-            return _("{army} moves to {zone}").format(army=step["army"], zone=step["to"])
-        return _("{army} moves into {zone}, out of your lands").format(army=step["army"],
-                                                                      zone=step["to"])
+            return _("{army} moves to {zone}").format(army=army_name(step["army"]),
+                                                      zone=step["to"])
+        return _("{army} moves into {zone}, out of your lands").format(
+            army=army_name(step["army"]), zone=step["to"])
     if kind == "scout":
         return _("scout {zone}; then you send MOVE or STAY").format(zone=step["zone"])
     if kind == "stay":
         return _("stay: no move into the scouted zone")
     if kind == "merge":
-        return _("{a} and {b} merge into {a}").format(a=step["army"], b=step["other"])
+        return _("{a} and {b} merge into {a}").format(a=army_name(step["army"]),
+                                                      b=army_name(step["other"]))
     if kind == "split":
         new = step.get("new") or _("a new army")
         return _("{units} leave {army} as {new}").format(
-            units=units_text(step["units"], step["lord"]), army=step["army"], new=new)
+            units=units_text(step["units"], step["lord"]), army=army_name(step["army"]), new=new)
     if kind == "disband":
-        return _("{army} disbands {units}").format(army=step["army"],
+        return _("{army} disbands {units}").format(army=army_name(step["army"]),
                                                    units=units_text(step["units"]))
     if kind == "recruit":
         where = step.get("place") or default_where(state, seat)

@@ -19,8 +19,9 @@ from .army import points
 from .choices import choices
 from .orders import reads
 from .examples import examples
-from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, effect_name, faction_name,
-                       points_text, scenario_name, unit_count, unit_name, units_text)
+from .material import (POINT_COST, UNIT_TYPES, UPKEEP, ZONE_INCOME, army_name, effect_name,
+                       faction_name, points_text, scenario_name, unit_count, unit_name,
+                       units_text)
 from .moves import captives, ransom_of
 from .rules import END_REASONS, controller, pending
 from .state import armies_in, board_of, owner_of, vassals_of, zones_of
@@ -133,7 +134,7 @@ def army_lines(army, zone) -> list[str]:
     """An army in a seat's mail: name, zone, points, units (folded within 78 columns)."""
     main = " " + _("(Main Host)") if army["main"] else ""
     return indent(_("{army} in {zone}, {points}{main}: {units}").format(
-        army=army["name"], zone=zone, points=points_text(army["points"]), main=main,
+        army=army_name(army["name"]), zone=zone, points=points_text(army["points"]), main=main,
         units=army["text"]))
 
 
@@ -161,7 +162,7 @@ def lord_text(state, seat) -> str:
     if lord["status"] == "waiting":
         return _("waiting for an army to lead") + wound
     army = next(n for n, a in sorted(state["armies"][seat].items()) if a["lord"])
-    return _("with {army}").format(army=army) + wound
+    return _("with {army}").format(army=army_name(army)) + wound
 
 
 def own_view(state, seat) -> dict:
@@ -307,7 +308,7 @@ def armies_text(armies) -> str:
         if army.get("points") is None:
             parts.append(_("an army"))
             continue
-        label = army.get("name") or _("army")
+        label = army_name(army["name"]) if army.get("name") else _("army")
         text = f"{label} {army['points']}"
         if army.get("units"):
             short = "/".join(str(army["units"].get(t, 0)) for t in UNIT_TYPES)
@@ -445,13 +446,21 @@ def disputed_text(p) -> str:
             said.append(_("{seat} says {winner} won, {num} points left on the field").format(
                 seat=seat, winner=winner, num=points))
     return _("the battle of {zone} goes to the referee: {reports}").format(
-        zone=p["zone"], reports="; ".join(said))
+        zone=p["zone"], reports=_("; ").join(said))
+
+
+# The fields of an event that name an army (narrated by the army's name in the reader's
+# words: 'ost' in French).
+ARMY_KEYS = ("army", "other", "new")
 
 
 def narrate(event) -> str | None:
     """One event as a sentence for a report; None for events players need not read."""
     handler = NARRATIONS.get(event.type)
-    return handler(event.payload) if handler else None
+    if not handler:
+        return None
+    return handler({**event.payload, **{key: army_name(event.payload[key]) for key in ARMY_KEYS
+                                        if isinstance(event.payload.get(key), str)}})
 
 
 def force_text(force) -> str:
@@ -459,7 +468,7 @@ def force_text(force) -> str:
     text = units_text(force["units"], force["lord"])
     if force.get("lord_sits_out"):
         text += " " + _("(the Lord, wounded, sits this battle out)")
-    return _("{army}, {points}: {units}").format(army=force["army"],
+    return _("{army}, {points}: {units}").format(army=army_name(force["army"]),
                                                  points=points_text(force["points"]),
                                                  units=text)
 
@@ -609,10 +618,25 @@ NARRATIONS = {
     "recruit_refused": lambda p: _("no {unit} recruited: {why}").format(
         unit=unit_name(p["type"]), why=REFUSALS[p["why"]]()),
     "order_skipped": lambda p: _("an order could not be carried out: {why}").format(**p),
-    "campaign_won": lambda p: _("the campaign is over: {winners} won ({reason})").format(
-        winners=" and ".join(p["winners"]),
-        reason=reason_text(p)),
+    "campaign_won": lambda p: ngettext(
+        "the campaign is over: {winners} won ({reason})",
+        "the campaign is over: {winners} won ({reason})", len(p["winners"])).format(
+            winners=_(" and ").join(p["winners"]), reason=reason_text(p) + tie_text(p)),
 }
+
+
+def tie_text(p) -> str:
+    """After the last round, the seats with as many zones as the winners, when the army
+    points (then the gold) decided between them: '; as many zones as bea: ...'."""
+    if p["reason"] != "rounds" or "zones" not in p:
+        return ""
+    best = p["zones"][p["winners"][0]]
+    tied = [seat for seat, count in sorted(p["zones"].items())
+            if count == best and seat not in p["winners"]]
+    if not tied:
+        return ""
+    return _("; as many zones as {seats}: the most army points, then the most gold, "
+             "decide").format(seats=_(" and ").join(tied))
 
 
 def battle_joined_text(p) -> str:

@@ -161,9 +161,14 @@ def market(state, seat) -> list:
 
 
 def peace(state, seat) -> list:
-    """Peace offered to each enemy at war with this seat."""
-    return [(_("peace {seat}").format(seat=s) + " " + _("your terms"), _("offer peace"))
-            for s in others(state, seat) if at_war(state, seat, s)]
+    """Peace offered to each enemy at war with this seat: first to those who offered it to
+    this seat (sending it back makes the peace)."""
+    offered = [p["from"] for p in state["proposals"]
+               if p["kind"] == "peace" and p["to"] == seat]
+    enemies = [s for s in others(state, seat) if at_war(state, seat, s)]
+    return [(_("peace {seat}").format(seat=s) + " " + _("your terms"),
+             _("make the peace {seat} offers").format(seat=s) if s in offered else
+             _("offer peace")) for s in sorted(enemies, key=lambda s: s not in offered)]
 
 
 def construction(state, seat) -> list:

@@ -141,9 +141,14 @@ def combat_rolled(p):
 
 
 def warriors_hit(p):
-    return ngettext("{number} warrior is put out of action on {place}.",
-                    "{number} warriors are put out of action on {place}.",
-                    len(p["ids"])).format(number=len(p["ids"]), place=p["place"])
+    """How many warriors each seat's hits put out of action."""
+    counts = {}
+    for seat in p["by"].values():
+        counts[seat] = counts.get(seat, 0) + 1
+    return " ".join(ngettext("{seat}'s hits put {number} warrior out of action on {place}.",
+                             "{seat}'s hits put {number} warriors out of action on {place}.",
+                             number).format(seat=seat, number=number, place=p["place"])
+                    for seat, number in sorted(counts.items()))
 
 
 def fight_ended(p):
@@ -196,7 +201,11 @@ HANDLERS = {
     "stage_set": stage_set,
     "turn_began": lambda p: _("Turn {turn} begins.").format(turn=p["turn"]),
     "villages_placed": lambda p: _("{lord}'s village stands on {tiles}.").format(
-        lord=p["lord"], tiles=" ".join(p["tiles"])),
+        lord=p["lord"], tiles=" ".join(p["tiles"])) + (" " + _(
+            "{lord} asked for {wished}, closer than 3 tiles to a village placed before: this "
+            "is the nearest village possible.").format(lord=p["lord"], wished=" ".join(
+                p["wished"])) if p.get("wished") and sorted(p["wished"]) != sorted(p["tiles"])
+            else ""),
     "farm_founded": lambda p: (
         _("{lord} founds a farm in its village.").format(lord=p["lord"]) if p["tile"] is None
         else _("A free farm is founded on {tile}.").format(tile=p["tile"]) if p["lord"] is None
@@ -210,7 +219,9 @@ HANDLERS = {
     if CLOSED.get(p["status"]) else None,
     "warriors_sent": warriors_sent,
     "taxed": lambda p: _("{seat}'s collector takes {goods} from {place}.").format(
-        seat=p["seat"], goods=goods_text(p["took"]), place=p["place"]),
+        seat=p["seat"], goods=goods_text(p["took"]), place=p["place"])
+    if any(p["took"].values()) else _("{seat}'s collector finds nothing to take on "
+                                      "{place}.").format(seat=p["seat"], place=p["place"]),
     "famine": lambda p: famine(p),
     "tokens_added": lambda p: ngettext(
         "{lord} puts {number} jacquerie token in its bag ({why}).",
@@ -282,14 +293,16 @@ HANDLERS = {
         "Invaders: {number} warrior of the barbarian enters on {place} ({side}).",
         "Invaders: {number} warriors of the barbarian enter on {place} ({side}).",
         len(p["ids"])).format(number=len(p["ids"]), place=p["place"],
-                              side=_(SIDES.get(p["side"], p["side"]))),
+                              side=_(SIDES.get(p["side"], p["side"]))) + short_of(p),
     "moved": lambda p: ngettext("{seat} moves {number} warrior from {source} to {target}.",
                                 "{seat} moves {number} warriors from {source} to {target}.",
                                 len(p["ids"])).format(seat=p["seat"], number=len(p["ids"]),
                                                       source=p["from"], target=p["to"]),
     "left_valley": lambda p: _("The barbarian's warriors leave the valley from {place}, "
                                "carrying {goods}.").format(place=p["from"],
-                                                           goods=goods_text(p["load"])),
+                                                           goods=goods_text(p["load"]))
+    if any(p["load"].values()) else _("The barbarian's warriors leave the valley from "
+                                      "{place}, empty-handed.").format(place=p["from"]),
     "unloaded": lambda p: _("{seat}'s warriors bring {goods} home.").format(
         seat=p["seat"], goods=goods_text(p["goods"])),
     "relation_set": lambda p: (_("{seat} declares war on {other}.").format(
@@ -328,3 +341,13 @@ HANDLERS = {
         if isinstance(p["village"], list) else p["village"]),
     "game_decided": game_decided,
 }
+
+
+def short_of(p) -> str:
+    """Why fewer invaders entered than the card sends: the others are on the board."""
+    if len(p["ids"]) >= p.get("invaders", 0):
+        return ""
+    return " " + ngettext("The card sends {card}: the barbarian had only {number} warrior "
+                          "off the board.", "The card sends {card}: the barbarian had only "
+                          "{number} warriors off the board.", len(p["ids"])).format(
+                              card=p["invaders"], number=len(p["ids"]))

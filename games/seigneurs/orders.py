@@ -89,6 +89,8 @@ FRENCH_VERBS = {"village": "village", "farm": "ferme", "produce": "produire", "t
 ALL = ("all", "tout", "tous", "everything")
 ARMED = {"armed": True, "arme": True, "plain": False, "unarmed": False, "nu": False}
 FILLER = {"to", "on", "at", "in", "a", "sur", "vers", "en", "de", "du", "the", "le", "la"}
+# The articles a building's name may come with.
+ARTICLES = {"a", "an", "the", "my", "un", "une", "le", "la", "les", "mon", "ma"}
 
 
 def written(verbs) -> str:
@@ -500,6 +502,9 @@ def read_merchant(r, orders, args, line, kind):
     if not args:
         raise LineError(_("say what and how many{example}").format(
             example=example_for(r.state, r.seat, kind)))
+    if GOOD_WORDS.get(args[0]) in GOODS and GOOD_WORDS[args[0]] not in merchants["goods"]:
+        raise LineError(_("the merchants of this turn trade only {goods}").format(
+            goods=", ".join(good_name(g) for g in merchants["goods"])))
     good = r.good(args[0], merchants["goods"])
     number = r.count(args[1] if len(args) > 1 else None, 1)
     orders.setdefault("merchants", []).append({"kind": kind, "good": good, "count": number})
@@ -518,9 +523,21 @@ def read_peace(r, orders, args, line):
     orders.setdefault("peace", []).append({"to": other, "terms": rest_of(line, 2)})
 
 
+def building_named(args: list[str]) -> list[str]:
+    """The words of a build order from the building's name on, its article and the word
+    before its payment left out: "construire un four avec bois 1", "build the mill with
+    wood 1", "construire l'eglise"."""
+    while args and args[0] in ARTICLES:
+        args = args[1:]
+    if args and args[0][:2] in ("l'", "d'"):
+        args = [args[0][2:], *args[1:]]
+    return [a for a in args if a not in ("avec", "with")]
+
+
 def read_build(r, orders, args, line):
     if r.seat not in r.state["lords"]:
         raise LineError(_("only lords build"))
+    args = building_named(args)
     if not args:
         raise LineError(_("name a building{example}").format(
             example=example_for(r.state, r.seat, "build")))

@@ -73,16 +73,21 @@ def briefing(state, seat) -> dict:
             num=prestige(state, seat)))
     return {"text": "\n".join(lines), "allies": []}
 
+def stock_text(stock: dict) -> str:
+    """A seat's own stock in words: 'wood 2, food 1', or 'nothing' (the barbarian's)."""
+    return goods_text(stock) if any(stock.values()) else _("nothing")
+
+
 def your_lines(view, you) -> list[str]:
     """The seat's own section of its mails, sentence by sentence."""
     lines = []
     if "jacquerie" in you:
-        lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
+        lines.append(_("Your stock: {goods}.").format(goods=stock_text(you["stock"])))
         lines.append(_("Your jacquerie bag: {tokens}.").format(
             tokens=bag_text(you["jacquerie"])))
     else:
         lines.append(_("You are the barbarian: you see everything, and you judge."))
-        lines.append(_("Your stock: {goods}.").format(goods=goods_text(you["stock"])))
+        lines.append(_("Your stock: {goods}.").format(goods=stock_text(you["stock"])))
         for seat, goods in you["stocks"].items():
             bag = you["jacquerie_bags"][seat]
             lines.append(_("Stock of {seat}: {goods}; jacquerie bag: {tokens}.").format(
@@ -343,7 +348,8 @@ def board_text(view) -> str:
     lines.append("")
     lines.append(_("Prices: {prices}").format(prices=", ".join(
         f"{_(n)} {view['prices'][g]}" for g, n in price_names(view))))
-    lines.append(_("Bag: {goods}").format(goods=goods_text(view["bag"])))
+    lines.append(_("Bag: {goods}").format(goods=goods_text(view["bag"]) if any(
+        view["bag"].values()) else _("empty")))
     heads = [f"{lord} <- {head}" for lord, head in view["heads"].items() if lord != head]
     if heads:
         lines.append(_("Domains headed by another family: {heads}").format(

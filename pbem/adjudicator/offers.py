@@ -95,12 +95,18 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
     return offer
 
 
+# Words that may come between accept (or refuse) and the offer's number.
+OFFER_WORDS = {"offer", "offre", "l'offre", "the", "la", "no", "n", "n°", "number", "numero"}
+
+
 def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
     """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none.
 
     Words after the number are read past when they name no other number ("accept 2 -
     deal, Cyril"); "accept 2 3" names two and is refused.
     """
+    while words and words[0] in OFFER_WORDS:  # "accept offer 2", "accepter l'offre n° 2"
+        words = words[1:]
     if not words or not words[0].lstrip("#").isdigit() or \
             any(w.lstrip("#").isdigit() for w in words[1:]):
         raise ValueError(_("name the offer by its number: accept 3"))

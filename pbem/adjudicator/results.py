@@ -28,7 +28,7 @@ NO_REPORT = None  # the report of a silent seat
 
 def parse_result(text: str, with_points: bool = False):
     """(report, errors): {"outcome": "won"|"lost", "points": int|None} from a seat's mail."""
-    report, errors = None, []
+    report, errors, unscored = None, [], []
     for number, line in enumerate(text.splitlines(), start=1):
         words = re.findall(r"[\wéè]+", line.lower())
         if not words:
@@ -48,16 +48,31 @@ def parse_result(text: str, with_points: bool = False):
             continue
         points = [int(w) for w in words[1:] if w.isdigit()]
         if with_points and not points:
-            errors.append(OrderError(number, line.strip(), _(
-                "say the points you left on the field too: RESULT WON POINTS 12")))
+            unscored.append((number, line.strip(), outcome))
             continue
-        if report is not None:
+        said = {"outcome": outcome, "points": points[0] if points else None}
+        if report is not None and not same_result(report, said):
             errors.append(OrderError(number, line.strip(), _("one result per mail")))
             continue
-        report = {"outcome": outcome, "points": points[0] if points else None}
+        report = {"outcome": outcome, "points": said["points"] if report is None or
+                  report["points"] is None else report["points"]}
+    # a result without its points ("Lost by a whisker.") is the report's, when another
+    # line gives the same result with them
+    errors += [OrderError(number, line, _("say the points you left on the field too: "
+                                          "RESULT WON POINTS 12"))
+               for number, line, outcome in unscored
+               if report is None or report["outcome"] != outcome]
+    errors.sort(key=lambda error: error.line)
     if report is None and all(error.remark for error in errors):
         errors.append(OrderError(0, "", _("no result found: write RESULT WON or RESULT LOST")))
     return report, errors
+
+
+def same_result(one: dict, other: dict) -> bool:
+    """Do two lines of one mail report the same result ("Lost by a whisker." and "result
+    lost"), points given once or alike?"""
+    return one["outcome"] == other["outcome"] and (
+        None in (one["points"], other["points"]) or one["points"] == other["points"])
 
 
 def agreed(facts: dict):

@@ -21,13 +21,14 @@ from .contract import OrderError
 # order (hti: hit) is one too.
 TYPO_CUTOFF = 0.75
 # Words that start sentences and never an order, in English and French: pronouns,
-# articles, conjunctions, interjections. A line that starts with one is a remark.
+# articles, conjunctions, interjections, greetings. A line that starts with one is a
+# remark.
 OPENERS = frozenset("""
     i im i'm ill i'll ive i've id i'd me we we're we'll you you're you'll he she it it's its
     let lets let's
     they they're my our your his her their the a an this that these those there here what
     why how who when where if so but and or oh ah ahh ahah haha hehe lol wow well yes yeah
-    yep nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
+    yep no nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
     may ok okay hopefully fingers maybe perhaps probably near because since unless
     pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine
@@ -36,7 +37,9 @@ OPENERS = frozenset("""
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
     qui que quoi pas trop tres vraiment enfin allez voila hop zut oups mdr ptdr desole
-    desolee bravo chapeau dommage
+    desolee bravo chapeau dommage merci salut coucou bonjour bonsoir
+    hello hi hey cheers regards thx tant bref voyons super parfait genial ouf mince bof
+    hum hmm eh ugh meh phew
 """.split())  # as folded: lower case, no accents
 # A sentence's marks: its first word followed at once by a comma, a full stop, "!" or
 # "?" ("Allez, on y va", "Ouch. Fair enough."), or a line ending in "!", "?" or a smiley.
@@ -90,12 +93,13 @@ def folded(word: str) -> str:
 
 def mistyped(word: str, words) -> list[str]:
     """The order words `word` may be a typing mistake for, best first (none: it is no order
-    word at all)."""
+    word at all). A word of one or two letters is mistyped only with its letters swapped:
+    a longer word is not taken for one ("Two builds, lovely.": TO)."""
     word = folded(word)
     if not word:
         return []
     words = sorted(words)
-    found = get_close_matches(word, words, n=2, cutoff=TYPO_CUTOFF)
+    found = get_close_matches(word, [w for w in words if len(w) > 2], n=2, cutoff=TYPO_CUTOFF)
     found += [w for w in words if len(w) == len(word) and w != word
               and sorted(w) == sorted(word) and w not in found]
     return found
@@ -173,19 +177,29 @@ def readings(line: str, remark: bool) -> list[Reading]:
             rest = unlinked(text)
             if rest:
                 found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
-            for chat, order in heads(text):
-                found.append(Reading(unlinked(order) or order, chat, meant=False))
+            # the shortest order first: chat may hold breaks of its own ("Sorry Annie,
+            # nothing personal: oppose B2 2" is no pass)
+            for chat, order in reversed(heads(text)):
+                order = unlinked(order) or order
+                found.append(Reading(subjectless(order) or order, chat, meant=False))
             if rest:
                 found.append(Reading(rest, strict=False))
         else:
             found += [Reading(order, chat) for order, chat in tails(text)]
+            # a sentence before an order ("Building an oven. build oven wood 1"), the
+            # order taken only when the game accepts it whole
+            found += [Reading(order, chat, meant=False) for chat, order in
+                      reversed(heads(text)) if chat[-1] in ".!?…"]
     return found
 
 
 def subjectless(line: str) -> str | None:
     """The line without the pronoun that starts it ("Je passe": "passe"; "I'll pass":
-    "pass"), or None when none does or nothing else is left."""
+    "pass"; "J'accepte l'offre 1": "accepte l'offre 1"), or None when none does or
+    nothing else is left."""
     words = line.split()
+    if words and len(words[0]) > 2 and folded(words[0])[:2] == "j'":
+        return " ".join([words[0][2:], *words[1:]])  # "J'accepte l'offre 1"
     if len(words) < 2 or folded(words[0]) not in SUBJECTS:
         return None
     return " ".join(words[1:])
@@ -208,10 +222,28 @@ def tails(line: str) -> list[tuple[str, str]]:
 
 def heads(line: str) -> list[tuple[str, str]]:
     """(chat, order) for each place words follow others on a line of chat ("Sorry Bea:
-    move host Wessex")."""
+    move host Wessex"), the longest order first."""
     return [(line[:at.start()].strip(), line[at.end():].strip())
             for at in CLAUSE.finditer(line)
             if line[:at.start()].strip() and line[at.end():].strip()]
+
+
+def introduces(line: str) -> bool:
+    """Does the line read as a sentence although its first word is an order's: it ends
+    with a colon, introducing what follows ("D'accord Bob, on s'arrange :"), or its first
+    word is followed at once by a comma or a full stop, and more words ("Peace, for
+    now.")? No order is written so: a line the game refuses that reads so is chat."""
+    text = line.strip()
+    if text.endswith(":") and text[:-1].strip():
+        return True
+    start = SENTENCE_START.match(text)
+    return bool(start) and bool(re.search(r"\w", text[start.end():]))
+
+
+def as_remark(error: OrderError) -> OrderError:
+    """A refused line set aside as a remark instead."""
+    return OrderError(error.line, error.text, _("not an order: set aside as a remark"),
+                      remark=True)
 
 
 def aside(number: int, line: str, word: str, words) -> OrderError | None:

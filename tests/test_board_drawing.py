@@ -149,3 +149,23 @@ def test_a_ground_kept_on_disk_is_read_by_the_next_process_and_drawn_again_when_
     raster.forget()
     assert raster.png(svg) == drawn
     assert differences(decoded(drawn), whole(svg)) is None
+
+
+def test_a_shape_moved_by_whole_pixels_keeps_its_curves_and_is_drawn_once_for_every_place():
+    assert raster.shifted('<path d="m1,2 l3,4 H5 V6 C1 2 3 4 5 6 A1 1 0 0 1 7 8 z"/>', 10, 20) \
+        == '<path d="m11 22 l3 4 H15 V26 C11 22 13 24 15 26 A1 1 0 0 1 17 28 z"/>'
+    assert raster.shifted('<g><text x="3" y="4">A</text><polygon points="1,2 3,4"/></g>',
+                          1.5, -2) == ('<g><text x="4.5" y="2">A</text>'
+                                      '<polygon points="2.5 0 4.5 2"/></g>')
+    assert raster.shifted('<circle cx="1" cy="1" r="2" transform="scale(2)"/>', 1, 1) is None
+    badge = ('<g class="piece"><circle cx="{x}" cy="{y}" r="8" fill="#c0392b" stroke="#fff"/>'
+             '<text x="{x}" y="{y}" font-size="11" text-anchor="middle" fill="#fff">A</text></g>')
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 60" width="120" '
+           'height="60"><g class="ground"><rect width="120" height="60" fill="#f7f4ea"/></g>'
+           + "".join(badge.format(x=x, y=y) for x, y in ((20, 20), (70, 35), (100, 48)))
+           + '</svg>')
+    raster.forget()
+    ours = decoded(raster.png(svg))
+    assert differences(ours, whole(svg)) is None
+    assert ours.getpixel((70, 31)) == ours.getpixel((20, 16)) == (0xc0, 0x39, 0x2b)
+    assert len(raster._elements) == 2  # the disc and its letter, drawn once for three places

@@ -812,13 +812,16 @@ def read_orders(table, target: str, text: str) -> tuple:
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
-            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
+            # a second order on the line is read after the mail's other lines
+            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:] + \
+                ([reading.also] if reading.also else [])
             again, still = parse("\n".join(trial))
-            left = [e for e in still if e.line == refused.line]
+            left = [e for e in still if e.line == refused.line or
+                    (reading.also and e.line == len(trial))]
             if not left:
                 fallback = (trial, again, still, reading.remark)
                 break
-            if fallback is None and reading.meant and not any(e.remark for e in left) and \
+            if fallback is None and not reading.also and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and fallback[3] and written.strip().startswith(

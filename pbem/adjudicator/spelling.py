@@ -149,12 +149,15 @@ class Reading:
     and `remark`, the words of chat beside it on the line ("" when none); `strict`: the
     order counts only when the game accepts it whole (else when it is no remark);
     `meant`: the words are surely meant as an order (a line tied to the one before, an
-    order followed by chat), so the game's refusal of them is the line's error."""
+    order followed by chat), so the game's refusal of them is the line's error; `also`:
+    a second order the line gives ("Build A Ber and F Kie"), read after the mail's
+    other lines, both counting only when the game accepts each whole."""
 
     order: str
     remark: str = ""
     strict: bool = True
     meant: bool = True
+    also: str = ""
 
 
 def readings(line: str, remark: bool) -> list[Reading]:
@@ -185,11 +188,31 @@ def readings(line: str, remark: bool) -> list[Reading]:
             if rest:
                 found.append(Reading(rest, strict=False))
         else:
+            found += pairs(text)
             found += [Reading(order, chat) for order, chat in tails(text)]
             # a sentence before an order ("Building an oven. build oven wood 1"), the
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
+    return found
+
+
+# What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".
+JOINS = re.compile(r"\s+(?:and|et|&)\s+", re.IGNORECASE)
+
+
+def pairs(line: str) -> list[Reading]:
+    """Two orders joined on a line ("Build A Ber and F Kie"): each side as an order by
+    itself, or the second with the first's verb when it gives none ("BUILD F KIE")."""
+    found = []
+    for join in JOINS.finditer(line):
+        first, second = line[:join.start()].strip(), line[join.end():].strip()
+        if not first or not second:
+            continue
+        found.append(Reading(first, also=second))
+        verb = first.split()[0]
+        if folded(second.split()[0]) != folded(verb):
+            found.append(Reading(first, also=f"{verb} {second}"))
     return found
 
 

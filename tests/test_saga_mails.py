@@ -53,14 +53,18 @@ def battle(tmp_path):
                      position={**CASE["position"],
                                "factions": {**CASE["position"]["factions"], "cat": "scots"},
                                "homelands": {**CASE["position"]["homelands"], "cat": "Alba"}})
+    march(referee, "scout Mercia", "move host Mercia")
+    return referee
+
+
+def march(referee, scout: str, move: str) -> None:
+    """ann scouts Mercia and marches in; bob picks the scenario: each answered at once."""
     now = START
-    for seat, order in (("ann", "scout Mercia"), ("ann", "move host Mercia"),
-                        ("bob", "scenario bridge")):
+    for seat, order in (("ann", scout), ("ann", move), ("bob", "scenario bridge")):
         answer = inbound.submit(referee, "case", seat, order, now)
         assert not answer["errors"], answer
         now = later(now, 1)
         assert referee.tick(now, send=False).phases
-    return referee
 
 
 def test_the_scout_alone_is_answered_at_once(battle):
@@ -225,13 +229,7 @@ def test_a_french_seat_reads_its_zones_by_their_french_names(tmp_path):
         assert "déplacer ost Mercie" in hints and "recruter guerriers Normandie" in hints, hints
         for hint in hints:
             assert saga.orders.reads(state, "ann", hint), hint
-    now = START
-    for seat, order in (("ann", "reconnaissance Mercie"), ("ann", "déplacer ost Mercie"),
-                        ("bob", "scenario bridge")):
-        answer = inbound.submit(referee, "case", seat, order, now)
-        assert not answer["errors"], answer
-        now = later(now, 1)
-        assert referee.tick(now, send=False).phases
+    march(referee, "reconnaissance Mercie", "déplacer ost Mercie")
     sent = mails(referee, "ann")
     bodies = [text(m) for m in sent]
     html = [m.get_body(preferencelist=("html",)).get_content() for m in sent]

@@ -751,6 +751,12 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                                      "replace them all, send the whole set again.")))
 
 
+def set_aside(parse, words: str) -> bool:
+    """Does the game, reading these words alone, set them aside as chat?"""
+    _orders, errors = parse(words)
+    return bool(errors) and all(e.remark for e in errors)
+
+
 def holds_order(parse, chat: str, order: str) -> bool:
     """Does the chat found after an order hold another order the game accepts ("F Ion - Tun?
     non, F Ion tient")? Then the line says two things, and neither is taken; the same
@@ -812,13 +818,18 @@ def read_orders(table, target: str, text: str) -> tuple:
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
-            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:]
+            if reading.chat and not set_aside(parse, reading.remark):
+                continue
+            # a second order on the line is read after the mail's other lines
+            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:] + \
+                ([reading.also] if reading.also else [])
             again, still = parse("\n".join(trial))
-            left = [e for e in still if e.line == refused.line]
+            left = [e for e in still if e.line == refused.line or
+                    (reading.also and e.line == len(trial))]
             if not left:
                 fallback = (trial, again, still, reading.remark)
                 break
-            if fallback is None and reading.meant and not any(e.remark for e in left) and \
+            if fallback is None and not reading.also and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and not introduces(written):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and fallback[3] and written.strip().startswith(

@@ -226,7 +226,7 @@ def test_saga_help_merges_the_seats_own_armies_when_they_share_a_zone(lang, tmp_
 
 
 @pytest.mark.parametrize("case, said", [
-    ("saga", ["déplacer ost Mercia", "recruter guerriers Kent", "diviser ost 2 pillards"]),
+    ("saga", ["déplacer ost Mercie", "recruter guerriers Kent", "diviser ost 2 pillards"]),
     ("market", ["offre bob donne bois 1 prend pierre 1", "accepter 1", "paix zed"]),
     ("movement", ["déplacer G2 F2 2", "paix bob"])])
 def test_a_french_seat_sees_french_order_words(case, said, tmp_path):

@@ -117,7 +117,7 @@ WELCOME_SAYS = {
                      "You have no ally: every other seat plays against you.",
                      "PRESS bob at the start of a line"],
     ("saga", "fr"): ["Pour gagner\u00a0: soyez le premier à tenir 10 zones.",
-                     "Vous tenez 2 zones maintenant\u00a0: Kent, Normandy.",
+                     "Vous tenez 2 zones maintenant\u00a0: Kent, Normandie.",
                      "Vous n'avez pas d'allié", "PRESSE bob en début de ligne"],
     ("seigneurs", "en"): ["How to win: the game ends at once when one family heads every "
                           "domain.", "the barbarian (zed) judges", "Your prestige now: 4.",

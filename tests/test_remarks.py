@@ -294,3 +294,32 @@ def test_losses_written_after_je_are_the_losses_chosen(tmp_path):
     words = written.replace(" 1 ", " une ").replace("perds 1 ", "perds un ")
     row = reply(referee, "wessex", "bob", words, now)
     assert "vous perdez" in flat(answer_to(referee, row)), words
+
+
+@pytest.mark.parametrize("ruleset,line,understood,remark", [
+    ("seigneurs", "offer bob give wood 2 take metal 1 - your move, Bob", "metal 1",
+     "your move, Bob"),
+    ("saga", "move reserve Kent - wish me luck, lads", "reserve moves", "wish me luck, lads"),
+])
+def test_an_order_then_a_dash_and_chat_is_the_order_and_a_remark(tmp_path, ruleset, line,
+                                                                   understood, remark):
+    """'card horde - enjoy, my lords' was refused whole."""
+    referee = game_at(tmp_path, ruleset)
+    seat = sorted(TABLES[ruleset][3])[0]
+    row = reply(referee, "g", seat, line, START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert understood in said.split("Your orders as I understood them:")[1], said
+    assert f"line 1: {remark}" in said
+
+
+@pytest.mark.parametrize("line", ["A LVP S F EDI - Nxx Syy", "A LVP S F EDI - Nxx",
+                                  "A LVP S F LON - Nxx Syy"])
+def test_a_dash_that_moves_a_unit_is_never_taken_for_chat(tmp_path, line):
+    """In Diplomacy the dash is the move sign: a support to a mistyped place stays an
+    error, never a support to hold with a remark."""
+    referee = game_at(tmp_path, "diplomacy")
+    row = reply(referee, "g", "ann", f"F LON - NTH\n{line}", START)
+    said = flat(answer_to(referee, row))
+    assert "line 2:" in said.split("could not be accepted")[1], said
+    assert "Remarks" not in said and " S F " not in said.split("could not")[0], said

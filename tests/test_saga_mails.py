@@ -53,14 +53,18 @@ def battle(tmp_path):
                      position={**CASE["position"],
                                "factions": {**CASE["position"]["factions"], "cat": "scots"},
                                "homelands": {**CASE["position"]["homelands"], "cat": "Alba"}})
+    march(referee, "scout Mercia", "move host Mercia")
+    return referee
+
+
+def march(referee, scout: str, move: str) -> None:
+    """ann scouts Mercia and marches in; bob picks the scenario: each answered at once."""
     now = START
-    for seat, order in (("ann", "scout Mercia"), ("ann", "move host Mercia"),
-                        ("bob", "scenario bridge")):
+    for seat, order in (("ann", scout), ("ann", move), ("bob", "scenario bridge")):
         answer = inbound.submit(referee, "case", seat, order, now)
         assert not answer["errors"], answer
         now = later(now, 1)
         assert referee.tick(now, send=False).phases
-    return referee
 
 
 def test_the_scout_alone_is_answered_at_once(battle):
@@ -200,3 +204,47 @@ def test_every_mail_of_a_campaign_fits_78_columns(tmp_path, lang):
     for mail in sent:
         for line in text(mail).splitlines():
             assert len(line) <= 78, f"{mail['Subject']}: {line!r}"
+
+
+# Zones whose French name differs from the English one, as the default map gives them.
+FRENCH_ZONES = {"Normandy": "Normandie", "Brittany": "Bretagne", "Flanders": "Flandre",
+                "Neustria": "Neustrie", "Mercia": "Mercie", "Bernicia": "Bernicie",
+                "Cumbria": "Cumbrie", "East Anglia": "Est-Anglie"}
+
+
+def test_a_french_seat_reads_its_zones_by_their_french_names(tmp_path):
+    """ann, a Norman who reads French, scouts and marches into Mercia written her way: her
+    mails (text and HTML), her hints and her map name Normandie and Mercie, never Normandy
+    or Mercia; every hint she is shown is an order she can send; the log keeps the zones'
+    own names."""
+    referee = make_referee(tmp_path)
+    players = seats("ann", "bob")
+    players[0].lang = "fr"
+    referee.new_game("saga", "case", players, START, {}, seed=CASE["seed"],
+                     position=CASE["position"])
+    state = referee.table("case").state["game"]
+    with i18n.speaking("fr"):
+        hints = [o for orders in saga.view(state, "ann")["you"]["option_orders"].values()
+                 for o in orders]
+        assert "déplacer ost Mercie" in hints and "recruter guerriers Normandie" in hints, hints
+        for hint in hints:
+            assert saga.orders.reads(state, "ann", hint), hint
+    march(referee, "reconnaissance Mercie", "déplacer ost Mercie")
+    sent = mails(referee, "ann")
+    bodies = [text(m) for m in sent]
+    html = [m.get_body(preferencelist=("html",)).get_content() for m in sent]
+    flat = " ".join(" ".join(bodies).split())
+    assert "Patrie Normandie" in flat and "reconnaissance Mercie" in flat
+    assert re.search(r"ost en Kent, 5 points", flat), flat
+    assert "VOTRE BATAILLE en Mercie" in flat
+    for english in FRENCH_ZONES:
+        assert not any(english in body for body in bodies + html), english
+    assert "déplacer ost Mercie" in bodies[0] and "YOUR BATTLE" not in flat
+    with i18n.speaking("fr"):
+        board = render.board_svg("saga", saga, saga.view(referee.table("case").state["game"],
+                                                         "ann"))
+    assert ">18 Normandie</text>" in board and ">12 Mercie</text>" in board
+    assert "Normandy" not in board and "Mercia" not in board
+    logged = json.dumps([row["payload"] for row in referee.store.event_rows("case")])
+    assert '"Mercia"' in logged and "Mercie" not in logged
+    assert referee.table("case").state["game"]["homelands"]["ann"] == "Normandy"

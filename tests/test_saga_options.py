@@ -1,7 +1,7 @@
 """The orders a SAGA mail says a seat may send now are written in the seat's language, and
 the game's real parser reads each of them.
 
-Each line ("déplacer host Mercia | Wessex") offers orders built from the seat's
+Each line ("déplacer ost Mercie | Wessex") offers orders built from the seat's
 position, and every one of them is fed to the parser for the seat in a real
 position: none may be refused, and no line shows a placeholder ("A+B", "[NAME]",
 "ARMY N") for the player to fill in.
@@ -53,7 +53,7 @@ def test_a_french_seat_reads_its_options_in_french_words(turn):
     with speaking("fr"):
         lines = [line for choice in options(turn, "ann", "orders") for line in choice["text"]]
     text = "\n".join(lines)
-    assert "  déplacer ost Normandy" in lines
+    assert "  déplacer ost Normandie" in lines
     assert "diviser ost 2 pillards" in text and "licencier ost 1 levée" in text
     assert "recruter levées | guerriers | gardes" in text
     assert not re.search(r"\b(move|scout|recruit|disband|split|raiders|levy|host|reserve)\b", text)

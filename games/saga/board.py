@@ -2,17 +2,20 @@
 
 A map is a TOML table (``boards/<name>.toml``, or a ``[board]`` table in a
 position file) with a list of ``[[zones]]``: ``number``, ``name`` (how the
-zone is known everywhere), ``fr`` (its French name), ``x``/``y`` (where it
-lies on the SVG map), ``land`` and ``sea`` (the names of its neighbours;
-sea links count as adjacency), ``coastal`` (default true); and a list of
+zone is known everywhere), ``fr`` (its French name, what a French seat
+reads), ``x``/``y`` (where it lies on the SVG map), ``land`` and ``sea`` (the
+names of its neighbours; sea links count as adjacency), ``coastal`` (default
+true); and a list of
 ``[[factions]]``: ``key``, ``colour``, ``homelands`` (zone names, or
 ``"coastal"``). Every link must be listed on both of its zones.
 """
 
 from difflib import get_close_matches
+from functools import cache
 
 from pbem.adjudicator.contract import SetupError
 from pbem.adjudicator.maps import Library
+from pbem.i18n import current
 
 from .material import FACTION_NAMES, squash
 
@@ -132,3 +135,21 @@ def check_factions(rows, zones: dict) -> None:
 
 BOARDS = Library(__package__, Board, check, noun="map")
 load = BOARDS.load
+
+
+@cache
+def french_names() -> dict[str, str]:
+    """Every zone of the shipped maps with its French name (its ``fr``), by its name."""
+    return {name: board.french[name] for key in BOARDS.names()
+            for board in [BOARDS.load(key)] for name in board.order}
+
+
+def zone_label(name: str) -> str:
+    """A zone as its reader reads it: its French name in French ('Normandie'), else its
+    name. Events and orders keep the zone's name; only what is shown is translated."""
+    return french_names().get(name, name) if current() == "fr" else name
+
+
+def zone_labels(names) -> list[str]:
+    """Zones as their reader reads them."""
+    return [zone_label(name) for name in names]

@@ -17,6 +17,7 @@ from .material import (SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, poin
 from .moves import captives, default_where, ransom_of
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scout_targets, withdraw_options)
+from .board import zone_label, zone_labels
 from .start import signup_options
 from .state import zones_of
 
@@ -84,9 +85,9 @@ def free_names(state, seat) -> list[str]:
 def signup(state, seat, reads):
     for faction, zones in signup_options(state).items():
         orders = [_("faction {faction}").format(faction=faction_word(faction)) + "\n" +
-                  _("homeland {zone}").format(zone=z) for z in zones]
+                  _("homeland {zone}").format(zone=z) for z in zone_labels(zones)]
         yield (_("faction {faction}   homeland {zones}").format(
-            faction=faction_word(faction), zones=" | ".join(zones)), "", orders)
+            faction=faction_word(faction), zones=" | ".join(zone_labels(zones))), "", orders)
     yield (_("host 1 hearthguards 2 warriors 1 levies"), _("(4 or 5 points, with the Lord)"),
            [_("host 1 hearthguards 2 warriors 1 levies")])
     yield _("reserve 1 warriors"), _("(1 or 2 points)"), [_("reserve 1 warriors")]
@@ -94,14 +95,14 @@ def signup(state, seat, reads):
 
 def turn(state, seat, reads):
     for name, _army in armies(state, seat):
-        line, orders = one_of(_("move {army} {last}"), internal_moves(state, seat, name),
-                              army=army_name(name))
+        line, orders = one_of(_("move {army} {last}"),
+                              zone_labels(internal_moves(state, seat, name)), army=army_name(name))
         yield line, "", orders
     for name, _army in armies(state, seat):
-        line, orders = one_of(_("move {army} {last}"), outward_targets(state, seat, name),
-                              army=army_name(name))
+        line, orders = one_of(_("move {army} {last}"),
+                              zone_labels(outward_targets(state, seat, name)), army=army_name(name))
         yield line, _("(the one move out)"), orders
-    line, orders = one_of(_("scout {last}"), scout_targets(state, seat))
+    line, orders = one_of(_("scout {last}"), zone_labels(scout_targets(state, seat)))
     yield line, _("(instead of moving out; then MOVE or STAY)"), orders
     yield from reorganising(state, seat, reads)
     yield from recruiting(state, seat)
@@ -151,13 +152,13 @@ def recruiting(state, seat):
                  if where == _("your homeland") else
                  _("(at upkeep, one of each type; 5 gold a unit; in {zone})").format(
                      zone=where)), orders
-    zones = zones_of(state, seat)
+    zones = zone_labels(zones_of(state, seat))
     line, orders = one_of(_("recruit {units} {last}"), zones, units=unit_word("warriors"))
     yield line, _("(or in another zone of yours)"), orders
 
 
 def after_scouting(state, seat, reads):
-    zone = state["turn"]["scout"]["zone"]
+    zone = zone_label(state["turn"]["scout"]["zone"])
     moves = [_("move {army} {zone}").format(army=army_name(n), zone=zone) for n, _army in
              armies(state, seat)]
     yield " | ".join(moves), _("(into the zone you scouted)"), moves
@@ -170,14 +171,15 @@ def retreat(state, seat, reads):
     for name in state["turn"]["retreats"]:
         army = state["armies"][seat][name]
         line, orders = one_of(_("retreat {army} {last}"),
-                              give_way(state, seat, zone, points(army)), army=army_name(name))
+                              zone_labels(give_way(state, seat, zone, points(army))),
+                              army=army_name(name))
         yield line, "", orders
 
 
 def setup(state, seat, reads):
     options = withdraw_options(state) if seat == state["turn"]["battle"]["defender"] else {}
     for name, zones in sorted(options.items()):
-        line, orders = one_of(_("withdraw {army} {last}"), zones, army=army_name(name))
+        line, orders = one_of(_("withdraw {army} {last}"), zone_labels(zones), army=army_name(name))
         yield line, _("(it leaves before the battle)"), orders
     if options:  # the choice not to: without an army that may leave, there is none
         yield _("fight"), _("(every army there fights, as one)"), [_("fight")]
@@ -195,7 +197,7 @@ def aftermath(state, seat, reads):
         order = _("lose {units}").format(units=units_said(units, lord))
         yield order, _("(the units you lose, your choice)"), [order]
     if "fall_back" in asks:
-        line, orders = one_of(_("retreat {last}"), fall_back_options(state))
+        line, orders = one_of(_("retreat {last}"), zone_labels(fall_back_options(state)))
         yield line, _("(where your army falls back)"), orders
     if "promote" in asks:
         won = state["armies"][seat][battle["forces"][seat]["army"]]

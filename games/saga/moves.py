@@ -19,6 +19,7 @@ them out (turn.py), so what a player is told is what happens.
 from pbem.i18n import _
 
 from .army import has, points, valid_name
+from .board import zone_label
 from .material import MAX_ARMY, UNIT_TYPES, units_text
 from .rules import enterable, internal_moves, may_leave, outward_targets
 from .state import board_of, largest_army, owner_of, room, told, zones_of
@@ -58,15 +59,15 @@ def move_problem(state, seat, step, scouted=False) -> str | None:
         return _("{army} has moved already this turn").format(army=name)
     if not board.adjacent(army["zone"], zone):
         return _("{zone} is not next to {where}, where {army} stands").format(
-            zone=zone, where=army["zone"], army=name)
+            zone=zone_label(zone), where=zone_label(army["zone"]), army=name)
     if owner_of(state, zone) == seat:
         if zone not in internal_moves(state, seat, name):
             return _("{zone} has no room for {army}: a zone holds at most 8 points").format(
-                zone=zone, army=name)
+                zone=zone_label(zone), army=name)
         return None
     if not enterable(state, seat, zone):
         return _("{zone} belongs to a seat of your own fealty; you never attack it").format(
-            zone=zone)
+            zone=zone_label(zone))
     if state["turn"]["contact"] or (state["turn"]["scout"] and not scouted):
         return _("only one army may move into a zone you do not control each turn")
     return may_leave(state, seat, name)
@@ -142,14 +143,14 @@ def scout_problem(state, seat, step) -> str | None:
             return trouble
         if zone not in outward_targets(state, seat, name):
             return may_leave(state, seat, name) or _(
-                "{army} cannot move into {zone}, so it cannot scout it").format(army=name,
-                                                                                zone=zone)
+                "{army} cannot move into {zone}, so it cannot scout it").format(
+                    army=name, zone=zone_label(zone))
         return None
     if owner_of(state, zone) == seat:
-        return _("{zone} is yours: scout a zone you might move into").format(zone=zone)
+        return _("{zone} is yours: scout a zone you might move into").format(zone=zone_label(zone))
     if not any(zone in outward_targets(state, seat, n) for n in state["armies"][seat]):
         return _("none of your armies may move into {zone}, so none can scout it").format(
-            zone=zone)
+            zone=zone_label(zone))
     return None
 
 
@@ -164,7 +165,8 @@ def recruit_problem(state, seat, step) -> str | None:
     if place in state["armies"][seat]:
         return None
     if owner_of(state, place) != seat:
-        return _("{zone} is not yours: new units go to a zone you control").format(zone=place)
+        return _("{zone} is not yours: new units go to a zone you control").format(
+            zone=zone_label(place))
     return None
 
 
@@ -271,7 +273,8 @@ def default_where(state, seat) -> str:
     """Where a recruit that names no place goes, in words: "your homeland", or the zone
     (a seat that lost its homeland)."""
     place = default_place(state, seat)
-    return _("your homeland") if place in (None, state["homelands"].get(seat)) else place
+    return _("your homeland") if place in (None, state["homelands"].get(seat)) \
+        else zone_label(place)
 
 
 def recruit_place(state, seat, step) -> tuple[str | None, str | None, str | None]:

@@ -16,6 +16,7 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
+from .board import zone_label, zone_labels
 from .choices import choices
 from .orders import reads
 from .examples import examples
@@ -134,15 +135,16 @@ def army_lines(army, zone) -> list[str]:
     """An army in a seat's mail: name, zone, points, units (folded within 78 columns)."""
     main = " " + _("(Main Host)") if army["main"] else ""
     return indent(_("{army} in {zone}, {points}{main}: {units}").format(
-        army=army_name(army["name"]), zone=zone, points=points_text(army["points"]), main=main,
-        units=army["text"]))
+        army=army_name(army["name"]), zone=zone_label(zone), points=points_text(army["points"]),
+        main=main, units=army["text"]))
 
 
 def realm(state, seat) -> dict:
     """A seat's realm in full: gold, zones, armies, its Lord."""
     return {"seat": seat, "faction": faction_name(state["factions"][seat]),
             "homeland": state["homelands"][seat], "gold": state["gold"][seat],
-            "zones": zones_of(state, seat),
+            "zones": zones_of(state, seat), "homeland_label": zone_label(state["homelands"][seat]),
+            "zone_labels": zone_labels(zones_of(state, seat)),
             "armies": [{**army_view(a, seat, n), "zone": a["zone"],
                         "lines": army_lines(army_view(a, seat, n), a["zone"])}
                        for n, a in sorted(state["armies"][seat].items())],
@@ -213,7 +215,7 @@ def battle_view(state, seat) -> dict | None:
         return None
     if seat not in (battle["attacker"], battle["defender"]):
         return None
-    out = {"zone": battle["zone"], "attacker": battle["attacker"],
+    out = {"zone": zone_label(battle["zone"]), "attacker": battle["attacker"],
            "defender": battle["defender"], "homeland": battle["homeland"],
            "dice": battle["dice"], "chooser": battle["chooser"],
            "scenario": battle.get("scenario"),
@@ -269,7 +271,7 @@ def holder_text(view, owner) -> str:
 
 def zone_line(view, zone) -> str:
     """One zone: number, name, holder, armies; with the turn a fact was learned."""
-    name = f"{zone['number']:>2} {zone['name']}"
+    name = f"{zone['number']:>2} {zone_label(zone['name'])}"
     if zone["status"] == "unknown":
         return f"{name:<17}?"
     holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
@@ -322,7 +324,8 @@ def legend(view) -> list[str]:
     lines = wrap(_("* a homeland. Armies: name points (hearthguards/warriors/levies, "
                    "+L the Lord).")) + \
         wrap(_("? not known. A zone you do not hold shows what you learned, and when."))
-    factions = ", ".join(f"{f['seat']} {f['name']} ({f['homeland']})" for f in view["factions"])
+    factions = ", ".join(f"{f['seat']} {f['name']} ({zone_label(f['homeland'])})"
+                         for f in view["factions"])
     if factions:
         lines += wrap(_("Factions: {list}.").format(list=factions))
     goal = view["zones_to_win"]
@@ -368,7 +371,8 @@ def own_area(view) -> list:
 def zone_drawing(view, zone) -> dict:
     """A zone's circle as zone.svg.j2 draws it: its holder's colour, its armies' points
     and, for what the viewer only remembers, the turn it saw it."""
-    return {"name": zone["name"], "number": zone["number"], "x": zone["x"], "y": zone["y"],
+    return {"name": zone["name"], "caption": zone_label(zone["name"]), "number": zone["number"],
+            "x": zone["x"], "y": zone["y"],
             "radius": ZONE_RADIUS, "colour": zone["colour"], "homeland": zone["homeland"],
             "stale": zone["stale"],
             "dashed": zone["status"] in ("unknown", "present") or zone["stale"],
@@ -389,9 +393,9 @@ def armies_badge(armies) -> str:
 def zone_title(view, zone) -> str:
     """A zone's tooltip."""
     if zone["status"] == "unknown":
-        return f"{zone['name']}: " + _("not known")
+        return f"{zone_label(zone['name'])}: " + _("not known")
     holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
-    text = f"{zone['name']}: {holder}, {armies_text(zone['armies'])}"
+    text = f"{zone_label(zone['name'])}: {holder}, {armies_text(zone['armies'])}"
     if zone["status"] == "known":
         text += " " + _("(turn {turn})").format(turn=zone["turn"])
     return text
@@ -426,7 +430,7 @@ def briefing(state, seat) -> dict:
     if held:
         lines.append(ngettext("You hold {num} zone now: {zones}.",
                               "You hold {num} zones now: {zones}.", len(held)).format(
-            num=len(held), zones=", ".join(held)))
+            num=len(held), zones=", ".join(zone_labels(held))))
     lines.append(_("Take zones by moving an army of 4 points or more into a zone you do not "
                    "control. A stronger army, or a homeland, means a battle: you play it "
                    "on your table with its owner, and both of you mail the result."))
@@ -450,8 +454,9 @@ def disputed_text(p) -> str:
 
 
 # The fields of an event that name an army (narrated by the army's name in the reader's
-# words: 'ost' in French).
+# words: 'ost' in French), and those that name a zone (by its name in the reader's words).
 ARMY_KEYS = ("army", "other", "new")
+ZONE_KEYS = ("zone", "from", "to", "homeland", "scouted")
 
 
 def narrate(event) -> str | None:
@@ -459,8 +464,11 @@ def narrate(event) -> str | None:
     handler = NARRATIONS.get(event.type)
     if not handler:
         return None
-    return handler({**event.payload, **{key: army_name(event.payload[key]) for key in ARMY_KEYS
-                                        if isinstance(event.payload.get(key), str)}})
+    p = event.payload
+    return handler({**p, **{key: army_name(p[key]) for key in ARMY_KEYS
+                            if isinstance(p.get(key), str)},
+                    **{key: zone_label(p[key]) for key in ZONE_KEYS
+                       if isinstance(p.get(key), str)}})
 
 
 def force_text(force) -> str:
@@ -602,7 +610,7 @@ NARRATIONS = {
                              "lost").format(**p),
     "battle_over": lambda p: _("{owner} holds {zone}").format(**p),
     "recruits_set": lambda p: _("recruits for upkeep: {list}").format(list=", ".join(
-        unit_name(r["type"]) + (f" ({r['place']})" if r["place"] else "")
+        unit_name(r["type"]) + (f" ({zone_label(r['place'])})" if r["place"] else "")
         for r in p["recruits"])),
     "disband_asked": lambda p: ngettext(
         "{seat} cannot pay upkeep: {num} point to disband",

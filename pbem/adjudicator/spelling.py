@@ -149,12 +149,17 @@ class Reading:
     and `remark`, the words of chat beside it on the line ("" when none); `strict`: the
     order counts only when the game accepts it whole (else when it is no remark);
     `meant`: the words are surely meant as an order (a line tied to the one before, an
-    order followed by chat), so the game's refusal of them is the line's error."""
+    order followed by chat), so the game's refusal of them is the line's error; `also`:
+    a second order the line gives ("Build A Ber and F Kie"), read after the mail's
+    other lines, both counting only when the game accepts each whole; `chat`: the
+    remark counts only when the game, reading it alone, sets it aside as chat."""
 
     order: str
     remark: str = ""
     strict: bool = True
     meant: bool = True
+    also: str = ""
+    chat: bool = False
 
 
 def readings(line: str, remark: bool) -> list[Reading]:
@@ -185,12 +190,53 @@ def readings(line: str, remark: bool) -> list[Reading]:
             if rest:
                 found.append(Reading(rest, strict=False))
         else:
+            found += pairs(text)
             found += [Reading(order, chat) for order, chat in tails(text)]
+            found += [Reading(order, chat, chat=True) for order, chat in dashed(text)]
             # a sentence before an order ("Building an oven. build oven wood 1"), the
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
     return found
+
+
+# What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".
+JOINS = re.compile(r"\s+(?:and|et|&)\s+", re.IGNORECASE)
+
+
+def pairs(line: str) -> list[Reading]:
+    """Two orders joined on a line ("Build A Ber and F Kie"): each side as an order by
+    itself, or the second with the first's verb when it gives none ("BUILD F KIE")."""
+    found = []
+    for join in JOINS.finditer(line):
+        first, second = line[:join.start()].strip(), line[join.end():].strip()
+        if not first or not second:
+            continue
+        found.append(Reading(first, also=second))
+        verb = first.split()[0]
+        if folded(second.split()[0]) != folded(verb):
+            found.append(Reading(first, also=f"{verb} {second}"))
+    return found
+
+
+# A dash between spaces, after which people chat: "card horde - enjoy, my lords".
+DASH = re.compile(r"\s+[-–—]+\s+")
+
+
+def dashed(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each dash followed by words of chat that do not read as a sentence
+    at sight but hold a comma or a word of sentences ("card horde - enjoy, my lords"). A
+    game whose orders use the dash (Diplomacy's "A Par - Bur") writes places after it,
+    so a mistyped one ("A Yor S F Lon - Nxx") stays an error."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in DASH.finditer(line)
+            if line[:at.start()].strip() and chatty(line[at.end():])
+            and not sentence(line[at.end():])]
+
+
+def chatty(words: str) -> bool:
+    """Do these words hold a comma or a word that starts sentences and never orders?"""
+    return "," in words or any(folded(word) in OPENERS for word in words.split())
 
 
 def subjectless(line: str) -> str | None:

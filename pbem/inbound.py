@@ -703,13 +703,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
             _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
-        note = _("Nothing is asked of you now (waiting for {seats}), and your mail holds no "
-                 "orders: nothing in it was lost.") if target == sender and not orders_like(
-                     table, sender, orders_text) else \
-            _("Nothing is asked of you now (waiting for {seats}), so these orders were "
-              "not recorded.") if target == sender else \
-            _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were not "
-              "recorded.")
+        note = nothing_asked(table, sender, target, orders_text)
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         return
     orders, errors, orders_text, beside = read_orders(table, target, orders_text)
@@ -749,6 +743,19 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
                                      "not accept, and this mail gives none of the others "
                                      "again: I kept those I had accepted, with these. To "
                                      "replace them all, send the whole set again.")))
+
+
+def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
+    """What a seat asked nothing now is told of its mail (with {seat} and {seats} to fill):
+    that chat lost nothing, or that orders were not recorded."""
+    if target != sender:
+        return _("Nothing is asked of {seat} now (waiting for {seats}), so these orders were "
+                 "not recorded.")
+    if not orders_like(table, sender, orders_text):
+        return _("Nothing is asked of you now (waiting for {seats}), and your mail holds no "
+                 "orders: nothing in it was lost.")
+    return _("Nothing is asked of you now (waiting for {seats}), so these orders were "
+             "not recorded.")
 
 
 def set_aside(parse, words: str) -> bool:

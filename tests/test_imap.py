@@ -325,6 +325,9 @@ def test_watch_waits_with_idle_and_reconnects_after_the_server_restarts(tmp_path
     try:
         dovecot.append(order(1))
         wait_until(lambda: len(stored(referee)) == 1)
+        # restart while the watcher idles, not while it moves mail 1 out of the INBOX:
+        # a session killed mid-move can leave Maildir locks that stall the next APPEND
+        wait_until(lambda: dovecot.messages("INBOX") == [])
         dovecot.stop()
         dovecot.start()
         dovecot.append(order(2))

@@ -14,13 +14,13 @@ import pytest
 
 from conftest import START, make_referee, seats
 from mailkinds import SAGA_START
-from games.auguste.orders import parse as auguste_parse
-from games.auguste.state import board_of
-from games.saga import orders as saga_orders
-from games.saga.material import army_name
-from games.saga.material import plain as saga_plain
-from games.seigneurs import orders as seigneurs_orders
-from games.seigneurs.material import GOOD_WORDS
+from pbem.games.auguste.orders import parse as auguste_parse
+from pbem.games.auguste.state import board_of
+from pbem.games.saga import orders as saga_orders
+from pbem.games.saga.material import army_name
+from pbem.games.saga.material import plain as saga_plain
+from pbem.games.seigneurs import orders as seigneurs_orders
+from pbem.games.seigneurs.material import GOOD_WORDS
 from pbem import inbound, render
 from pbem.adjudicator import offers
 from pbem.adjudicator.results import parse_result

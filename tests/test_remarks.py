@@ -11,8 +11,8 @@ mistyped command.
 
 import pytest
 
-from games.saga import choices
-from games.saga import orders as saga_orders
+from pbem.games.saga import choices
+from pbem.games.saga import orders as saga_orders
 from pbem.adjudicator.results import parse_result
 from pbem.adjudicator.spelling import chat
 from pbem.app import SeatSpec

@@ -14,9 +14,9 @@ import pytest
 
 from conftest import START, make_referee, seats
 from mailkinds import SAGA_START
-from games.saga import orders as saga_orders
-from games.seigneurs import orders as seigneurs_orders
-from games.saga.present import lord_text, narrate, options
+from pbem.games.saga import orders as saga_orders
+from pbem.games.seigneurs import orders as seigneurs_orders
+from pbem.games.saga.present import lord_text, narrate, options
 from pbem.i18n import speaking
 
 PLACEHOLDER = re.compile(r"A\+B|\[|\]|\bA\b|\bN\b|ARMY|ARMÉE|NAME|NOM|ZONE")

@@ -10,7 +10,7 @@ import copy
 
 import pytest
 
-from games.saga import orders as saga_orders
+from pbem.games.saga import orders as saga_orders
 from pbem.adjudicator.contract import REFEREE
 from pbem.app import SeatSpec
 from pbem.timeutil import later

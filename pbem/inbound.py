@@ -758,6 +758,13 @@ def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
              "not recorded.")
 
 
+def within(reading, order: str) -> bool:
+    """Is this reading an order followed by chat after a dash, found inside the order an
+    earlier reading kept ("card hrode" in "card hrode - enjoy")? Then the line's error
+    is this order's, and the chat a remark."""
+    return reading.chat and order.startswith(reading.order) and order != reading.order
+
+
 def set_aside(parse, words: str) -> bool:
     """Does the game, reading these words alone, set them aside as chat?"""
     _orders, errors = parse(words)
@@ -836,8 +843,9 @@ def read_orders(table, target: str, text: str) -> tuple:
             if not left:
                 fallback = (trial, again, still, reading.remark)
                 break
-            if fallback is None and not reading.also and reading.meant and not any(e.remark for e in left) and \
-                    (reading.remark or not reading.strict) and not introduces(written):
+            if not reading.also and reading.meant and not any(e.remark for e in left) and \
+                    (reading.remark or not reading.strict) and not introduces(written) and \
+                    (fallback is None or within(reading, fallback[0][refused.line - 1])):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and fallback[3] and written.strip().startswith(
                 fallback[0][refused.line - 1].strip()) and holds_order(

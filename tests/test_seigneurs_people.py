@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.seigneurs.narrate import narrate
+from pbem.games.seigneurs.narrate import narrate
 from pbem.app import SeatSpec
 from pbem.timeutil import later
 
@@ -108,8 +108,8 @@ def test_the_barbarian_sees_its_deck_and_names_a_card_by_a_word_of_it(tmp_path):
     assert "votre carte d'événement : rumeur-de-peste" in flat(answer_to(referee, zed))
     wrong = reply(referee, "v", "zed", "carte pste", START)
     said = flat(answer_to(referee, wrong))
-    assert "il n'y a pas de carte pste dans votre pioche ; vouliez-vous dire " \
-           "rumeur-de-peste ?" in said
+    assert "il n'y a pas de carte pste dans votre pioche ; elle contient : " in said
+    assert "évêque ; vouliez-vous dire rumeur-de-peste ?" in said
     english = valley_game(tmp_path / "en", {"stage": "taxation"})
     english.tick(later(english.table("v").state["engine"]["deadline"], 1), send=False)
     assert "- plague-rumour: 1 invader enters on the east side" in flat(last(english, "zed"))

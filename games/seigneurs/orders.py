@@ -456,8 +456,8 @@ def deck_card(deck: list[str], args: list[str]) -> str:
              for piece in [name] + name.split("-") if len(piece) > 2}
     near = closest(wanted, parts, 1)
     hint = _("; did you mean {name}?").format(name=card_name(parts[near[0]])) if near else ""
-    raise LineError(_("there is no card {word} left in your deck{hint}; it holds: "
-                      "{cards}").format(word=" ".join(args) or "-", cards=shown, hint=hint))
+    raise LineError(_("there is no card {word} left in your deck; it holds: "
+                      "{cards}{hint}").format(word=" ".join(args) or "-", cards=shown, hint=hint))
 
 
 def card_words(card: str) -> set[str]:

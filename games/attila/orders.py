@@ -61,8 +61,9 @@ TAKERS = {"play": N_("PLAY"), "tile": N_("the INFLUENCE tile"), "exchange": N_("
 
 
 def words(line: str) -> list[str]:
-    """A line as lower-case words without accents, punctuation or filler."""
-    tokens = re.split(r"[\s,:;.!()]+", plain(line))
+    """A line as lower-case words without accents, punctuation or filler (the "+" that
+    starts a play's second step in the mails' examples, "+ renounce raetia", included)."""
+    tokens = re.split(r"[\s,:;.!()+]+", plain(line))
     return [t for t in tokens if t and t not in FILLER]
 
 

@@ -190,14 +190,17 @@ def readings(line: str, remark: bool) -> list[Reading]:
             if rest:
                 found.append(Reading(rest, strict=False))
         else:
+            found += [Reading(order, chat) for order, chat in bracketed(text)]
             found += pairs(text)
             found += [Reading(order, chat) for order, chat in tails(text)]
             found += [Reading(order, chat, chat=True) for order, chat in dashed(text)]
+            found += [Reading(order, chat, chat=True) for order, chat in commaed(text)]
             # a sentence before an order ("Building an oven. build oven wood 1"), the
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
-    return found
+    # what is left of a line of chat once its words are taken may be a mark alone ("Alors :")
+    return [reading for reading in found if re.search(r"\w", reading.order)]
 
 
 # What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".
@@ -231,6 +234,32 @@ def dashed(line: str) -> list[tuple[str, str]]:
     return [(line[:at.start()].strip(), line[at.end():].strip())
             for at in DASH.finditer(line)
             if line[:at.start()].strip() and chatty(line[at.end():])
+            and not sentence(line[at.end():])]
+
+
+# Words in brackets that end a line: "blue: move LOR ZOD (back to the goal, just in case)".
+BRACKETED = re.compile(r"^(.*?\S)\s*(\([^()]*\w[^()]*\))\s*[.!]?$")
+
+
+def bracketed(line: str) -> list[tuple[str, str]]:
+    """(order, chat) when the line ends with words in brackets, an aside: the game must
+    accept the words before them whole."""
+    found = BRACKETED.match(line.strip())
+    return [found.groups()] if found else []
+
+
+# A comma between an order and a clause of chat: "play saxons dalmatia, as far from
+# the Vandals as I can get".
+COMMA = re.compile(r",\s+")
+
+
+def commaed(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each comma followed by a clause of three words or more that does
+    not read as a sentence at sight (those are :func:`tails`); the game must set the clause
+    aside as chat when it reads it alone, and accept the order whole."""
+    return [(line[:at.start()].strip(), line[at.end():].strip())
+            for at in COMMA.finditer(line)
+            if line[:at.start()].strip() and len(line[at.end():].split()) >= 3
             and not sentence(line[at.end():])]
 
 

@@ -785,7 +785,8 @@ def holds_order(parse, chat: str, order: str) -> bool:
 
 def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
     """(orders, text, errors) of a mail that corrects the lines refused in the seat's
-    orders on file: those it had accepted are kept, after the mail's own.
+    orders on file: those it had accepted are kept, the mail's lines in place of the
+    refused ones (see :func:`in_place`), else after them.
 
     A correction is a mail that gives again none of the lines accepted before
     ("Sorry, Lvp of course: A Lvp - Yor" after "A Lpl - Yor" was refused), and
@@ -802,14 +803,35 @@ def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
     bad = {e.line for e in errors}
     given = [line for number, line in enumerate(text.splitlines(), start=1)
              if line.strip() and number not in bad]
-    if not refused or not kept or not given or {same(line) for line in given} & \
+    written = [line for line in text.splitlines() if line.strip()]
+    if not refused or not kept or not written or {same(line) for line in written} & \
             {same(line) for line in kept}:
         return orders, text, errors
-    joined = "\n".join(text.splitlines() + [""] + kept)
-    again, still = table.game.parse(table.state["game"], target, joined)
-    if len(still) > len(errors):
-        return orders, text, errors
-    return again, joined, still
+    # a line refused alone may be right in its place ("+ renounce dacia" after its play)
+    tries = [in_place(sub["text"], refused, text)] + \
+        (["\n".join(text.splitlines() + [""] + kept)] if given else [])
+    for joined in tries:
+        again, still = table.game.parse(table.state["game"], target, joined)
+        if len(still) <= len(errors):
+            return again, joined, still
+    return orders, text, errors
+
+
+def in_place(filed: str, refused: set, text: str) -> str:
+    """The orders on file with the mail's lines where the refused ones stood (one for one
+    when it gives as many, else all at the first), after the mail's lines left blank: a
+    game whose lines follow each other (a play, then its influence) reads them in their
+    place, and the mail's lines keep their numbers."""
+    fixes = [line for line in text.splitlines() if line.strip()]
+    lines = []
+    for number, line in enumerate(filed.splitlines(), start=1):
+        if number not in refused:
+            lines.append(line)
+        elif len(fixes) == len(refused):
+            lines.append(fixes[sorted(refused).index(number)])
+        elif number == min(refused):
+            lines += fixes
+    return "\n".join([""] * len(text.splitlines()) + [""] + lines)
 
 
 def same(line: str) -> str:

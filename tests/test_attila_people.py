@@ -1,0 +1,75 @@
+"""Attila as people play it, from the player's side: real mails in, real mails out.
+
+Each test plays one point of a club's game by mail: the lines the mails show
+as examples copied as they are, chat after an order's comma, a correction
+that gives again only the refused line.
+"""
+
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from players import answer_to, flat, reply
+
+HANDS = {"ann": ["franks", "franks", "huns", "goths", "goths", "vandals"],
+         "bob": ["saxons", "saxons", "saxons", "teutons", "teutons", "vandals"],
+         "cid": ["huns", "goths", "teutons", "vandals", "vandals", "vandals"],
+         "dee": ["goths", "huns", "franks", "vandals", "vandals", "teutons"],
+         "eve": ["huns", "goths", "saxons", "saxons", "saxons", "teutons"]}
+
+
+def table(tmp_path, first: str):
+    """The full table, ann and cid reading French, `first` to play."""
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example",
+                        lang="fr" if name in ("ann", "cid") else "en") for name in HANDS]
+    referee.new_game("attila", "h", players, START, {}, seed="people",
+                     position={"first": first, "hands": HANDS})
+    return referee
+
+
+def test_the_second_step_lines_copied_from_the_mail_with_their_plus_are_taken(tmp_path):
+    referee = table(tmp_path, "cid")
+    row = reply(referee, "h", "cid", "Bonjour tout le monde,\njouer vandales pannonie - "
+                "désolé Bob\n+ renoncer dacia\n+ tuile influence vandales\nCid", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "renoncer à l'influence : un second pion des Vandales en Dacia ; tuile " \
+           "INFLUENCE : +2 Vandales" in said
+    assert "ligne 2 : désolé Bob" in said
+    referee.tick(later(START, 0.1), send=False)
+    game = referee.table("h").state["game"]
+    assert game["pawns"]["Dacia"] == {"vandals": 1}
+    assert game["influence"]["vandals"]["cid"] == 2
+
+
+def test_chat_after_an_order_s_comma_is_a_remark_and_the_order_is_taken(tmp_path):
+    referee = table(tmp_path, "eve")
+    row = reply(referee, "h", "eve", "Evening all,\n\ntile double\nplay saxons moesia, "
+                "as far from the Vandals as I can get\nplay saxons pannonia\n"
+                "+ renounce noricum\n\nEve", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 2 remarks set aside")
+    assert "line 4: as far from the Vandals as I can get" in said
+    assert "play a Saxon card, its pawn to Moesia" in said
+    referee.tick(later(START, 0.1), send=False)
+    game = referee.table("h").state["game"]
+    assert game["pawns"]["Moesia"] == {"saxons": 1}
+    assert game["pawns"]["Noricum"] == {"saxons": 1}
+
+
+def test_a_correction_of_a_refused_second_step_is_read_after_the_play_it_goes_with(tmp_path):
+    referee = table(tmp_path, "dee")
+    first = reply(referee, "h", "dee", "play goths moesia\n+ renounce dacai", START)
+    assert "line 2: there is no province called 'dacai'; did you mean Dacia?" in \
+        flat(answer_to(referee, first))
+    row = reply(referee, "h", "dee", "Dacia, sorry:\n+ renounce dacia", START,
+                answering=answer_to(referee, first))
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "I kept those I had accepted, with these" in said
+    assert "play a Goth card, its pawn to Moesia; renounce influence: a second Goth pawn " \
+           "to Dacia" in said
+    referee.tick(later(START, 0.1), send=False)
+    game = referee.table("h").state["game"]
+    assert game["pawns"]["Moesia"] == {"goths": 1} and game["pawns"]["Dacia"] == {"goths": 1}

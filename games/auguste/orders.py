@@ -15,6 +15,7 @@ from contextvars import ContextVar
 import re
 import unicodedata
 
+from pbem.adjudicator import hexgrid
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import N_, Said, _, current
@@ -422,6 +423,11 @@ def check_move(state, colour, start, to, units=None) -> str | None:
     if problem:
         return problem
     if to not in reachable(state, start, units):
+        near = nearest_free(state, start, to, units)
+        if near:
+            return Said("{to} is not next to the group of your {colour} legionary on {cell}; "
+                        "the free cells next to it closest to {to}: {near}", to=to,
+                        cell=start, colour=colour_name(colour), near=", ".join(near))
         return Said("{to} is not next to the group of your {colour} legionary on {cell}; a "
                     "legionary moves to a cell next to its own group", to=to, cell=start,
                     colour=colour_name(colour))
@@ -430,6 +436,16 @@ def check_move(state, colour, start, to, units=None) -> str | None:
                     "enter {to}, which holds another", cell=start, to=to,
                     colour=colour_name(colour))
     return None
+
+
+def nearest_free(state, start, to, units) -> list[str]:
+    """The (at most two) free cells next to the group of the legionary on `start` closest
+    to `to`, the cell a move named that is not next to it."""
+    cells, shielded = board_of(state).cells, units[start]["shield"]
+    free = [cell for cell in reachable(state, start, units)
+            if cell not in units and not destination_problem(state, cell)
+            and not (shielded and cell in state["shields"])]
+    return sorted(free, key=lambda cell: (hexgrid.distance(cells[cell], cells[to]), cell))[:2]
 
 
 def destination_problem(state, to) -> str | None:

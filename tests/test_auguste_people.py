@@ -1,0 +1,61 @@
+"""Auguste as people play it, from the player's side: real mails in, real mails out.
+
+Each test plays one point of a club's game by mail: an aside in brackets
+after an order, a move to a cell not next to the legion's group answered
+with the cells that are, a correction that starts with "Alors :", what a
+French seat is told of its orders and of which mail to answer.
+"""
+
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from players import answer_to, flat, outbox, reply
+
+
+def forum(tmp_path):
+    """Four seats (4-2): ann and cid, French, for Caesar; bob and dee for Pompey."""
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example",
+                        lang="fr" if name in ("ann", "cid") else "en")
+               for name in ("ann", "bob", "cid", "dee")]
+    referee.new_game("auguste", "rome", players, START, {"preset": "4-2"}, seed="people")
+    return referee
+
+
+def test_an_aside_in_brackets_after_an_order_is_a_remark_and_the_order_is_taken(tmp_path):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "dee", "Hi Bob,\n\nblue: move MEV COH (the shield, just "
+                "in case)\n\nDee", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "blue: move the legionary on MEV to COH" in said
+    assert "line 3: (the shield, just in case)" in said
+    assert "----- blue: move MEV COH -----" in said
+
+
+def test_a_move_not_next_to_the_group_names_the_closest_cells_that_are(tmp_path):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "ann", "Coucou,\nbouge KUB MIJ\nAnne", START)
+    said = flat(answer_to(referee, row))
+    assert "ligne 2 : MIJ n'est pas voisine du groupe de votre légionnaire de la légion " \
+           "rouge sur KUB ; les cases libres voisines de ce groupe les plus proches de " \
+           "MIJ : BUV, HUD" in said
+    row = reply(referee, "rome", "ann", "Ah zut, pas voisine. Alors :\nbouge KUB BUV", START,
+                answering=answer_to(referee, row))
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "ligne 1 : Ah zut, pas voisine." in said
+    assert "----- bouge KUB BUV -----" in said, "the colon left of the remark is no order line"
+    assert "Ordres reçus ; ils remplacent tout ordre envoyé avant pour ce tour." in said
+
+
+def test_help_says_which_mail_to_answer_in_the_seat_s_language(tmp_path):
+    referee = forum(tmp_path)
+    reply(referee, "rome", "cid", "AIDE", START)
+    [help_fr] = outbox(referee, seat="cid", kind="help")
+    assert "Répondez à un message du tour en cours (gardez [pbem rome #" in flat(help_fr)
+    assert "une réponse à un message d'un tour terminé n'est pas utilisée" in flat(help_fr)
+    reply(referee, "rome", "bob", "HELP", later(START, 0.1))
+    [help_en] = outbox(referee, seat="bob", kind="help")
+    assert "a reply to a mail of a turn that is over is not used" in flat(help_en)

@@ -73,3 +73,15 @@ def test_a_correction_of_a_refused_second_step_is_read_after_the_play_it_goes_wi
     referee.tick(later(START, 0.1), send=False)
     game = referee.table("h").state["game"]
     assert game["pawns"]["Moesia"] == {"goths": 1} and game["pawns"]["Dacia"] == {"goths": 1}
+
+
+def test_an_order_said_in_a_sentence_is_taken_and_its_chat_is_a_remark(tmp_path):
+    referee = table(tmp_path, "dee")
+    chat = reply(referee, "h", "dee", "I'll be brief and to the point, thanks", START)
+    assert chat["reason"] == "no orders: 1 remark set aside"
+    row = reply(referee, "h", "dee", "I'll play huns dacia and take the influence, thanks",
+                START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "play a Hun card, its pawn to Dacia; take influence over the Huns" in said
+    assert "line 1: take the influence, thanks" in said

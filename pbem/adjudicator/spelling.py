@@ -177,7 +177,10 @@ def readings(line: str, remark: bool) -> list[Reading]:
         if plain and text is line:
             found.append(Reading(plain))
         if remark and subjectless(text):
-            found.append(Reading(subjectless(text)))
+            # "I'll play huns dacia and take the influence, thanks": taken only whole
+            found += [Reading(subjectless(text))] + [
+                Reading(order, chat, meant=False, chat=is_chat)
+                for order, chat, is_chat in asides(subjectless(text))]
         if remark:
             rest = unlinked(text)
             if rest:
@@ -192,15 +195,26 @@ def readings(line: str, remark: bool) -> list[Reading]:
         else:
             found += [Reading(order, chat) for order, chat in bracketed(text)]
             found += pairs(text)
-            found += [Reading(order, chat) for order, chat in tails(text)]
-            found += [Reading(order, chat, chat=True) for order, chat in dashed(text)]
-            found += [Reading(order, chat, chat=True) for order, chat in commaed(text)]
+            found += [Reading(order, chat, chat=is_chat) for order, chat, is_chat in asides(text)
+                      if (order, chat) not in bracketed(text)]
             # a sentence before an order ("Building an oven. build oven wood 1"), the
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
     # what is left of a line of chat once its words are taken may be a mark alone ("Alors :")
     return [reading for reading in found if re.search(r"\w", reading.order)]
+
+
+def asides(line: str) -> list[tuple[str, str, bool]]:
+    """(order, chat, whether the game must read the chat alone as a remark) for each way
+    an order may be followed by chat on its line: a sentence (see :func:`tails`), words
+    after a dash or a comma, words in brackets, words after "and" ("play huns dacia and
+    take the influence")."""
+    return [(order, chat, False) for order, chat in tails(line)] + \
+        [(order, chat, True) for order, chat in dashed(line) + commaed(line)] + \
+        [(order, chat, False) for order, chat in bracketed(line)] + \
+        [(line[:join.start()].strip(), line[join.end():].strip(), True)
+         for join in JOINS.finditer(line) if line[:join.start()].strip()]
 
 
 # What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".

@@ -59,3 +59,19 @@ def test_help_says_which_mail_to_answer_in_the_seat_s_language(tmp_path):
     reply(referee, "rome", "bob", "HELP", later(START, 0.1))
     [help_en] = outbox(referee, seat="bob", kind="help")
     assert "a reply to a mail of a turn that is over is not used" in flat(help_en)
+
+
+def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_path):
+    referee = make_referee(tmp_path)
+    players = [SeatSpec("ann", "ann@players.example", lang="fr"),
+               SeatSpec("bob", "bob@players.example")]
+    referee.new_game("auguste", "rome", players, START, {}, seed="people", position={
+        "laurel": "FIM", "shields": [],
+        "legions": {"red": {"team": "Caesar", "units": ["HEP", "HIP"]},
+                    "blue": {"team": "Pompey", "units": ["TUK", "ZOS"]}}})
+    reply(referee, "rome", "ann", "rouge : passe", START)
+    reply(referee, "rome", "bob", "blue: move TUK MOC", START)
+    referee.tick(later(START, 0.1), send=False)
+    report = flat(outbox(referee, seat="ann", kind="report")[-1])
+    assert "combat frontal : HEP (1) contre MOC (1) ; HIP (1) contre MOC (1). Morts : " \
+           "personne" in report, report

@@ -276,13 +276,13 @@ def narrate(event) -> str | None:
         return _("VOLCANO on {cell} ({legion}): killed {victims}").format(
             cell=p["cell"], legion=colour_name(p["legion"]), victims=victims_text(p["victims"]))
     if t == "pincered":
-        lines = "; ".join(_("{cells} between {first} and {second}").format(
+        lines = _("; ").join(_("{cells} between {first} and {second}").format(
             cells="-".join(line["cells"]), first=line["ends"][0], second=line["ends"][1])
             for line in p["lines"])
         return _("pincer: {lines}. Died: {victims}").format(lines=lines,
                                                              victims=victims_text(p["victims"]))
     if t == "fought":
-        fights = "; ".join(_("{first} ({one}) against {second} ({two})").format(
+        fights = _("; ").join(_("{first} ({one}) against {second} ({two})").format(
             first=f["a"], one=f["strength_a"], second=f["b"], two=f["strength_b"])
             for f in p["fights"])
         return _("frontal combat: {fights}. Died: {victims}").format(

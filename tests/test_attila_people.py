@@ -85,3 +85,25 @@ def test_an_order_said_in_a_sentence_is_taken_and_its_chat_is_a_remark(tmp_path)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "play a Hun card, its pawn to Dacia; take influence over the Huns" in said
     assert "line 1: take the influence, thanks" in said
+
+
+def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(tmp_path):
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example",
+                        lang="fr" if name in ("ann", "cid") else "en") for name in HANDS]
+    referee.new_game("attila", "h", players, START, {}, seed="people", position={
+        "first": "ann", "hands": HANDS, "pawns": {"Pannonia": {"saxons": 2, "vandals": 1}}})
+    reply(referee, "h", "ann", "jouer goths pannonie\n+ renoncer pannonie", START)
+    referee.tick(later(START, 0.1), send=False)
+    assert referee.table("h").state["game"]["turn"]["stage"] == "bid"
+    for seat, mail in (("bob", "bid saxons for now"), ("dee", "bid nothing this time"),
+                       ("eve", "I'll bid nothing, thanks"), ("ann", "mise rien")):
+        assert reply(referee, "h", seat, mail, later(START, 0.2))["reason"].startswith(
+            "orders recorded"), mail
+    row = reply(referee, "h", "cid", "Je ne mise rien cette fois", later(START, 0.3))
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "votre mise pour le conflit en Pannonia : aucune carte" in said
+    assert "ligne 1 : cette fois" in said
+    referee.tick(later(START, 0.4), send=False)
+    assert referee.table("h").state["game"]["turn"]["stage"] == "turn", "every bid is in"

@@ -209,12 +209,29 @@ def asides(line: str) -> list[tuple[str, str, bool]]:
     """(order, chat, whether the game must read the chat alone as a remark) for each way
     an order may be followed by chat on its line: a sentence (see :func:`tails`), words
     after a dash or a comma, words in brackets, words after "and" ("play huns dacia and
-    take the influence")."""
+    take the influence"), a clause with no mark before it ("mise rien cette fois")."""
     return [(order, chat, False) for order, chat in tails(line)] + \
         [(order, chat, True) for order, chat in dashed(line) + commaed(line)] + \
         [(order, chat, False) for order, chat in bracketed(line)] + \
         [(line[:join.start()].strip(), line[join.end():].strip(), True)
-         for join in JOINS.finditer(line) if line[:join.start()].strip()]
+         for join in JOINS.finditer(line) if line[:join.start()].strip()] + \
+        [(order, chat, True) for order, chat in trailing(line)]
+
+
+# Words that start a clause of chat after an order, with no mark between them: "mise rien
+# cette fois", "bid nothing this time", "pass for now".
+TRAILERS = frozenset("""
+    this that these those for because since if unless
+    cette ce cet ces pour parce puisque si sauf
+""".split())
+
+
+def trailing(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each word of :data:`TRAILERS` after the first two of a line that
+    starts two words of chat or more (a place may be named as one: Auguste's CET)."""
+    words = line.split()
+    return [(" ".join(words[:at]), " ".join(words[at:]))
+            for at in range(2, len(words) - 1) if folded(words[at]) in TRAILERS]
 
 
 # What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".
@@ -284,14 +301,17 @@ def chatty(words: str) -> bool:
 
 def subjectless(line: str) -> str | None:
     """The line without the pronoun that starts it ("Je passe": "passe"; "I'll pass":
-    "pass"; "J'accepte l'offre 1": "accepte l'offre 1"), or None when none does or
-    nothing else is left."""
+    "pass"; "J'accepte l'offre 1": "accepte l'offre 1"; "Je ne mise rien": "mise
+    rien"), or None when none does or nothing else is left."""
     words = line.split()
     if words and len(words[0]) > 2 and folded(words[0])[:2] == "j'":
         return " ".join([words[0][2:], *words[1:]])  # "J'accepte l'offre 1"
     if len(words) < 2 or folded(words[0]) not in SUBJECTS:
         return None
-    return " ".join(words[1:])
+    rest = words[1:]
+    if len(rest) > 1 and folded(rest[0]) in ("ne", "n'"):  # "Je ne mise rien": "mise rien"
+        rest = rest[1:]
+    return " ".join(rest)
 
 
 def unpleased(line: str) -> str | None:

@@ -97,7 +97,7 @@ def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(t
     referee.tick(later(START, 0.1), send=False)
     assert referee.table("h").state["game"]["turn"]["stage"] == "bid"
     for seat, mail in (("bob", "bid saxons for now"), ("dee", "bid nothing this time"),
-                       ("eve", "I'll bid nothing, thanks"), ("ann", "mise rien")):
+                       ("eve", "nothing from me"), ("ann", "rien pour moi")):
         assert reply(referee, "h", seat, mail, later(START, 0.2))["reason"].startswith(
             "orders recorded"), mail
     row = reply(referee, "h", "cid", "Je ne mise rien cette fois", later(START, 0.3))

@@ -192,6 +192,9 @@ def readings(line: str, remark: bool) -> list[Reading]:
                 found.append(Reading(subjectless(order) or order, chat, meant=False))
             if rest:
                 found.append(Reading(rest, strict=False))
+            # "nothing from me", "rien pour moi": taken only whole
+            found += [Reading(order, chat, meant=False, chat=True)
+                      for order, chat in trailing(text)]
         else:
             found += [Reading(order, chat) for order, chat in bracketed(text)]
             found += pairs(text)
@@ -219,19 +222,19 @@ def asides(line: str) -> list[tuple[str, str, bool]]:
 
 
 # Words that start a clause of chat after an order, with no mark between them: "mise rien
-# cette fois", "bid nothing this time", "pass for now".
+# cette fois", "bid nothing this time", "pass for now", "nothing from me".
 TRAILERS = frozenset("""
-    this that these those for because since if unless
-    cette ce cet ces pour parce puisque si sauf
+    this that these those for from because since if unless
+    cette ce cet ces pour de parce puisque si sauf
 """.split())
 
 
 def trailing(line: str) -> list[tuple[str, str]]:
-    """(order, chat) for each word of :data:`TRAILERS` after the first two of a line that
+    """(order, chat) for each word of :data:`TRAILERS` after the first of a line that
     starts two words of chat or more (a place may be named as one: Auguste's CET)."""
     words = line.split()
     return [(" ".join(words[:at]), " ".join(words[at:]))
-            for at in range(2, len(words) - 1) if folded(words[at]) in TRAILERS]
+            for at in range(1, len(words) - 1) if folded(words[at]) in TRAILERS]
 
 
 # What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".

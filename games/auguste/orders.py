@@ -417,6 +417,10 @@ def check_move(state, colour, start, to, units=None) -> str | None:
     units = state["units"] if units is None else units
     unit = units.get(start)
     if not unit or unit["legion"] != colour:
+        near = nearest_own(state, colour, start, units)
+        if near:
+            return Said("there is no {colour} legionary on {cell}; the closest are on {near}",
+                        colour=colour_name(colour), cell=start, near=", ".join(near))
         return Said("there is no {colour} legionary on {cell}",
                     colour=colour_name(colour), cell=start)
     problem = destination_problem(state, to)
@@ -436,6 +440,15 @@ def check_move(state, colour, start, to, units=None) -> str | None:
                     "enter {to}, which holds another", cell=start, to=to,
                     colour=colour_name(colour))
     return None
+
+
+def nearest_own(state, colour, cell, units) -> list[str]:
+    """The (at most two) cells of the legion's legionaries closest to `cell`, a cell a move
+    named where none of them stands."""
+    cells = board_of(state).cells
+    own = [here for here, unit in units.items() if unit["legion"] == colour]
+    return sorted(own, key=lambda here: (hexgrid.distance(cells[here], cells[cell]),
+                                         here))[:2]
 
 
 def nearest_free(state, start, to, units) -> list[str]:

@@ -75,3 +75,14 @@ def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_pat
     report = flat(outbox(referee, seat="ann", kind="report")[-1])
     assert "combat frontal : HEP (1) contre MOC (1) ; HIP (1) contre MOC (1). Morts : " \
            "personne" in report, report
+
+
+def test_an_order_asked_as_a_question_then_taken_back_is_a_remark_and_holds_nothing_up(
+        tmp_path):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "bob", "Hmm. Following the crown:\nmove HOF HUV?\n"
+                "no wait, Dee will go there. move BIC GOK", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 3 remarks set aside")
+    assert "orange: move the legionary on BIC to GOK" in said
+    assert "line 2: move HOF HUV?" in said and "could not be accepted" not in said

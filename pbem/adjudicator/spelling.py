@@ -342,11 +342,12 @@ def heads(line: str) -> list[tuple[str, str]]:
 
 def introduces(line: str) -> bool:
     """Does the line read as a sentence although its first word is an order's: it ends
-    with a colon, introducing what follows ("D'accord Bob, on s'arrange :"), or its first
-    word is followed at once by a comma or a full stop, and more words ("Peace, for
-    now.")? No order is written so: a line the game refuses that reads so is chat."""
+    with a colon, introducing what follows ("D'accord Bob, on s'arrange :"), or with a
+    question mark, asking ("move GUM JUG? no wait..."), or its first word is followed at
+    once by a comma or a full stop, and more words ("Peace, for now.")? No order is
+    written so: a line the game refuses that reads so is chat."""
     text = line.strip()
-    if text.endswith(":") and text[:-1].strip():
+    if text[-1:] in (":", "?") and text[:-1].strip():
         return True
     start = SENTENCE_START.match(text)
     return bool(start) and bool(re.search(r"\w", text[start.end():]))

@@ -127,7 +127,8 @@ def unlinked(line: str) -> str | None:
     no such word starts it or nothing else is left."""
     words = line.split()
     start = 0
-    while start < len(words) and folded(words[start]) in LINKS:
+    while start < len(words) and (folded(words[start]) in LINKS or
+                                  start and not folded(words[start])):  # "Puis : bouge"
         start += 1
     if start == 0 or start == len(words):
         return None

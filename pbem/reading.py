@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import re
 import unicodedata
 
-from .adjudicator.spelling import chat, mistyped
+from .adjudicator.spelling import chat, mistyped, unpleased
 
 # Mail commands by the word that starts the line: (command, language of the word).
 COMMANDS = {
@@ -126,7 +126,9 @@ def plain(text: str) -> str:
 
 
 def command_of(line: str, number: int) -> Command | None:
-    """The command a line gives ("READY", "Prêt !", "LANGUE fr"), or None."""
+    """The command a line gives ("READY", "Prêt !", "LANGUE fr", "STATUS please"), or
+    None."""
+    line = unpleased(line) or line
     words = plain(line).split()
     if not words or words[0] not in COMMANDS:
         return None

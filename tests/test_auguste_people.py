@@ -86,3 +86,12 @@ def test_an_order_asked_as_a_question_then_taken_back_is_a_remark_and_holds_noth
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 3 remarks set aside")
     assert "orange: move the legionary on BIC to GOK" in said
     assert "line 2: move HOF HUV?" in said and "could not be accepted" not in said
+
+
+def test_a_command_asked_politely_is_done(tmp_path):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "bob", "STATUS please", START)
+    assert (row["status"], row["reason"]) == ("done", "commands status")
+    row = reply(referee, "rome", "ann", "ÉTAT s'il vous plaît", START)
+    assert (row["status"], row["reason"]) == ("done", "commands status")
+    assert len(outbox(referee, kind="status")) == 2

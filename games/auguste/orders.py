@@ -27,7 +27,7 @@ from .teams import COLOURS
 # While parse reads a mail: each seat's example order, worked out once.
 READING_EXAMPLES = ContextVar("auguste_reading_examples", default=None)
 KEYWORDS = {
-    "move": "move", "bouge": "move", "bouger": "move", "deplace": "move",
+    "move": "move", "bouge": "move", "bouger": "move", "deplace": "move", "deplacer": "move",
     "laurel": "laurel", "laurier": "laurel",
     "pass": "pass", "passe": "pass", "passer": "pass",
     "seer": "seer", "devin": "seer",
@@ -37,7 +37,7 @@ KEYWORDS = {
 }
 FRENCH_COLOURS = {"rouge": "red", "jaune": "yellow", "vert": "green", "verte": "green",
                   "bleu": "blue", "bleue": "blue", "violet": "purple", "violette": "purple"}
-FILLER = {"to", "->", "=>", "vers", "a", "en", "-", "and", "et"}
+FILLER = {"to", "->", "=>", "vers", "a", "en", "-", "and", "et", "from", "de"}
 # Colour names in sentences ("the red legion", "la légion rouge").
 COLOUR_NAMES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"),
                 "green": N_("green"), "blue": N_("blue"), "purple": N_("purple")}
@@ -54,7 +54,7 @@ VERB_WORDS = {"en": {"move": "move", "laurel": "laurel", "pass": "pass", "seer":
 def words(line: str) -> list[str]:
     """A line as lower-case words without accents or punctuation around them."""
     plain = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode()
-    tokens = re.split(r"[\s,:;.]+", plain.lower())
+    tokens = re.split(r"[\s,:;.!]+", plain.lower())
     return [t for t in tokens if t and t not in FILLER]
 
 

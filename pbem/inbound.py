@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
 import json
+import re
 import signal
 import threading
 import time
@@ -847,6 +848,7 @@ def read_orders(table, target: str, text: str) -> tuple:
     (line, words).
     """
     parse = partial(table.game.parse, table.state["game"], target)
+    text = unbulleted(text)
     orders, errors = parse(text)
     lines, remarks, chat = text.splitlines(), [], set()
     for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
@@ -884,6 +886,16 @@ def read_orders(table, target: str, text: str) -> tuple:
             chat.add(refused.line)
     errors = [as_remark(e) if e.line in chat and not e.remark else e for e in errors]
     return orders, errors, "\n".join(lines), remarks
+
+
+# The mark of an item in a list, before an order: "- ", "* ", "• ", "1. ", "2) ".
+BULLET = re.compile(r"^(\s*)(?:[-*•·–—]|\d{1,2}[.)])\s+(?=\S)")
+
+
+def unbulleted(text: str) -> str:
+    """The text with the marks of a list's items taken off its lines ("* play huns
+    moesia": "play huns moesia")."""
+    return "\n".join(BULLET.sub(r"\1", line) for line in text.splitlines())
 
 
 def without_signature(text: str, errors, names: set[str], answer: Answer) -> tuple:

@@ -107,3 +107,13 @@ def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(t
     assert "ligne 1 : cette fois" in said
     referee.tick(later(START, 0.4), send=False)
     assert referee.table("h").state["game"]["turn"]["stage"] == "turn", "every bid is in"
+
+
+def test_the_steps_of_a_turn_written_as_a_list_are_taken(tmp_path):
+    referee = table(tmp_path, "eve")
+    row = reply(referee, "h", "eve", "My turn:\n* tile double\n* play saxons pannonia\n"
+                "* + renounce noricum\n* play huns moesia\nEve", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
+    assert "renounce influence: a second Saxon pawn to Noricum" in said
+    assert "play a Hun card, its pawn to Moesia" in said

@@ -6,6 +6,8 @@ with the cells that are, a correction that starts with "Alors :", what a
 French seat is told of its orders and of which mail to answer.
 """
 
+import pytest
+
 from pbem.app import SeatSpec
 from pbem.timeutil import later
 
@@ -95,3 +97,21 @@ def test_a_command_asked_politely_is_done(tmp_path):
     row = reply(referee, "rome", "ann", "ÉTAT s'il vous plaît", START)
     assert (row["status"], row["reason"]) == ("done", "commands status")
     assert len(outbox(referee, kind="status")) == 2
+
+
+@pytest.mark.parametrize("line", ["déplacer MEV COH", "bleue : bouge de MEV à COH !",
+                                  "* move MEV COH", "1) move from MEV to COH"])
+def test_a_move_written_as_people_write_it_is_taken(tmp_path, line):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "dee", f"Hi all,\n{line}\nDee", START)
+    said = flat(answer_to(referee, row))
+    assert row["reason"] == "orders recorded", said
+    assert "blue: move the legionary on MEV to COH" in said
+
+
+def test_je_passe_mon_tour_is_a_pass_and_the_turn_does_not_wait(tmp_path):
+    referee = forum(tmp_path)
+    row = reply(referee, "rome", "ann", "Je passe mon tour", START)
+    said = flat(answer_to(referee, row))
+    assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
+    assert "rouge : passer" in said and "ligne 1 : mon tour" in said

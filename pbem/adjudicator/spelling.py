@@ -190,7 +190,11 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # nothing personal: oppose B2 2" is no pass)
             for chat, order in reversed(heads(text)):
                 order = unlinked(order) or order
-                found.append(Reading(subjectless(order) or order, chat, meant=False))
+                order = subjectless(order) or order
+                found.append(Reading(order, chat, meant=False))
+                # "Bon, je passe mon tour": "passe", with "Bon" and "mon tour" as chat
+                found += [Reading(part, f"{chat} … {rest}", meant=False, chat=True)
+                          for part, rest in trailing(order)]
             if rest:
                 found.append(Reading(rest, strict=False))
             # "nothing from me", "rien pour moi": taken only whole
@@ -223,10 +227,11 @@ def asides(line: str) -> list[tuple[str, str, bool]]:
 
 
 # Words that start a clause of chat after an order, with no mark between them: "mise rien
-# cette fois", "bid nothing this time", "pass for now", "nothing from me".
+# cette fois", "bid nothing this time", "pass for now", "nothing from me", "je passe mon
+# tour".
 TRAILERS = frozenset("""
-    this that these those for from because since if unless
-    cette ce cet ces pour de parce puisque si sauf
+    this that these those my for from because since if unless
+    cette ce cet ces mon ma mes pour parce puisque si sauf
 """.split())
 
 

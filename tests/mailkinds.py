@@ -37,6 +37,101 @@ SAGA_START = {
                 "reserve": {"zone": "Mercia", "warriors": 1, "levies": 1}},
         "cat": {"host": {"zone": "Alba", "hearthguards": 1, "warriors": 2, "levies": 1,
                          "lord": True, "main": True}}}}
+# A referee's own map, inline in a position file (docs/positions.md), with the zones'
+# French names: ann leads the Franks from Austrasia, bob the Bretons from Aquitaine.
+SAGA_OWN_MAP = """
+round = 1
+active = "ann"
+turn = 2
+factions = {ann = "franks", bob = "bretons"}
+homelands = {ann = "Austrasia", bob = "Aquitaine"}
+owners = {Saxony = "ann", Burgundy = "bob"}
+gold = {ann = 20, bob = 20}
+
+[armies.ann]
+host = {zone = "Saxony", hearthguards = 1, warriors = 2, levies = 2, lord = true, main = true}
+reserve = {zone = "Austrasia", warriors = 1}
+
+[armies.bob]
+host = {zone = "Burgundy", hearthguards = 1, warriors = 2, levies = 1, lord = true, main = true}
+
+[board]
+name = "francia"
+title = "Francia"
+width = 400
+height = 400
+
+[[board.zones]]
+number = 1
+name = "Frisia"
+fr = "Frise"
+x = 100
+y = 60
+land = ["Saxony", "Austrasia"]
+
+[[board.zones]]
+number = 2
+name = "Saxony"
+fr = "Saxe"
+x = 260
+y = 60
+land = ["Frisia", "Austrasia", "Bavaria"]
+
+[[board.zones]]
+number = 3
+name = "Austrasia"
+fr = "Austrasie"
+x = 170
+y = 160
+land = ["Frisia", "Saxony", "Bavaria", "Burgundy"]
+
+[[board.zones]]
+number = 4
+name = "Bavaria"
+fr = "Bavière"
+x = 320
+y = 180
+land = ["Saxony", "Austrasia", "Lombardy"]
+coastal = false
+
+[[board.zones]]
+number = 5
+name = "Burgundy"
+fr = "Bourgogne"
+x = 170
+y = 270
+land = ["Austrasia", "Lombardy", "Aquitaine"]
+coastal = false
+
+[[board.zones]]
+number = 6
+name = "Lombardy"
+fr = "Lombardie"
+x = 320
+y = 320
+land = ["Bavaria", "Burgundy"]
+coastal = false
+
+[[board.zones]]
+number = 7
+name = "Aquitaine"
+x = 60
+y = 330
+land = ["Burgundy"]
+
+[[board.factions]]
+key = "franks"
+colour = "#3355aa"
+homelands = ["Austrasia", "Burgundy"]
+
+[[board.factions]]
+key = "bretons"
+colour = "#aa3333"
+homelands = "coastal"
+"""
+# Its zones whose French name is not their name.
+OWN_MAP_FRENCH = {"Frisia": "Frise", "Saxony": "Saxe", "Austrasia": "Austrasie",
+                  "Bavaria": "Bavière", "Burgundy": "Bourgogne", "Lombardy": "Lombardie"}
 SEIGNEURS_START = {
     "stage": "market", "card": "border-raid",
     "villages": {"ann": ["C2", "C3"], "bob": ["C6", "C7"]},

@@ -9,11 +9,12 @@ tests/test_hints.py; Auguste's laurel example is checked here.
 """
 
 import re
+import tomllib
 
 import pytest
 
 from conftest import START, make_referee, seats
-from mailkinds import SAGA_START
+from mailkinds import OWN_MAP_FRENCH, SAGA_OWN_MAP, SAGA_START
 from pbem.games.auguste.orders import parse as auguste_parse
 from pbem.games.auguste.state import board_of
 from pbem.games.saga import orders as saga_orders
@@ -223,6 +224,21 @@ def test_saga_help_merges_the_seats_own_armies_when_they_share_a_zone(lang, tmp_
         assert _("move host Jorvik") not in shown
         assert saga_orders.parse(table.state["game"], "ann", _("move host Jorvik"))[1]
     assert not refused(saga_orders.parse, table.state["game"], "ann", shown, lang)
+
+
+@pytest.mark.parametrize("lang, said, other", [
+    ("en", "move host Frisia", OWN_MAP_FRENCH.values()),
+    ("fr", "déplacer ost Frise", OWN_MAP_FRENCH)], ids=["en", "fr"])
+def test_saga_examples_on_a_referees_own_map_name_its_zones_as_the_seat_reads_them(
+        lang, said, other, tmp_path):
+    """On a position file's map, a French seat's examples name the zones by the map's
+    French names, an English seat's by their names; each is read back."""
+    table = game_at(tmp_path, "saga", ["ann", "bob"], tomllib.loads(SAGA_OWN_MAP),
+                    {"rounds": "3"})[1]
+    shown = seat_examples(table, "ann", lang)
+    assert said in shown, shown
+    assert not [e for e in shown for name in other if re.search(rf"\b{name}\b", e)], shown
+    assert refused(saga_orders.parse, table.state["game"], "ann", shown, lang) == []
 
 
 @pytest.mark.parametrize("case, said", [

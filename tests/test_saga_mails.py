@@ -160,9 +160,19 @@ def present_grey() -> str:
 def test_the_map_fits_a_phone_and_greys_what_is_unknown(battle, tmp_path):
     """Chromium lays ann's map out in a phone's 360 px: it scales down to fit, and every zone
     she knows nothing of is drawn grey."""
-    assert CHROMIUM, NO_CHROMIUM
     state = battle.table("case").state["game"]
-    board = render.board_html("saga", saga, saga.view(state, "ann"))
+    found = on_a_phone(render.board_html("saga", saga, saga.view(state, "ann")), tmp_path)
+    assert 300 < found["width"] <= found["page"] <= 360
+    fills = {z["name"]: z["fill"] for z in found["zones"]}
+    assert fills["7 Bernicia"] == "rgb(208, 208, 208)", "unknown zones are grey"
+    assert fills["15 Kent"] != "rgb(208, 208, 208)", "ann's own zone has her colour"
+    assert len(fills) == 19
+
+
+def on_a_phone(board, folder) -> dict:
+    """A map's HTML block as headless Chromium lays it out in a phone's 360 px: the map's
+    width, the page's, and each zone as drawn ({"name": its caption, "fill"})."""
+    assert CHROMIUM, NO_CHROMIUM
     page = """<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">
     </head><body style="margin: 0"><div id="phone" style="width: 360px">""" + str(board) + \
         """</div><pre id="out"></pre><script>
@@ -175,17 +185,12 @@ def test_the_map_fits_a_phone_and_greys_what_is_unknown(battle, tmp_path):
          page: document.getElementById("phone").scrollWidth,
          zones: zones});
     </script></body></html>"""
-    path = tmp_path / "map.html"
+    path = folder / "map.html"
     path.write_text(page, encoding="utf-8")
     dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
                           "--window-size=360,800", "--dump-dom", path.as_uri()],
                          capture_output=True, text=True, timeout=60).stdout
-    found = json.loads(html_unescape(re.search(r'<pre id="out">(.*?)</pre>', dom).group(1)))
-    assert 300 < found["width"] <= found["page"] <= 360
-    fills = {z["name"]: z["fill"] for z in found["zones"]}
-    assert fills["7 Bernicia"] == "rgb(208, 208, 208)", "unknown zones are grey"
-    assert fills["15 Kent"] != "rgb(208, 208, 208)", "ann's own zone has her colour"
-    assert len(fills) == 19
+    return json.loads(html_unescape(re.search(r'<pre id="out">(.*?)</pre>', dom).group(1)))
 
 
 def html_unescape(value: str) -> str:

@@ -64,6 +64,16 @@ class Board:
         found = {name for w, name in self._words.items() if w.startswith(key)}
         return found.pop() if len(found) == 1 else None
 
+    def label(self, name: str) -> str:
+        """A zone as its reader reads it: in French its ``fr`` name on this map ('Normandie'),
+        else its name (a word that names no zone, an army's, is kept). Events and orders
+        keep the zone's name; only what is shown is translated."""
+        return shown(self.french, name)
+
+    def labels(self, names) -> list[str]:
+        """Zones as their reader reads them."""
+        return [self.label(name) for name in names]
+
     def closest(self, word: str) -> str | None:
         """The zone whose name is closest to a word that names none, for error messages."""
         names = {squash(n): n for n in self.order}
@@ -137,19 +147,14 @@ BOARDS = Library(__package__, Board, check, noun="map")
 load = BOARDS.load
 
 
+def shown(french: dict, name: str) -> str:
+    """A zone's name as the reader reads it, given its map's French names by zone."""
+    return french.get(name, name) if current() == "fr" else name
+
+
 @cache
-def french_names() -> dict[str, str]:
-    """Every zone of the shipped maps with its French name (its ``fr``), by its name."""
+def shipped_french() -> dict[str, str]:
+    """Every zone of the shipped maps with its French name, by its name: all narration
+    knows of a zone, as an event names it without its map."""
     return {name: board.french[name] for key in BOARDS.names()
             for board in [BOARDS.load(key)] for name in board.order}
-
-
-def zone_label(name: str) -> str:
-    """A zone as its reader reads it: its French name in French ('Normandie'), else its
-    name. Events and orders keep the zone's name; only what is shown is translated."""
-    return french_names().get(name, name) if current() == "fr" else name
-
-
-def zone_labels(names) -> list[str]:
-    """Zones as their reader reads them."""
-    return [zone_label(name) for name in names]

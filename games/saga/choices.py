@@ -17,9 +17,8 @@ from .material import (SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, poin
 from .moves import captives, default_where, ransom_of
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
                     outward_targets, scout_targets, withdraw_options)
-from .board import zone_label, zone_labels
 from .start import signup_options
-from .state import zones_of
+from .state import board_of, zones_of
 
 # One unit of a type, as an order writes it ("1 levy", "1 levée").
 ONE_UNIT = {"hearthguards": N_("hearthguard"), "warriors": N_("warrior"), "levies": N_("levy")}
@@ -83,26 +82,30 @@ def free_names(state, seat) -> list[str]:
 # ---------------------------------------------------------------- one maker per question
 
 def signup(state, seat, reads):
+    board = board_of(state)
     for faction, zones in signup_options(state).items():
         orders = [_("faction {faction}").format(faction=faction_word(faction)) + "\n" +
-                  _("homeland {zone}").format(zone=z) for z in zone_labels(zones)]
+                  _("homeland {zone}").format(zone=z) for z in board.labels(zones)]
         yield (_("faction {faction}   homeland {zones}").format(
-            faction=faction_word(faction), zones=" | ".join(zone_labels(zones))), "", orders)
+            faction=faction_word(faction), zones=" | ".join(board.labels(zones))), "", orders)
     yield (_("host 1 hearthguards 2 warriors 1 levies"), _("(4 or 5 points, with the Lord)"),
            [_("host 1 hearthguards 2 warriors 1 levies")])
     yield _("reserve 1 warriors"), _("(1 or 2 points)"), [_("reserve 1 warriors")]
 
 
 def turn(state, seat, reads):
+    board = board_of(state)
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"),
-                              zone_labels(internal_moves(state, seat, name)), army=army_name(name))
+                              board.labels(internal_moves(state, seat, name)),
+                              army=army_name(name))
         yield line, "", orders
     for name, _army in armies(state, seat):
         line, orders = one_of(_("move {army} {last}"),
-                              zone_labels(outward_targets(state, seat, name)), army=army_name(name))
+                              board.labels(outward_targets(state, seat, name)),
+                              army=army_name(name))
         yield line, _("(the one move out)"), orders
-    line, orders = one_of(_("scout {last}"), zone_labels(scout_targets(state, seat)))
+    line, orders = one_of(_("scout {last}"), board.labels(scout_targets(state, seat)))
     yield line, _("(instead of moving out; then MOVE or STAY)"), orders
     yield from reorganising(state, seat, reads)
     yield from recruiting(state, seat)
@@ -152,13 +155,13 @@ def recruiting(state, seat):
                  if where == _("your homeland") else
                  _("(at upkeep, one of each type; 5 gold a unit; in {zone})").format(
                      zone=where)), orders
-    zones = zone_labels(zones_of(state, seat))
+    zones = board_of(state).labels(zones_of(state, seat))
     line, orders = one_of(_("recruit {units} {last}"), zones, units=unit_word("warriors"))
     yield line, _("(or in another zone of yours)"), orders
 
 
 def after_scouting(state, seat, reads):
-    zone = zone_label(state["turn"]["scout"]["zone"])
+    zone = board_of(state).label(state["turn"]["scout"]["zone"])
     moves = [_("move {army} {zone}").format(army=army_name(n), zone=zone) for n, _army in
              armies(state, seat)]
     yield " | ".join(moves), _("(into the zone you scouted)"), moves
@@ -171,7 +174,7 @@ def retreat(state, seat, reads):
     for name in state["turn"]["retreats"]:
         army = state["armies"][seat][name]
         line, orders = one_of(_("retreat {army} {last}"),
-                              zone_labels(give_way(state, seat, zone, points(army))),
+                              board_of(state).labels(give_way(state, seat, zone, points(army))),
                               army=army_name(name))
         yield line, "", orders
 
@@ -179,7 +182,8 @@ def retreat(state, seat, reads):
 def setup(state, seat, reads):
     options = withdraw_options(state) if seat == state["turn"]["battle"]["defender"] else {}
     for name, zones in sorted(options.items()):
-        line, orders = one_of(_("withdraw {army} {last}"), zone_labels(zones), army=army_name(name))
+        line, orders = one_of(_("withdraw {army} {last}"), board_of(state).labels(zones),
+                              army=army_name(name))
         yield line, _("(it leaves before the battle)"), orders
     if options:  # the choice not to: without an army that may leave, there is none
         yield _("fight"), _("(every army there fights, as one)"), [_("fight")]
@@ -197,7 +201,8 @@ def aftermath(state, seat, reads):
         order = _("lose {units}").format(units=units_said(units, lord))
         yield order, _("(the units you lose, your choice)"), [order]
     if "fall_back" in asks:
-        line, orders = one_of(_("retreat {last}"), zone_labels(fall_back_options(state)))
+        line, orders = one_of(_("retreat {last}"),
+                              board_of(state).labels(fall_back_options(state)))
         yield line, _("(where your army falls back)"), orders
     if "promote" in asks:
         won = state["armies"][seat][battle["forces"][seat]["army"]]

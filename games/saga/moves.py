@@ -19,7 +19,6 @@ them out (turn.py), so what a player is told is what happens.
 from pbem.i18n import _
 
 from .army import has, points, valid_name
-from .board import zone_label
 from .material import MAX_ARMY, UNIT_TYPES, units_text
 from .rules import enterable, internal_moves, may_leave, outward_targets
 from .state import board_of, largest_army, owner_of, room, told, zones_of
@@ -59,15 +58,15 @@ def move_problem(state, seat, step, scouted=False) -> str | None:
         return _("{army} has moved already this turn").format(army=name)
     if not board.adjacent(army["zone"], zone):
         return _("{zone} is not next to {where}, where {army} stands").format(
-            zone=zone_label(zone), where=zone_label(army["zone"]), army=name)
+            zone=board.label(zone), where=board.label(army["zone"]), army=name)
     if owner_of(state, zone) == seat:
         if zone not in internal_moves(state, seat, name):
             return _("{zone} has no room for {army}: a zone holds at most 8 points").format(
-                zone=zone_label(zone), army=name)
+                zone=board.label(zone), army=name)
         return None
     if not enterable(state, seat, zone):
         return _("{zone} belongs to a seat of your own fealty; you never attack it").format(
-            zone=zone_label(zone))
+            zone=board.label(zone))
     if state["turn"]["contact"] or (state["turn"]["scout"] and not scouted):
         return _("only one army may move into a zone you do not control each turn")
     return may_leave(state, seat, name)
@@ -137,6 +136,7 @@ def scout_problem(state, seat, step) -> str | None:
     if state["turn"]["contact"] or state["turn"]["scout"]:
         return _("only one scouting (or one move out) each turn")
     name, zone = step.get("army"), step["zone"]
+    label = board_of(state).label(zone)
     if name is not None:
         trouble = army_problem(state, seat, name)
         if trouble:
@@ -144,13 +144,13 @@ def scout_problem(state, seat, step) -> str | None:
         if zone not in outward_targets(state, seat, name):
             return may_leave(state, seat, name) or _(
                 "{army} cannot move into {zone}, so it cannot scout it").format(
-                    army=name, zone=zone_label(zone))
+                    army=name, zone=label)
         return None
     if owner_of(state, zone) == seat:
-        return _("{zone} is yours: scout a zone you might move into").format(zone=zone_label(zone))
+        return _("{zone} is yours: scout a zone you might move into").format(zone=label)
     if not any(zone in outward_targets(state, seat, n) for n in state["armies"][seat]):
         return _("none of your armies may move into {zone}, so none can scout it").format(
-            zone=zone_label(zone))
+            zone=label)
     return None
 
 
@@ -166,7 +166,7 @@ def recruit_problem(state, seat, step) -> str | None:
         return None
     if owner_of(state, place) != seat:
         return _("{zone} is not yours: new units go to a zone you control").format(
-            zone=zone_label(place))
+            zone=board_of(state).label(place))
     return None
 
 
@@ -274,7 +274,7 @@ def default_where(state, seat) -> str:
     (a seat that lost its homeland)."""
     place = default_place(state, seat)
     return _("your homeland") if place in (None, state["homelands"].get(seat)) \
-        else zone_label(place)
+        else board_of(state).label(place)
 
 
 def recruit_place(state, seat, step) -> tuple[str | None, str | None, str | None]:

@@ -29,7 +29,6 @@ from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
-from .board import zone_label, zone_labels
 from .material import (DEFAULT_HOST, DEFAULT_RESERVE, HOST_POINTS, LORD_WORDS, RESERVE_POINTS,
                        SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, faction_of, plain,
                        points_text, scenario_name, scenario_of, unit_count, unit_name, unit_of,
@@ -193,7 +192,7 @@ class Reader:
         if not text:
             raise ValueError(_("name a zone (its name or its number)"))
         close = self.board.closest(text)
-        hint = _("; did you mean {zone}?").format(zone=zone_label(close)) if close else ""
+        hint = _("; did you mean {zone}?").format(zone=self.board.label(close)) if close else ""
         raise ValueError(_("there is no zone called {word!r}").format(word=text) + hint)
 
     def army(self, word, seat=None) -> str:
@@ -301,8 +300,8 @@ class Reader:
             self.orders.pop("homeland")
             self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
                 "{zone} cannot be the homeland of the {faction} now; free: {zones}").format(
-                zone=zone_label(homeland), faction=faction_name(faction),
-                zones=", ".join(zone_labels(options[faction]))))
+                zone=self.board.label(homeland), faction=faction_name(faction),
+                zones=", ".join(self.board.labels(options[faction]))))
         elif faction and not homeland and "homeland" not in self.lines and not self.errors:
             self.orders["homeland"] = options[faction][0]
         elif homeland and not faction:
@@ -313,10 +312,11 @@ class Reader:
             self.orders.pop("homeland")
             self.error(self.lines["homeland"], self.texts[self.lines["homeland"]], _(
                 "no free faction may have {zone} as its homeland now").format(
-                    zone=zone_label(homeland))
+                    zone=self.board.label(homeland))
                 if not fits else _("{zone} may be the homeland of the {factions}: name your "
                                    "faction too, e.g. faction {faction}").format(
-                zone=zone_label(homeland), factions=_(" or ").join(faction_name(f) for f in fits),
+                zone=self.board.label(homeland),
+                factions=_(" or ").join(faction_name(f) for f in fits),
                 faction=faction_name(fits[-1]).lower()))
 
     # ------------------------------------------------------------ the turn
@@ -352,7 +352,7 @@ class Reader:
         if trouble:
             zone = self.state["turn"]["scout"]["zone"]
             raise ValueError(_("after your scouting, move into {zone} or STAY: {why}").format(
-                zone=zone_label(zone), why=trouble))
+                zone=self.board.label(zone), why=trouble))
 
     def read_stay(self, number, line, args) -> None:
         """STAY: no move out this turn."""
@@ -456,7 +456,7 @@ class Reader:
             options = fall_back_options(self.state)
             if zone not in options:
                 raise ValueError(_("your army may fall back to {zones}, not {zone}").format(
-                    zones=", ".join(zone_labels(options)), zone=zone_label(zone)))
+                    zones=", ".join(self.board.labels(options)), zone=self.board.label(zone)))
             self.once("fall_back", number)
             self.orders["fall_back"] = zone
             return
@@ -477,7 +477,8 @@ class Reader:
         options = give_way(self.state, self.seat, army["zone"], points(army))
         if zone not in options:
             raise ValueError(_("{army} may retreat to {zones}, not {zone}").format(
-                army=name, zones=", ".join(zone_labels(options)), zone=zone_label(zone)))
+                army=name, zones=", ".join(self.board.labels(options)),
+                zone=self.board.label(zone)))
         self.once(f"retreat {name}", number)
         self.orders.setdefault("retreats", {})[name] = zone
 
@@ -493,8 +494,8 @@ class Reader:
         name = self.army(args[0])
         zone = self.zone(args[1:])
         if name not in options or zone not in options[name]:
-            said = _("; ").join(_("{army}: {zones}").format(army=n, zones=", ".join(zone_labels(z)))
-                               for n, z in sorted(options.items()))
+            said = _("; ").join(_("{army}: {zones}").format(
+                army=n, zones=", ".join(self.board.labels(z))) for n, z in sorted(options.items()))
             raise ValueError(_("this withdrawal is not possible; possible: {said}").format(
                 said=said))
         if "fight" in self.lines or self.orders.get("withdraw"):
@@ -609,13 +610,14 @@ def describe_orders(state, seat, orders) -> list[str]:
     stage = stage_of(state)
     if stage == "signup":
         return describe_signup(state, orders)
+    label = board_of(state).label
     lines = [say_step(state, seat, step) for step in orders.get("steps", [])]
     for name, zone in sorted((orders.get("retreats") or {}).items()):
         lines.append(_("{army} retreats to {zone}").format(army=army_name(name),
-                                                           zone=zone_label(zone)))
+                                                           zone=label(zone)))
     for name, zone in sorted((orders.get("withdraw") or {}).items()):
         lines.append(_("{army} withdraws to {zone} before the battle").format(
-            army=army_name(name), zone=zone_label(zone)))
+            army=army_name(name), zone=label(zone)))
     if orders.get("withdraw") == {}:
         lines.append(_("all your armies there fight, as one"))
     if orders.get("scenario"):
@@ -625,7 +627,7 @@ def describe_orders(state, seat, orders) -> list[str]:
         lines.append(_("you lose {units}").format(units=units_text(lost["units"], lost["lord"])))
     if orders.get("fall_back"):
         lines.append(_("your army falls back to {zone}").format(
-            zone=zone_label(orders["fall_back"])))
+            zone=label(orders["fall_back"])))
     if orders.get("promote"):
         lines.append(_("promotion: none") if orders["promote"] == "none" else
                      _("promotion: one unit of {units}").format(units=unit_name(orders["promote"])))
@@ -638,18 +640,19 @@ def describe_orders(state, seat, orders) -> list[str]:
 
 def describe_signup(state, orders) -> list[str]:
     """A signup in words (a piece missing says what the deadline gives in its place)."""
+    board = board_of(state)
     lines = []
     if orders.get("faction"):
         lines.append(_("faction: {name}").format(name=faction_name(orders["faction"])))
     else:
         lines.append(_("faction: none given; at the deadline pbem picks the first free one"))
     if orders.get("homeland"):
-        lines.append(_("homeland: {zone}").format(zone=zone_label(orders["homeland"])))
+        lines.append(_("homeland: {zone}").format(zone=board.label(orders["homeland"])))
     elif orders.get("faction"):
         lines.append(_("homeland: none given; at the deadline, the first free one of the "
                        "{faction} ({zone})").format(
             faction=faction_name(orders["faction"]),
-            zone=zone_label(signup_options(state)[orders["faction"]][0])))
+            zone=board.label(signup_options(state)[orders["faction"]][0])))
     for key, label, default in (("host", _("Main Host"), DEFAULT_HOST),
                                 ("reserve", _("Reserve"), DEFAULT_RESERVE)):
         if orders.get(key):
@@ -662,15 +665,15 @@ def describe_signup(state, orders) -> list[str]:
 
 def say_step(state, seat, step) -> str:
     """One step in words."""
-    kind = step["do"]
+    kind, label = step["do"], board_of(state).label
     if kind == "move":
         if owner_of(state, step["to"]) == seat and state["turn"]["stage"] == "orders":
             return _("{army} moves to {zone}").format(army=army_name(step["army"]),
-                                                      zone=zone_label(step["to"]))
+                                                      zone=label(step["to"]))
         return _("{army} moves into {zone}, out of your lands").format(
-            army=army_name(step["army"]), zone=zone_label(step["to"]))
+            army=army_name(step["army"]), zone=label(step["to"]))
     if kind == "scout":
-        return _("scout {zone}; then you send MOVE or STAY").format(zone=zone_label(step["zone"]))
+        return _("scout {zone}; then you send MOVE or STAY").format(zone=label(step["zone"]))
     if kind == "stay":
         return _("stay: no move into the scouted zone")
     if kind == "merge":
@@ -684,7 +687,7 @@ def say_step(state, seat, step) -> str:
         return _("{army} disbands {units}").format(army=army_name(step["army"]),
                                                    units=units_text(step["units"]))
     if kind == "recruit":
-        where = zone_label(army_name(step["place"])) if step.get("place") else \
+        where = label(army_name(step["place"])) if step.get("place") else \
             default_where(state, seat)
         return _("recruit {units} in {where} at upkeep (5 gold)").format(
             units=unit_count(step["type"], 1), where=where)

@@ -16,7 +16,7 @@ from pbem.adjudicator.contract import REFEREE
 from pbem.i18n import _, ngettext
 
 from .army import points
-from .board import zone_label, zone_labels
+from .board import shipped_french, shown
 from .choices import choices
 from .orders import reads
 from .examples import examples
@@ -45,7 +45,7 @@ def view(state, seat=None) -> dict:
         "game": "saga",
         "board": {"name": board.name, "title": board.title, "width": board.width,
                   "height": board.height, "land": [list(x) for x in board.links("land")],
-                  "sea": [list(x) for x in board.links("sea")]},
+                  "sea": [list(x) for x in board.links("sea")], "french": dict(board.french)},
         "fog": state["fog"],
         "everything": everything,
         "seats": list(state["seats"]),
@@ -131,22 +131,24 @@ def army_view(army, seat, name) -> dict:
             "text": units_text(army["units"], army["lord"])}
 
 
-def army_lines(army, zone) -> list[str]:
-    """An army in a seat's mail: name, zone, points, units (folded within 78 columns)."""
+def army_lines(army, zone: str) -> list[str]:
+    """An army in a seat's mail: name, zone (as its reader reads it), points, units (folded
+    within 78 columns)."""
     main = " " + _("(Main Host)") if army["main"] else ""
     return indent(_("{army} in {zone}, {points}{main}: {units}").format(
-        army=army_name(army["name"]), zone=zone_label(zone), points=points_text(army["points"]),
+        army=army_name(army["name"]), zone=zone, points=points_text(army["points"]),
         main=main, units=army["text"]))
 
 
 def realm(state, seat) -> dict:
     """A seat's realm in full: gold, zones, armies, its Lord."""
+    board = board_of(state)
     return {"seat": seat, "faction": faction_name(state["factions"][seat]),
             "homeland": state["homelands"][seat], "gold": state["gold"][seat],
-            "zones": zones_of(state, seat), "homeland_label": zone_label(state["homelands"][seat]),
-            "zone_labels": zone_labels(zones_of(state, seat)),
+            "zones": zones_of(state, seat), "homeland_label": board.label(state["homelands"][seat]),
+            "zone_labels": board.labels(zones_of(state, seat)),
             "armies": [{**army_view(a, seat, n), "zone": a["zone"],
-                        "lines": army_lines(army_view(a, seat, n), a["zone"])}
+                        "lines": army_lines(army_view(a, seat, n), board.label(a["zone"]))}
                        for n, a in sorted(state["armies"][seat].items())],
             "lord": lord_text(state, seat), "trick": bool(state["tricks"].get(seat)),
             "overlord": state["overlord"].get(seat), "vassals": vassals_of(state, seat),
@@ -215,7 +217,7 @@ def battle_view(state, seat) -> dict | None:
         return None
     if seat not in (battle["attacker"], battle["defender"]):
         return None
-    out = {"zone": zone_label(battle["zone"]), "attacker": battle["attacker"],
+    out = {"zone": board_of(state).label(battle["zone"]), "attacker": battle["attacker"],
            "defender": battle["defender"], "homeland": battle["homeland"],
            "dice": battle["dice"], "chooser": battle["chooser"],
            "scenario": battle.get("scenario"),
@@ -249,6 +251,11 @@ def board_text(view) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def label(view, zone: str) -> str:
+    """A zone of the view's map as its reader reads it."""
+    return shown(view["board"]["french"], zone)
+
+
 def headline(view) -> str:
     """The campaign's state in one line."""
     title = _("SAGA campaign")
@@ -271,7 +278,7 @@ def holder_text(view, owner) -> str:
 
 def zone_line(view, zone) -> str:
     """One zone: number, name, holder, armies; with the turn a fact was learned."""
-    name = f"{zone['number']:>2} {zone_label(zone['name'])}"
+    name = f"{zone['number']:>2} {label(view, zone['name'])}"
     if zone["status"] == "unknown":
         return f"{name:<17}?"
     holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
@@ -324,7 +331,7 @@ def legend(view) -> list[str]:
     lines = wrap(_("* a homeland. Armies: name points (hearthguards/warriors/levies, "
                    "+L the Lord).")) + \
         wrap(_("? not known. A zone you do not hold shows what you learned, and when."))
-    factions = ", ".join(f"{f['seat']} {f['name']} ({zone_label(f['homeland'])})"
+    factions = ", ".join(f"{f['seat']} {f['name']} ({label(view, f['homeland'])})"
                          for f in view["factions"])
     if factions:
         lines += wrap(_("Factions: {list}.").format(list=factions))
@@ -371,7 +378,7 @@ def own_area(view) -> list:
 def zone_drawing(view, zone) -> dict:
     """A zone's circle as zone.svg.j2 draws it: its holder's colour, its armies' points
     and, for what the viewer only remembers, the turn it saw it."""
-    return {"name": zone["name"], "caption": zone_label(zone["name"]), "number": zone["number"],
+    return {"name": zone["name"], "caption": label(view, zone["name"]), "number": zone["number"],
             "x": zone["x"], "y": zone["y"],
             "radius": ZONE_RADIUS, "colour": zone["colour"], "homeland": zone["homeland"],
             "stale": zone["stale"],
@@ -393,9 +400,9 @@ def armies_badge(armies) -> str:
 def zone_title(view, zone) -> str:
     """A zone's tooltip."""
     if zone["status"] == "unknown":
-        return f"{zone_label(zone['name'])}: " + _("not known")
+        return f"{label(view, zone['name'])}: " + _("not known")
     holder = "?" if zone["status"] == "present" else holder_text(view, zone["owner"])
-    text = f"{zone_label(zone['name'])}: {holder}, {armies_text(zone['armies'])}"
+    text = f"{label(view, zone['name'])}: {holder}, {armies_text(zone['armies'])}"
     if zone["status"] == "known":
         text += " " + _("(turn {turn})").format(turn=zone["turn"])
     return text
@@ -430,7 +437,7 @@ def briefing(state, seat) -> dict:
     if held:
         lines.append(ngettext("You hold {num} zone now: {zones}.",
                               "You hold {num} zones now: {zones}.", len(held)).format(
-            num=len(held), zones=", ".join(zone_labels(held))))
+            num=len(held), zones=", ".join(board_of(state).labels(held))))
     lines.append(_("Take zones by moving an army of 4 points or more into a zone you do not "
                    "control. A stronger army, or a homeland, means a battle: you play it "
                    "on your table with its owner, and both of you mail the result."))
@@ -467,8 +474,14 @@ def narrate(event) -> str | None:
     p = event.payload
     return handler({**p, **{key: army_name(p[key]) for key in ARMY_KEYS
                             if isinstance(p.get(key), str)},
-                    **{key: zone_label(p[key]) for key in ZONE_KEYS
+                    **{key: narrated(p[key]) for key in ZONE_KEYS
                        if isinstance(p.get(key), str)}})
+
+
+def narrated(zone: str) -> str:
+    """A zone an event names, as its reader reads it. An event comes without its map: a
+    zone of a shipped map reads its French name, any other its name."""
+    return shown(shipped_french(), zone)
 
 
 def force_text(force) -> str:
@@ -610,7 +623,7 @@ NARRATIONS = {
                              "lost").format(**p),
     "battle_over": lambda p: _("{owner} holds {zone}").format(**p),
     "recruits_set": lambda p: _("recruits for upkeep: {list}").format(list=", ".join(
-        unit_name(r["type"]) + (f" ({zone_label(r['place'])})" if r["place"] else "")
+        unit_name(r["type"]) + (f" ({narrated(r['place'])})" if r["place"] else "")
         for r in p["recruits"])),
     "disband_asked": lambda p: ngettext(
         "{seat} cannot pay upkeep: {num} point to disband",

@@ -68,4 +68,11 @@ def answer_to(referee, row: dict) -> dict:
     return found
 
 
-__all__ = ["reply", "outbox", "parsed", "text_of", "flat", "answer_to", "REPLY_MARKER"]
+def answered(referee, game: str, seat: str, body: str, now: str, **how) -> tuple[dict, str]:
+    """The seat replies (see :func:`reply`): its inbox row, and pbem's answer on one line."""
+    row = reply(referee, game, seat, body, now, **how)
+    return row, flat(answer_to(referee, row))
+
+
+__all__ = ["reply", "answered", "outbox", "parsed", "text_of", "flat", "answer_to",
+           "REPLY_MARKER"]

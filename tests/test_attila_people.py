@@ -9,7 +9,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
-from players import answer_to, flat, reply
+from players import answer_to, answered, flat, reply
 
 HANDS = {"ann": ["franks", "franks", "huns", "goths", "goths", "vandals"],
          "bob": ["saxons", "saxons", "saxons", "teutons", "teutons", "vandals"],
@@ -18,21 +18,20 @@ HANDS = {"ann": ["franks", "franks", "huns", "goths", "goths", "vandals"],
          "eve": ["huns", "goths", "saxons", "saxons", "saxons", "teutons"]}
 
 
-def table(tmp_path, first: str):
-    """The full table, ann and cid reading French, `first` to play."""
+def table(tmp_path, first: str, pawns=None):
+    """The full table, ann and cid reading French, `first` to play (pawns on the board)."""
     referee = make_referee(tmp_path)
     players = [SeatSpec(name, f"{name}@players.example",
                         lang="fr" if name in ("ann", "cid") else "en") for name in HANDS]
     referee.new_game("attila", "h", players, START, {}, seed="people",
-                     position={"first": first, "hands": HANDS})
+                     position={"first": first, "hands": HANDS, "pawns": pawns or {}})
     return referee
 
 
 def test_the_second_step_lines_copied_from_the_mail_with_their_plus_are_taken(tmp_path):
     referee = table(tmp_path, "cid")
-    row = reply(referee, "h", "cid", "Bonjour tout le monde,\njouer vandales pannonie - "
-                "désolé Bob\n+ renoncer dacia\n+ tuile influence vandales\nCid", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "cid", "Bonjour tout le monde,\njouer vandales pannonie - "
+                         "désolé Bob\n+ renoncer dacia\n+ tuile influence vandales\nCid", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "renoncer à l'influence : un second pion des Vandales en Dacia ; tuile " \
            "INFLUENCE : +2 Vandales" in said
@@ -45,10 +44,9 @@ def test_the_second_step_lines_copied_from_the_mail_with_their_plus_are_taken(tm
 
 def test_chat_after_an_order_s_comma_is_a_remark_and_the_order_is_taken(tmp_path):
     referee = table(tmp_path, "eve")
-    row = reply(referee, "h", "eve", "Evening all,\n\ntile double\nplay saxons moesia, "
-                "as far from the Vandals as I can get\nplay saxons pannonia\n"
-                "+ renounce noricum\n\nEve", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "eve", "Evening all,\n\ntile double\nplay saxons moesia, "
+                         "as far from the Vandals as I can get\nplay saxons pannonia\n"
+                         "+ renounce noricum\n\nEve", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 2 remarks set aside")
     assert "line 4: as far from the Vandals as I can get" in said
     assert "play a Saxon card, its pawn to Moesia" in said
@@ -63,9 +61,8 @@ def test_a_correction_of_a_refused_second_step_is_read_after_the_play_it_goes_wi
     first = reply(referee, "h", "dee", "play goths moesia\n+ renounce dacai", START)
     assert "line 2: there is no province called 'dacai'; did you mean Dacia?" in \
         flat(answer_to(referee, first))
-    row = reply(referee, "h", "dee", "Dacia, sorry:\n+ renounce dacia", START,
-                answering=answer_to(referee, first))
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "dee", "Dacia, sorry:\n+ renounce dacia", START,
+                         answering=answer_to(referee, first))
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "I kept those I had accepted, with these" in said
     assert "play a Goth card, its pawn to Moesia; renounce influence: a second Goth pawn " \
@@ -79,20 +76,15 @@ def test_an_order_said_in_a_sentence_is_taken_and_its_chat_is_a_remark(tmp_path)
     referee = table(tmp_path, "dee")
     chat = reply(referee, "h", "dee", "I'll be brief and to the point, thanks", START)
     assert chat["reason"] == "no orders: 1 remark set aside"
-    row = reply(referee, "h", "dee", "I'll play huns dacia and take the influence, thanks",
-                START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "dee",
+                         "I'll play huns dacia and take the influence, thanks", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "play a Hun card, its pawn to Dacia; take influence over the Huns" in said
     assert "line 1: take the influence, thanks" in said
 
 
 def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(tmp_path):
-    referee = make_referee(tmp_path)
-    players = [SeatSpec(name, f"{name}@players.example",
-                        lang="fr" if name in ("ann", "cid") else "en") for name in HANDS]
-    referee.new_game("attila", "h", players, START, {}, seed="people", position={
-        "first": "ann", "hands": HANDS, "pawns": {"Pannonia": {"saxons": 2, "vandals": 1}}})
+    referee = table(tmp_path, "ann", {"Pannonia": {"saxons": 2, "vandals": 1}})
     reply(referee, "h", "ann", "jouer goths pannonie\n+ renoncer pannonie", START)
     referee.tick(later(START, 0.1), send=False)
     assert referee.table("h").state["game"]["turn"]["stage"] == "bid"
@@ -100,8 +92,7 @@ def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(t
                        ("eve", "nothing from me"), ("ann", "rien pour moi")):
         assert reply(referee, "h", seat, mail, later(START, 0.2))["reason"].startswith(
             "orders recorded"), mail
-    row = reply(referee, "h", "cid", "Je ne mise rien cette fois", later(START, 0.3))
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "cid", "Je ne mise rien cette fois", later(START, 0.3))
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "votre mise pour le conflit en Pannonia : aucune carte" in said
     assert "ligne 1 : cette fois" in said
@@ -111,9 +102,8 @@ def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(t
 
 def test_the_steps_of_a_turn_written_as_a_list_are_taken(tmp_path):
     referee = table(tmp_path, "eve")
-    row = reply(referee, "h", "eve", "My turn:\n* tile double\n* play saxons pannonia\n"
-                "* + renounce noricum\n* play huns moesia\nEve", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "h", "eve", "My turn:\n* tile double\n* play saxons pannonia\n"
+                         "* + renounce noricum\n* play huns moesia\nEve", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
     assert "renounce influence: a second Saxon pawn to Noricum" in said
     assert "play a Hun card, its pawn to Moesia" in said

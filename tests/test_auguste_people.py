@@ -12,7 +12,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
-from players import answer_to, flat, outbox, reply
+from players import answer_to, answered, flat, outbox, reply
 
 
 def forum(tmp_path):
@@ -27,9 +27,8 @@ def forum(tmp_path):
 
 def test_an_aside_in_brackets_after_an_order_is_a_remark_and_the_order_is_taken(tmp_path):
     referee = forum(tmp_path)
-    row = reply(referee, "rome", "dee", "Hi Bob,\n\nblue: move MEV COH (the shield, just "
-                "in case)\n\nDee", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "dee", "Hi Bob,\n\nblue: move MEV COH (the shield, just "
+                         "in case)\n\nDee", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "blue: move the legionary on MEV to COH" in said
     assert "line 3: (the shield, just in case)" in said
@@ -38,14 +37,12 @@ def test_an_aside_in_brackets_after_an_order_is_a_remark_and_the_order_is_taken(
 
 def test_a_move_not_next_to_the_group_names_the_closest_cells_that_are(tmp_path):
     referee = forum(tmp_path)
-    row = reply(referee, "rome", "ann", "Coucou,\nbouge KUB MIJ\nAnne", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "ann", "Coucou,\nbouge KUB MIJ\nAnne", START)
     assert "ligne 2 : MIJ n'est pas voisine du groupe de votre légionnaire de la légion " \
            "rouge sur KUB ; les cases libres voisines de ce groupe les plus proches de " \
            "MIJ : BUV, HUD" in said
-    row = reply(referee, "rome", "ann", "Ah zut, pas voisine. Alors :\nbouge KUB BUV", START,
-                answering=answer_to(referee, row))
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "ann", "Ah zut, pas voisine. Alors :\nbouge KUB BUV",
+                         START, answering=answer_to(referee, row))
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "ligne 1 : Ah zut, pas voisine." in said
     assert "----- bouge KUB BUV -----" in said, "the colon left of the remark is no order line"
@@ -82,9 +79,8 @@ def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_pat
 def test_an_order_asked_as_a_question_then_taken_back_is_a_remark_and_holds_nothing_up(
         tmp_path):
     referee = forum(tmp_path)
-    row = reply(referee, "rome", "bob", "Hmm. Following the crown:\nmove HOF HUV?\n"
-                "no wait, Dee will go there. move BIC GOK", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "bob", "Hmm. Following the crown:\nmove HOF HUV?\n"
+                         "no wait, Dee will go there. move BIC GOK", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 3 remarks set aside")
     assert "orange: move the legionary on BIC to GOK" in said
     assert "line 2: move HOF HUV?" in said and "could not be accepted" not in said
@@ -103,15 +99,13 @@ def test_a_command_asked_politely_is_done(tmp_path):
                                   "* move MEV COH", "1) move from MEV to COH"])
 def test_a_move_written_as_people_write_it_is_taken(tmp_path, line):
     referee = forum(tmp_path)
-    row = reply(referee, "rome", "dee", f"Hi all,\n{line}\nDee", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "dee", f"Hi all,\n{line}\nDee", START)
     assert row["reason"] == "orders recorded", said
     assert "blue: move the legionary on MEV to COH" in said
 
 
 def test_je_passe_mon_tour_is_a_pass_and_the_turn_does_not_wait(tmp_path):
     referee = forum(tmp_path)
-    row = reply(referee, "rome", "ann", "Je passe mon tour", START)
-    said = flat(answer_to(referee, row))
+    row, said = answered(referee, "rome", "ann", "Je passe mon tour", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "rouge : passer" in said and "ligne 1 : mon tour" in said

@@ -107,3 +107,10 @@ def test_the_steps_of_a_turn_written_as_a_list_are_taken(tmp_path):
     assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
     assert "renounce influence: a second Saxon pawn to Noricum" in said
     assert "play a Hun card, its pawn to Moesia" in said
+
+
+def test_a_card_not_in_hand_is_answered_with_the_hand_in_the_seat_s_language(tmp_path):
+    referee = table(tmp_path, "ann")
+    row, said = answered(referee, "h", "ann", "jouer saxons mésie", START)
+    assert "ligne 1 : vous n'avez aucune carte" in said
+    assert "(votre main : Francs, Francs, Huns, Goths, Goths, Vandales)" in said

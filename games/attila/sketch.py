@@ -72,7 +72,7 @@ class Sketch:
 
     def cards_problem(self, cards) -> str | None:
         """Why the player does not hold all these cards, or None."""
-        problem = missing_cards(self.hand, cards)
+        problem = missing_cards(self.hand, cards, shown=not self.exchanged)
         if problem and self.exchanged:
             return Said("{problem} at this point (the cards EXCHANGE draws are not known yet: "
                         "send the exchange alone and you will be asked for the rest of your "
@@ -259,14 +259,26 @@ def boost_text(boost) -> Said:
                                                   second=parts[1])
 
 
-def missing_cards(hand, cards) -> Said | None:
-    """Why a hand does not hold all these cards ('you hold no Goth card'), or None."""
+def hand_said(hand) -> Said:
+    """A hand's cards in scoring order, as a sentence names them ("Franks, Huns, Huns")."""
+    names = [Said(PEOPLE_NAMES[people]) for people in in_order(hand)]
+    told = names[0]
+    for name in names[1:]:
+        told = Said("{first}, {second}", first=told, second=name)
+    return told
+
+
+def missing_cards(hand, cards, shown: bool = True) -> Said | None:
+    """Why a hand does not hold all these cards ('you hold no Goth card (your hand: ...)',
+    the hand `shown` when it is the one the player reads in the mail), or None."""
     for people in sorted(set(cards), key=PEOPLES.index):
         want, held = cards.count(people), hand.count(people)
         if want > held:
             one = Said(ONE_OF[people])
             if held == 0:
-                return Said("you hold no {people} card", people=one)
+                return Said("you hold no {people} card (your hand: {hand})", people=one,
+                            hand=hand_said(hand)) if hand and shown else \
+                    Said("you hold no {people} card", people=one)
             if held == 1:
                 return Said("you hold only one {people} card, not {num}", people=one, num=want)
             return Said("you hold only {held} {people} cards, not {num}", people=one,

@@ -188,7 +188,7 @@ class Table:
 
     def send(self, seat: dict, kind: str, headline, template: str, now: str,
              reply_to_mail=None, lang: str | None = None, msg_id: str | None = None,
-             attachments=(), **extra) -> None:
+             attachments=(), of_now=None, **extra) -> None:
         """Render a mail from a template pair, in the seat's language, and queue it for the seat.
 
         `headline` is a msgid, or a function of the seat's mail context that
@@ -196,7 +196,9 @@ class Table:
         seat's tag, the turn and the headline. `lang` writes this one mail in
         another language than the seat's (HELP asked with a French word);
         `msg_id` fixes its Message-ID (a press mail's names its event).
-        `attachments` are (file name, text) pairs attached to the mail.
+        `attachments` are (file name, text) pairs attached to the mail. `of_now`, the
+        game as it stands when this table is a past one (HISTORY's report of a turn),
+        gives the mail its turn: the subject's, and the one a reply to it answers.
 
         A game with BRIEF_UPDATES = True sends the board in reports only to the
         seats asked for something; the others get what happened and their own
@@ -213,7 +215,8 @@ class Table:
             said = headline(context) if callable(headline) else i18n._(headline)
             context["headline"] = said
             context["heading"] = heading(context["game"], said)
-            turn, round_ = self.turn()
+            stamp = of_now or self
+            turn, round_ = stamp.turn()
             subject = f"{context['tag']} {subject_words(turn, round_, said)}"
             first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
@@ -223,7 +226,7 @@ class Table:
                 refs += reply_to_mail.references + [in_reply_to]
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
-            engine = self.state["engine"]
+            engine = stamp.state["engine"]
             images = {cid: context[key] for cid, key in ((BOARD_CID, "image"),
                                                          (CLOSE_UP_CID, "close_up"))
                       if context.get(key)}

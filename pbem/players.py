@@ -454,7 +454,7 @@ def history_command(mail, command) -> None:
         past.send(seat, "history", lambda context: _("your report for {told}").format(
             told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],
-                  waiting=now_asked["waiting"], proxies=now_asked["proxies"])
+                  waiting=now_asked["waiting"], proxies=now_asked["proxies"], of_now=table)
 
 
 # ------------------------------------------------------------------ draws and concessions

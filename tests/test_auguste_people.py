@@ -109,3 +109,18 @@ def test_je_passe_mon_tour_is_a_pass_and_the_turn_does_not_wait(tmp_path):
     row, said = answered(referee, "rome", "ann", "Je passe mon tour", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded; 1 remark set aside"), said
     assert "rouge : passer" in said and "ligne 1 : mon tour" in said
+
+
+def test_a_reply_with_orders_to_a_history_report_counts_for_the_turn_under_way(tmp_path):
+    referee = forum(tmp_path)
+    for seat, orders in (("ann", "rouge : passe"), ("bob", "pass"), ("cid", "passe"),
+                         ("dee", "pass")):
+        reply(referee, "rome", seat, orders, START)
+    referee.tick(later(START, 0.1), send=False)
+    reply(referee, "rome", "cid", "Historique 1 svp", later(START, 0.2))
+    [history] = outbox(referee, seat="cid", kind="history")
+    assert "] Tour 2 : votre compte rendu (tour 1)" in " ".join(history["subject"].split())
+    row, said = answered(referee, "rome", "cid", "verte: bouge BAR CET", later(START, 0.3),
+                         answering=history)
+    assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
+    assert "verte : déplacer le légionnaire de BAR sur CET" in said

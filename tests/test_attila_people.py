@@ -114,3 +114,10 @@ def test_a_card_not_in_hand_is_answered_with_the_hand_in_the_seat_s_language(tmp
     row, said = answered(referee, "h", "ann", "jouer saxons mésie", START)
     assert "ligne 1 : vous n'avez aucune carte" in said
     assert "(votre main : Francs, Francs, Huns, Goths, Goths, Vandales)" in said
+
+
+def test_a_play_said_as_a_french_sentence_is_taken(tmp_path):
+    referee = table(tmp_path, "ann")
+    row, said = answered(referee, "h", "ann", "Je joue une carte des Goths en Mésie.", START)
+    assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
+    assert "jouer une carte des Goths, son pion en Moesia" in said

@@ -41,8 +41,9 @@ VERBS = {
     "confirm": "confirm", "confirme": "confirm", "confirmer": "confirm", "ok": "confirm",
 }
 NOTHING = {"none", "nothing", "pass", "rien", "aucune", "aucun", "passe", "no", "zero"}
-FILLER = {"to", "in", "into", "on", "a", "en", "dans", "vers", "sur", "and", "et", "the",
-          "le", "la", "les", "card", "cards", "carte", "cartes", "coup", "of", "de", "des"}
+FILLER = {"to", "in", "into", "on", "a", "an", "en", "dans", "vers", "sur", "and", "et", "the",
+          "le", "la", "les", "un", "une", "card", "cards", "carte", "cartes", "coup", "of", "de",
+          "des"}
 # How orders are written in each language, for examples.
 ORDER_WORDS = {
     "en": {"play": "play", "renounce": "renounce", "exchange": "exchange", "tile": "tile",

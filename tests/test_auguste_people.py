@@ -124,3 +124,13 @@ def test_a_reply_with_orders_to_a_history_report_counts_for_the_turn_under_way(t
                          answering=history)
     assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
     assert "verte : déplacer le légionnaire de BAR sur CET" in said
+
+
+def test_the_welcome_of_a_game_without_chance_speaks_of_chance_as_an_if(tmp_path):
+    referee = forum(tmp_path)
+    [welcome_fr] = outbox(referee, seat="ann", kind="welcome")
+    assert "Si cette partie laisse quelque chose au hasard (dés, cartes, mélanges), cela " \
+           "vient d'une graine secrète dont le SHA-256 est" in flat(welcome_fr)
+    [welcome_en] = outbox(referee, seat="bob", kind="welcome")
+    assert "If this game leaves anything to chance (dice, cards, shuffles), it comes from " \
+           "a secret seed whose SHA-256 is" in flat(welcome_en)

@@ -134,3 +134,35 @@ def test_the_welcome_of_a_game_without_chance_speaks_of_chance_as_an_if(tmp_path
     [welcome_en] = outbox(referee, seat="bob", kind="welcome")
     assert "If this game leaves anything to chance (dice, cards, shuffles), it comes from " \
            "a secret seed whose SHA-256 is" in flat(welcome_en)
+
+
+@pytest.mark.parametrize("seat, line, said_back", [
+    ("ann", "Je ne bouge pas cette fois", "rouge : passer"),
+    ("cid", "Pas de mouvement pour moi.", "verte : passer"),
+    ("bob", "I won't move this turn", "orange: pass"),
+    ("dee", "No move from me", "blue: pass")])
+def test_a_pass_put_in_words_is_a_pass_in_both_languages(tmp_path, seat, line, said_back):
+    referee = forum(tmp_path)
+    row, said = answered(referee, "rome", seat, f"{line}\n", START)
+    assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
+    assert said_back in said
+
+
+def test_a_promise_to_move_later_is_no_pass_and_the_answer_says_so(tmp_path):
+    referee = forum(tmp_path)
+    row, said = answered(referee, "rome", "bob", "I'll move next turn, promise", START)
+    assert (row["status"], row["reason"]) == ("done", "no orders: 1 remark set aside"), said
+    assert "line 1: I'll move next turn, promise" in said
+    assert "Your mail holds no orders, only remarks (below), so I still have no orders " \
+           "from you for this turn." in said
+
+
+def test_a_pass_in_words_from_a_seat_of_two_legions_passes_both(tmp_path):
+    referee = make_referee(tmp_path)
+    players = [SeatSpec("ann", "ann@players.example", lang="fr"),
+               SeatSpec("bob", "bob@players.example")]
+    referee.new_game("auguste", "rome", players, START, {"preset": "4-2"}, seed="people")
+    row, said = answered(referee, "rome", "ann", "Bonjour,\nje ne bouge pas ce tour\nAnne",
+                         START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "rouge : passer" in said and "verte : passer" in said

@@ -38,6 +38,17 @@ KEYWORDS = {
 FRENCH_COLOURS = {"rouge": "red", "jaune": "yellow", "vert": "green", "verte": "green",
                   "bleu": "blue", "bleue": "blue", "violet": "purple", "violette": "purple"}
 FILLER = {"to", "->", "=>", "vers", "a", "en", "-", "and", "et", "from", "de"}
+# A pass put in words: a subject, a "not" and the word for a move, then only words of
+# when or for whom ("Je ne bouge pas cette fois", "I won't move this turn", "pas de
+# mouvement pour moi", "no move from me"). Any other word leaves the line a remark:
+# "I'll move next turn, promise" is no pass.
+STILL_SUBJECTS = {"i", "je", "we", "nous", "on", "i'm", "im"}
+STILL_MOVES = {"move", "moves", "moving", "bouge", "bouger", "deplace", "deplacer",
+               "mouvement", "mouvements", "deplacement", "deplacements", "bougerai"}
+STILL_NOT = ({"won't"}, {"wont"}, {"will", "not"}, {"don't"}, {"dont"}, {"do", "not"},
+             {"not"}, {"no"}, {"ne", "pas"}, {"pas"}, {"n'ai", "pas"}, {"aucun"})
+STILL_WHEN = {"this", "turn", "time", "round", "for", "me", "now", "cette", "fois", "ce",
+              "tour", "pour", "moi", "manche", "ci"}
 # Colour names in sentences ("the red legion", "la légion rouge").
 COLOUR_NAMES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"),
                 "green": N_("green"), "blue": N_("blue"), "purple": N_("purple")}
@@ -195,6 +206,13 @@ def read_orders(state, seat, text):
         tokens = words(line)
         if not tokens:
             continue
+        if still(tokens):
+            tokens = tokens[:1] + ["pass"] if colour_word(tokens[0]) else ["pass"]
+            if tokens == ["pass"] and len(mine) > 1:
+                for colour in (c for c in mine if c not in where):
+                    where[colour] = number
+                    orders["legions"][colour] = {"kind": "pass"}
+                continue
         remark = None if colour_word(tokens[0]) or tokens[0] in KEYWORDS else \
             aside(number, line, tokens[0], KEYWORDS)
         if remark:
@@ -232,6 +250,23 @@ def read_orders(state, seat, text):
     if orders["seer"]:
         orders["legions"] = {}
     return orders, sorted(errors, key=lambda e: e.line)
+
+
+def still(tokens: list[str]) -> bool:
+    """Does a line say in words that the seat does not move (a pass): see STILL_MOVES?"""
+    if colour_word(tokens[0]):
+        tokens = tokens[1:]
+    if tokens and tokens[0] in STILL_SUBJECTS:
+        tokens = tokens[1:]
+    moves = [at for at, word in enumerate(tokens) if word in STILL_MOVES]
+    if len(moves) != 1:
+        return False
+    at = moves[0]
+    before, after = tokens[:at], tokens[at + 1:]
+    if after[:1] == ["pas"] and before == ["ne"] or before == [] and after[:1] == ["pas"]:
+        before, after = ["ne", "pas"], after[1:]
+    return set(before) in STILL_NOT and len(before) == len(set(before)) and \
+        all(word in STILL_WHEN for word in after)
 
 
 def seer_problem(state, seat) -> str | None:

@@ -868,7 +868,8 @@ def read_orders(table, target: str, text: str) -> tuple:
                 fallback = (trial, again, still, reading.remark)
                 break
             if not reading.also and reading.meant and not any(e.remark for e in left) and \
-                    (reading.remark or not reading.strict) and not introduces(written) and \
+                    (reading.remark or not reading.strict) and \
+                    not introduces(reading.order if reading.led else written) and \
                     (fallback is None or within(reading, fallback[0][refused.line - 1])):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and fallback[3] and written.strip().startswith(

@@ -166,3 +166,15 @@ def test_a_pass_in_words_from_a_seat_of_two_legions_passes_both(tmp_path):
                          START)
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert "rouge : passer" in said and "verte : passer" in said
+
+
+def test_an_illegal_move_after_a_sentence_is_the_move_s_error_and_the_sentence_a_remark(
+        tmp_path):
+    referee = forum(tmp_path)
+    row, said = answered(referee, "rome", "cid", "Merci. bouge BAR RIS", START)
+    assert row["reason"] == "orders not recorded: no line could be used (1 error); " \
+        "1 remark set aside", said
+    assert "ligne 1 : RIS n'est pas voisine du groupe de votre légionnaire de la légion " \
+           "verte sur BAR ; les cases libres voisines de ce groupe les plus proches de " \
+           "RIS : DOP, KUD" in said
+    assert "ligne 1 : Merci. Ordres du tour" in said, "the sentence alone is the remark"

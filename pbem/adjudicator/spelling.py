@@ -153,7 +153,8 @@ class Reading:
     order followed by chat), so the game's refusal of them is the line's error; `also`:
     a second order the line gives ("Build A Ber and F Kie"), read after the mail's
     other lines, both counting only when the game accepts each whole; `chat`: the
-    remark counts only when the game, reading it alone, sets it aside as chat."""
+    remark counts only when the game, reading it alone, sets it aside as chat; `led`:
+    the remark comes before the order on the line ("Sorry Bea: move host Wessex")."""
 
     order: str
     remark: str = ""
@@ -161,6 +162,7 @@ class Reading:
     meant: bool = True
     also: str = ""
     chat: bool = False
+    led: bool = False
 
 
 def readings(line: str, remark: bool) -> list[Reading]:
@@ -191,7 +193,10 @@ def readings(line: str, remark: bool) -> list[Reading]:
             for chat, order in reversed(heads(text)):
                 order = unlinked(order) or order
                 order = subjectless(order) or order
-                found.append(Reading(order, chat, meant=False))
+                # after a whole sentence ("Merci. bouge DIL RIS") the order is meant,
+                # unless it ends as a sentence too ("Sounds fair. Peace it is.")
+                found.append(Reading(order, chat, meant=chat[-1] in ".!?…" and
+                                     order[-1] not in ".!?…", led=True))
                 # "Bon, je passe mon tour": "passe", with "Bon" and "mon tour" as chat
                 found += [Reading(part, f"{chat} … {rest}", meant=False, chat=True)
                           for part, rest in trailing(order)]

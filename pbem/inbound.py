@@ -553,6 +553,7 @@ class Answer:
     on_file: list = field(default_factory=list)
     recorded: bool = False
     receipts: list = field(default_factory=list)
+    told_waiting: bool = False
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
@@ -601,6 +602,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                            commands=reading.names,
                            resolving=answer.recorded and referee.ready(table),
                            receipts=answer.receipts, relayed=relayed,
+                           told_waiting=answer.told_waiting,
                            unrecorded=reading.has_orders and not answer.remarks)
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
@@ -706,6 +708,7 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
             _("others") if engine.private_requests(table.game, table.state) else _("nobody"))
         note = nothing_asked(table, sender, target, orders_text)
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
+        answer.told_waiting |= target == sender
         return
     orders, errors, orders_text, beside = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)

@@ -513,7 +513,7 @@ def reason_text(reason, game=None) -> str:
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
            ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
-           receipts=(), relayed=False, unrecorded=False) -> None:
+           receipts=(), relayed=False, unrecorded=False, told_waiting=False) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
@@ -522,7 +522,9 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
     last ones the turn waited for (it is resolved in the same tick); `receipts`
     those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
     reply to press, went back to the press's sender; `unrecorded` when it held orders
-    that were not recorded (nothing asked of the seat, a vassal). At most
+    that were not recorded (nothing asked of the seat, a vassal); `told_waiting` when a
+    note already says that nothing is asked of the seat and whom the game waits for, which
+    the mail then does not say again at its end. At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
@@ -549,7 +551,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
-                   receipts=list(receipts),
+                   receipts=list(receipts), **({"waiting": []} if told_waiting else {}),
                    understood=bounded(understood, i18n._("and {num} more orders")),
                    errors=bounded([error_text(e) for e in errors],
                                   i18n._("and {num} more lines I could not read")),

@@ -121,3 +121,17 @@ def test_a_play_said_as_a_french_sentence_is_taken(tmp_path):
     row, said = answered(referee, "h", "ann", "Je joue une carte des Goths en Mésie.", START)
     assert (row["status"], row["reason"]) == ("done", "orders recorded"), said
     assert "jouer une carte des Goths, son pion en Moesia" in said
+
+
+def test_a_seat_that_orders_out_of_turn_is_told_once_that_nothing_is_asked_of_it(tmp_path):
+    referee = table(tmp_path, "cid")
+    row, said = answered(referee, "h", "bob", "Hi all,\nplay saxons moesia\nBob", START)
+    assert row["reason"] == "orders not recorded: nothing asked of this seat", said
+    assert said.count("Nothing is asked of you now") == 1, said
+    assert "Nothing is asked of you now (waiting for cid), so these orders were not " \
+           "recorded." in said
+    row, said = answered(referee, "h", "ann", "Salut !\njouer francs moesie", START)
+    assert said.count("Rien ne vous est demandé") == 1, said
+    row, said = answered(referee, "h", "dee", "Hi all, how is everyone?", START)
+    assert said.count("Nothing is asked of you now") == 1, said
+    assert "and your mail holds no orders: nothing in it was lost" in said

@@ -178,3 +178,16 @@ def test_an_illegal_move_after_a_sentence_is_the_move_s_error_and_the_sentence_a
            "verte sur BAR ; les cases libres voisines de ce groupe les plus proches de " \
            "RIS : DOP, KUD" in said
     assert "ligne 1 : Merci. Ordres du tour" in said, "the sentence alone is the remark"
+
+
+def test_a_pass_is_told_in_the_turn_s_report_in_each_seat_s_language(tmp_path):
+    referee = forum(tmp_path)
+    for seat, orders in (("ann", "Je ne bouge pas cette fois"), ("bob", "pass"),
+                         ("cid", "verte: bouge BAR CET"), ("dee", "blue: move MEV COH")):
+        reply(referee, "rome", seat, orders, START)
+    referee.tick(later(START, 0.1), send=False)
+    report_fr = flat(outbox(referee, seat="cid", kind="report")[-1])
+    assert "ann a passé (rouge)" in report_fr and "bob a passé (orange)" in report_fr
+    report_en = flat(outbox(referee, seat="dee", kind="report")[-1])
+    assert "ann passed (red)" in report_en and "bob passed (orange)" in report_en
+    assert "cid passed" not in report_en and "dee passed" not in report_en

@@ -15,6 +15,9 @@ from .rules import apply, default_orders, outcome, pending, resolve, setup
 TITLE = N_("Auguste")  # translated where a seat reads it
 SUMMARY = N_("legions race the laurel crown to their camp on a hex board (2-6 players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
+# 2: a seat whose legions pass is told in the turn's report (docs/rules/auguste.md,
+# "Editions")
+EDITION = 2
 OPTIONS = {
     "preset": "legions and teams: 4-2, 6-2, 6-3, 3-3, 5-5 or 2-2-1 (default by player count)",
     "assign": "who commands which legion, e.g. red=ann,green=ann,blue=bob",
@@ -53,7 +56,7 @@ def turn_of(state: dict) -> tuple:
     return state["turn"], None
 
 
-__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "demo_options", "setup", "apply",
+__all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "EDITION", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
            "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "briefing", "teams", "turn_of"]

@@ -241,6 +241,9 @@ def narrate(event) -> str | None:
             return _("collision on {cell}: {who} all died; the shield there was "
                      "destroyed").format(cell=p["cell"], who=who)
         return _("collision on {cell}: {who} all died").format(cell=p["cell"], who=who)
+    if t == "passed":
+        return _("{seat} passed ({legions})").format(
+            seat=p["seat"], legions=", ".join(map(colour_name, p["legions"])))
     if t == "order_void":
         return _("{legion}: the order did not count ({reason}), so it passed").format(
             legion=colour_name(p["legion"]), reason=said(p["reason"]))

@@ -10,6 +10,7 @@ import copy
 
 from pbem.adjudicator import hexgrid
 from pbem.adjudicator.contract import Request, SetupError, private, public, secret
+from pbem.adjudicator.editions import edition
 from pbem.adjudicator.scratch import Scratch
 from pbem.i18n import Said, _
 
@@ -209,6 +210,7 @@ def adjudicate(state, orders) -> list:
     turn = Turn(state)
     plan, living = {}, legions_alive(state)
     for seat in sorted(orders):
+        passing = []
         for colour in seat_legions(state, seat):
             if colour not in living:
                 continue
@@ -217,7 +219,10 @@ def adjudicate(state, orders) -> list:
             if problem:
                 turn.emit(public("order_void", legion=colour, reason=problem.stored()))
                 order = {"kind": "pass"}
+            elif order["kind"] == "pass":
+                passing.append(colour)
             plan[colour] = order
+        tell_passes(state, turn, seat, passing)
     plan = play_cards(state, turn, plan)
     walls = build_walls(turn, plan)
     movers = move_legionaries(state, turn, plan, walls)
@@ -227,6 +232,12 @@ def adjudicate(state, orders) -> list:
     fight(turn)
     end_turn(turn)
     return turn.events
+
+
+def tell_passes(state, turn, seat, legions) -> None:
+    """Since the second edition, a seat's legions that pass are told, as moves are."""
+    if legions and edition(state) >= 2:
+        turn.emit(public("passed", seat=seat, legions=legions))
 
 
 def card_of(order) -> str | None:

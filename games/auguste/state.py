@@ -5,6 +5,7 @@ files and the views all read the state through these functions; none of them
 changes it (only the reducer in rules.py does).
 """
 
+from pbem.adjudicator.editions import edition, recorded
 from pbem.adjudicator.options import number_option, yes_no_option
 
 from . import board as boards
@@ -40,6 +41,7 @@ def new_state(board, legions, units, shields, laurel, options, seats, lone=None,
         "seers": [],
         "out": [],
         "result": None,
+        **recorded(edition(options)),
     }
 
 

@@ -19,7 +19,7 @@ most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import partial
 import json
@@ -684,7 +684,7 @@ def orders_like(table, sender: str, text: str) -> bool:
     parts = order_parts(table, sender, text) if controller(table, sender) == sender \
         else [(sender, text)]
     for target, part in parts:
-        _orders, errors, part, _remarks = read_orders(table, target, part)
+        _orders, errors, part, _remarks = read_orders(table, target, part, led=False)
         if usable_lines(part, errors) or any(e.text and not e.remark for e in errors):
             return True
     return False
@@ -843,12 +843,13 @@ def same(line: str) -> str:
     return " ".join(line.casefold().split())
 
 
-def read_orders(table, target: str, text: str) -> tuple:
+def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
     """(orders, errors, text, remarks): the game's reading of a seat's order lines, each
     line it refused read again the other ways people write an order (spelling.readings:
     "Then move host Mercia", "recruit levies, if there's any gold left"), and taken so
     when the game accepts it. `remarks` are the words of chat found beside an order:
-    (line, words).
+    (line, words). With `led` False, an order after a sentence ("Agreed. orange: move
+    XXX YYY", in a reply to press) counts only when the game accepts it whole.
     """
     parse = partial(table.game.parse, table.state["game"], target)
     text = unbulleted(text)
@@ -859,6 +860,8 @@ def read_orders(table, target: str, text: str) -> tuple:
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
+            if reading.led and not led:
+                reading = replace(reading, meant=False)
             if reading.chat and not set_aside(parse, reading.remark):
                 continue
             # a second order on the line is read after the mail's other lines

@@ -12,7 +12,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
-from players import answer_to, answered, flat, outbox, reply
+from players import answer_to, answered, flat, outbox, reply, text_of
 
 
 def forum(tmp_path):
@@ -74,6 +74,27 @@ def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_pat
     report = flat(outbox(referee, seat="ann", kind="report")[-1])
     assert "combat frontal : HEP (1) contre MOC (1) ; HIP (1) contre MOC (1). Morts : " \
            "personne" in report, report
+
+
+def test_the_strengths_in_a_combat_line_are_explained_once_within_78_columns(tmp_path):
+    referee = make_referee(tmp_path)
+    players = [SeatSpec("ann", "ann@players.example", lang="fr"),
+               SeatSpec("bob", "bob@players.example")]
+    referee.new_game("auguste", "rome", players, START, {}, seed="people", position={
+        "laurel": "FIM", "shields": [],
+        "legions": {"red": {"team": "Caesar", "units": ["HEP", "HIP"]},
+                    "blue": {"team": "Pompey", "units": ["TUK", "ZOS"]}}})
+    reply(referee, "rome", "ann", "rouge : passe", START)
+    reply(referee, "rome", "bob", "blue: move TUK MOC", START)
+    referee.tick(later(START, 0.1), send=False)
+    for seat, legend in (("ann", "(Entre parenthèses, la force de chaque légionnaire : 1, ou "
+                                 "2 avec un bouclier, plus 1 par allié aligné derrière lui.)"),
+                         ("bob", "(In brackets, each legionary's strength: 1, or 2 with a "
+                                 "shield, plus 1 for each ally in a straight line behind "
+                                 "it.)")):
+        report = outbox(referee, seat=seat, kind="report")[-1]
+        assert flat(report).count(legend) == 1, flat(report)
+        assert max(map(len, text_of(report).splitlines())) <= 78
 
 
 def test_an_order_asked_as_a_question_then_taken_back_is_a_remark_and_holds_nothing_up(

@@ -289,7 +289,9 @@ def narrate(event) -> str | None:
             first=f["a"], one=f["strength_a"], second=f["b"], two=f["strength_b"])
             for f in p["fights"])
         return _("frontal combat: {fights}. Died: {victims}").format(
-            fights=fights, victims=victims_text(p["victims"]))
+            fights=fights, victims=victims_text(p["victims"])) + " " + _(
+                "(In brackets, each legionary's strength: 1, or 2 with a shield, plus 1 "
+                "for each ally in a straight line behind it.)")
     if t == "team_out":
         return _("team {team} is out: no legionary left").format(team=p["team"])
     if t == "game_decided":

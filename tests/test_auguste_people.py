@@ -60,7 +60,9 @@ def test_help_says_which_mail_to_answer_in_the_seat_s_language(tmp_path):
     assert "a reply to a mail of a turn that is over is not used" in flat(help_en)
 
 
-def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_path):
+def two_frontal_combats(tmp_path):
+    """ann (French, red on HEP and HIP) passes; bob's blue moves to MOC, next to both: the
+    turn is resolved, with two frontal combats."""
     referee = make_referee(tmp_path)
     players = [SeatSpec("ann", "ann@players.example", lang="fr"),
                SeatSpec("bob", "bob@players.example")]
@@ -71,22 +73,18 @@ def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_pat
     reply(referee, "rome", "ann", "rouge : passe", START)
     reply(referee, "rome", "bob", "blue: move TUK MOC", START)
     referee.tick(later(START, 0.1), send=False)
+    return referee
+
+
+def test_a_french_seat_reads_two_frontal_combats_with_french_punctuation(tmp_path):
+    referee = two_frontal_combats(tmp_path)
     report = flat(outbox(referee, seat="ann", kind="report")[-1])
     assert "combat frontal : HEP (1) contre MOC (1) ; HIP (1) contre MOC (1). Morts : " \
            "personne" in report, report
 
 
 def test_the_strengths_in_a_combat_line_are_explained_once_within_78_columns(tmp_path):
-    referee = make_referee(tmp_path)
-    players = [SeatSpec("ann", "ann@players.example", lang="fr"),
-               SeatSpec("bob", "bob@players.example")]
-    referee.new_game("auguste", "rome", players, START, {}, seed="people", position={
-        "laurel": "FIM", "shields": [],
-        "legions": {"red": {"team": "Caesar", "units": ["HEP", "HIP"]},
-                    "blue": {"team": "Pompey", "units": ["TUK", "ZOS"]}}})
-    reply(referee, "rome", "ann", "rouge : passe", START)
-    reply(referee, "rome", "bob", "blue: move TUK MOC", START)
-    referee.tick(later(START, 0.1), send=False)
+    referee = two_frontal_combats(tmp_path)
     for seat, legend in (("ann", "(Entre parenthèses, la force de chaque légionnaire : 1, ou "
                                  "2 avec un bouclier, plus 1 par allié aligné derrière lui.)"),
                          ("bob", "(In brackets, each legionary's strength: 1, or 2 with a "

@@ -9,7 +9,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
-from players import answer_to, answered, flat, reply
+from players import answer_to, answered, flat, outbox, reply, text_of
 
 HANDS = {"ann": ["franks", "franks", "huns", "goths", "goths", "vandals"],
          "bob": ["saxons", "saxons", "saxons", "teutons", "teutons", "vandals"],
@@ -130,6 +130,8 @@ def test_a_seat_that_orders_out_of_turn_is_told_once_that_nothing_is_asked_of_it
     assert said.count("Nothing is asked of you now") == 1, said
     assert "Nothing is asked of you now (waiting for cid), so these orders were not " \
            "recorded." in said
+    assert "\n\n\n" not in text_of(outbox(referee, seat="bob", kind="ack")[-1]), \
+        "a blank line where the request would stand"
     row, said = answered(referee, "h", "ann", "Salut !\njouer francs moesie", START)
     assert said.count("Rien ne vous est demandé") == 1, said
     row, said = answered(referee, "h", "dee", "Hi all, how is everyone?", START)

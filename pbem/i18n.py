@@ -38,7 +38,7 @@ DATE_PATTERN = "EEE d MMM y HH:mm"
 MSGID = "msgid"  # the key of a stored sentence's English text
 
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
-_zone: ContextVar[str | None] = ContextVar("pbem_zone", default=None)
+_reader: ContextVar[tuple] = ContextVar("pbem_reader", default=(None, None))
 
 
 def current() -> str:
@@ -58,20 +58,26 @@ def speaking(lang: str):
         _language.reset(token)
 
 
+def reader() -> str | None:
+    """The seat being written for (None: the public, an observer, the referee)."""
+    return _reader.get()[0]
+
+
 def reader_zone() -> str | None:
     """The time zone of the reader being written for (None: UTC)."""
-    return _zone.get()
+    return _reader.get()[1]
 
 
 @contextmanager
-def in_zone(tz_name: str | None):
-    """Show times in `tz_name` (a seat's zone; None: UTC) inside the block, where a sentence
-    cannot be given the zone itself (an event narrated for its reader)."""
-    token = _zone.set(tz_name)
+def for_reader(seat: str | None, tz_name: str | None):
+    """Write for `seat` (None: the public), its times in `tz_name` (None: UTC), inside the
+    block, where a sentence cannot be given its reader itself (an event narrated for its
+    reader: "you" to the seat it names, times in its zone)."""
+    token = _reader.set((seat, tz_name))
     try:
         yield
     finally:
-        _zone.reset(token)
+        _reader.reset(token)
 
 
 def normal_language(text: str) -> str | None:

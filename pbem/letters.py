@@ -318,7 +318,7 @@ def happenings(table: Table, seat: dict) -> list[str]:
     store = table.referee.store
     rows = list(store.event_rows(table.game_row["id"], after=seat["reported_seq"]))
     gone = rules_engine.undone(rows)
-    with i18n.in_zone(seat["tz"]):
+    with i18n.for_reader(seat["name"], seat["tz"]):
         for row in rows:
             event = row_event(row)
             if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
@@ -814,7 +814,7 @@ def observer_mail(table: Table, observer: dict, headline: str, now: str,
     engine = table.state["engine"]
     with i18n.speaking(observer["lang"]):
         if happened is None:
-            with i18n.in_zone(observer["tz"]):
+            with i18n.for_reader(None, observer["tz"]):
                 happened = public_happenings(table, observer["reported_seq"])
         if not (happened or notes or engine["over"]):
             return
@@ -868,7 +868,7 @@ def history(table: Table, seat: dict) -> list[dict]:
             told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]]))
         if row["seq"] in gone or not event.visible(seat["name"]):
             continue
-        with i18n.in_zone(seat["tz"]):
+        with i18n.for_reader(seat["name"], seat["tz"]):
             line = rules_engine.narrate(rules_engine.as_seen(event, seat["name"]), table.game)
         if not line:
             continue

@@ -17,7 +17,7 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, format_date, format_number, in_zone, speaking
+from .i18n import N_, _, for_reader, format_date, format_number, speaking
 from .mail.parse import shorten
 from .reading import plain, shown
 from .store import row_event
@@ -447,7 +447,7 @@ def history_command(mail, command) -> None:
     then = engine.fold(table.game, [row_event(r) for r in rows if r["seq"] <= end])
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
-    with speaking(seat["lang"]), in_zone(seat["tz"]):
+    with speaking(seat["lang"]), for_reader(seat["name"], seat["tz"]):
         told = engine.told_words(asked, None)
         happened = [line for line in (engine.narrate(event, table.game) for event in shown)
                     if line]

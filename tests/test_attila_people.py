@@ -137,3 +137,22 @@ def test_a_seat_that_orders_out_of_turn_is_told_once_that_nothing_is_asked_of_it
     row, said = answered(referee, "h", "dee", "Hi all, how is everyone?", START)
     assert said.count("Nothing is asked of you now") == 1, said
     assert "and your mail holds no orders: nothing in it was lost" in said
+
+
+def test_each_seat_reads_of_its_own_draw_and_its_own_turn_as_you(tmp_path):
+    referee = table(tmp_path, "eve")
+    reply(referee, "h", "eve", "tile exchange saxons\nEve", START)
+    referee.tick(later(START, 0.1), send=False)
+    asked_eve = flat(outbox(referee, seat="eve", kind="report")[-1])
+    assert "you are asked for the rest of your turn (1 card to play)" in asked_eve
+    assert "eve is asked" not in asked_eve
+    assert "eve is asked for the rest of the turn (1 card to play)" in \
+        flat(outbox(referee, seat="bob", kind="report")[-1])
+    assert "on demande à eve la suite du tour" in \
+        flat(outbox(referee, seat="ann", kind="report")[-1])
+    reply(referee, "h", "eve", "play saxons moesia", later(START, 0.2))
+    referee.tick(later(START, 0.3), send=False)
+    eve = flat(outbox(referee, seat="eve", kind="report")[-1])
+    assert "you drew " in eve and "eve drew" not in eve, eve
+    bob = flat(outbox(referee, seat="bob", kind="report")[-1])
+    assert "eve drew 1 card" in bob and "you drew" not in bob, bob

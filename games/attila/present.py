@@ -10,7 +10,7 @@ from collections import namedtuple
 import textwrap
 
 from pbem.adjudicator.contract import Event
-from pbem.i18n import _, ngettext, said
+from pbem.i18n import _, ngettext, reader, said
 
 from .material import (CENTURIES, MAX_INFLUENCE, PAWNS_PER_PEOPLE, PEOPLE_COLOURS, PEOPLES,
                        TRACK, cards_text, century_of, in_order, one_of, people_name)
@@ -407,6 +407,24 @@ def _game_decided(p):
                                               num=points)
 
 
+def _turn_continues(p):
+    if reader() == p["seat"]:
+        return ngettext("you are asked for the rest of your turn ({num} card to play)",
+                        "you are asked for the rest of your turn ({num} cards to play)",
+                        p["left"]).format(num=p["left"])
+    return ngettext("{seat} is asked for the rest of the turn ({num} card to play)",
+                    "{seat} is asked for the rest of the turn ({num} cards to play)",
+                    p["left"]).format(seat=p["seat"], num=p["left"])
+
+
+def _refilled(p):
+    """The seat that drew reads which cards (its own "drew" events), not how many."""
+    if reader() == p["seat"]:
+        return None
+    return ngettext("{seat} drew {num} card", "{seat} drew {num} cards",
+                    p["count"]).format(seat=p["seat"], num=p["count"])
+
+
 NARRATION = {
     "setup": _setup,
     "dealt": lambda p: _("you were dealt {cards}").format(cards=cards_text(p["cards"])),
@@ -441,10 +459,7 @@ NARRATION = {
     "orders_resumed": _orders_resumed,
     "confirm_asked": lambda p: _("{seat} is asked to confirm the rest of the turn").format(
         seat=p["seat"]),
-    "turn_continues": lambda p: ngettext(
-        "{seat} is asked for the rest of the turn ({num} card to play)",
-        "{seat} is asked for the rest of the turn ({num} cards to play)", p["left"]).format(
-            seat=p["seat"], num=p["left"]),
+    "turn_continues": lambda p: _turn_continues(p),
     "default_turn": lambda p: _(
         "{seat} sent no usable orders in time: pbem plays the default turn for them").format(
             seat=p["seat"]),
@@ -452,8 +467,7 @@ NARRATION = {
         "the draw pile ran out: the {num} discarded card was shuffled into a new one",
         "the draw pile ran out: the {num} discarded cards were shuffled into a new one",
         p["count"]).format(num=p["count"]),
-    "refilled": lambda p: ngettext("{seat} drew {num} card", "{seat} drew {num} cards",
-                                   p["count"]).format(seat=p["seat"], num=p["count"]),
+    "refilled": lambda p: _refilled(p),
     "turn_ended": lambda p: _("end of turn {turn}").format(turn=p["number"]),
     "game_decided": _game_decided,
 }

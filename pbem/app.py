@@ -532,7 +532,7 @@ class Referee:
                 given[seat] = json.loads(sub["orders"])
         events = engine.close_phase(table.game, table.state, given, table.game_row["seed"])
         after = engine.fold(table.game, events, table.state)
-        lines = [line for line in (engine.narrate(e, table.game) for e in events)
+        lines = [line for line in (engine.narrate(e, table.game, after["game"]) for e in events)
                  if line]
         return {"game": game_id, "phase": eng["phase"],
                 "defaulted": events[0].payload["defaulted"], "events": lines,

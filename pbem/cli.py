@@ -1010,10 +1010,10 @@ def log(referee, game_id, seat, as_referee, as_json):
     if as_json:
         emit_json(rows)
         return
-    game = referee.table(game_id).game
+    table = referee.table(game_id)
     for row in rows:
         event = Event(row["type"], row["payload"], row["visible_to"])
-        line = engine.narrate(event, game) or ""
+        line = engine.narrate(event, table.game, table.state["game"]) or ""
         undone = "(undone) " if row["undone"] else ""
         click.echo(f"{row['seq']:5} {row['at']} {row['type']:16} {undone}{line}".rstrip())
 

@@ -322,7 +322,7 @@ def happenings(table: Table, seat: dict) -> list[str]:
         for row in rows:
             event = row_event(row)
             if row["seq"] not in gone and event.type != "press" and event.visible(seat["name"]):
-                line = rules_engine.narrate(event, table.game)
+                line = rules_engine.narrate(event, table.game, table.state["game"])
                 if line:
                     lines.append(line)
     return lines
@@ -797,7 +797,7 @@ def public_happenings(table: Table, after: int) -> list[str]:
     for row in rows:
         event = row_event(row)
         if row["seq"] not in gone and event.visible(None):
-            line = rules_engine.narrate(event, table.game)
+            line = rules_engine.narrate(event, table.game, table.state["game"])
             if line:
                 lines.append(line)
     return lines
@@ -869,7 +869,8 @@ def history(table: Table, seat: dict) -> list[dict]:
         if row["seq"] in gone or not event.visible(seat["name"]):
             continue
         with i18n.for_reader(seat["name"], seat["tz"]):
-            line = rules_engine.narrate(rules_engine.as_seen(event, seat["name"]), table.game)
+            line = rules_engine.narrate(rules_engine.as_seen(event, seat["name"]), table.game,
+                                       table.state["game"])
         if not line:
             continue
         if not parts or parts[-1]["told"] != told:

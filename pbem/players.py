@@ -449,8 +449,8 @@ def history_command(mail, command) -> None:
     now_asked = table.context(seat)
     with speaking(seat["lang"]), for_reader(seat["name"], seat["tz"]):
         told = engine.told_words(asked, None)
-        happened = [line for line in (engine.narrate(event, table.game) for event in shown)
-                    if line]
+        happened = [line for line in (engine.narrate(event, table.game, table.state["game"])
+                                      for event in shown) if line]
         past.send(seat, "history", lambda context: _("your report for {told}").format(
             told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],

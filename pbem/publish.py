@@ -86,6 +86,7 @@ class Story:
     seats: list
     turns: list
     view: dict               # the board now
+    state: dict              # the game's state now (its rules' part), which names its places
     over: bool
     result: dict | None
     seed: str | None
@@ -145,7 +146,7 @@ def story(referee, game_id: str, reveal: bool = False) -> Story:
                                                            "game_drawn")), None)
     hidden = engine.private_requests(game, state) and not whole
     return Story(game_id, row["ruleset"], game, list(eng["seats"]), turns,
-                 game.view(state["game"], viewer), over, eng["result"],
+                 game.view(state["game"], viewer), state["game"], over, eng["result"],
                  end["payload"].get("seed") if end else None,
                  (eng.get("paused") or {}).get("reason"), None if hidden else eng["deadline"],
                  engine.waiting_for(game, state, viewer), whole)
@@ -342,7 +343,8 @@ def result_words(told: Story) -> str:
 
 def turn_context(site: Site, told: Story, turn: Turn, base: str) -> dict:
     """What a turn's page (`base`.html) shows, in the current language."""
-    lines = [line for line in (engine.narrate(e, told.game) for e in turn.events) if line]
+    lines = [line for line in (engine.narrate(e, told.game, told.state) for e in turn.events)
+             if line]
     press = [engine.narrate_press({**e.payload, "to": [_("every seat")]}) for e in turn.press]
     return {"number": turn.number, "base": base, "began": turn.began, "lines": lines,
             "press": press, "phases": turn.phases, "board": board(site, told, turn.view)}

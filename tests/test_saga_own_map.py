@@ -1,6 +1,6 @@
 """A campaign on the referee's own map, given in a position file: each seat reads the zones
 as that map names them, a French seat by the map's French names (its ``fr``), an English
-seat by their names, in its welcome, acknowledgements, errors, hints and map.
+seat by their names, in its welcome, acknowledgements, errors, hints, map and reports.
 
 The map is tests/mailkinds.py's Francia, none of whose zones a shipped map knows; the
 campaign is created as a referee creates it (`pbem new saga --position FILE`).
@@ -15,6 +15,7 @@ import pytest
 from pbem import i18n, render
 from pbem.cli import main
 from pbem.games import saga
+from pbem.timeutil import later
 
 from conftest import START, make_referee, seats
 from mailkinds import OWN_MAP_FRENCH, SAGA_OWN_MAP
@@ -107,3 +108,14 @@ def test_what_a_seat_reads_depends_on_its_campaigns_map_alone(tmp_path):
             assert shown[game] in board and elsewhere not in board, board
             error = saga.parse(states[game], "ann", "déplacer ost Saxxe")[1][0].message
             assert error.endswith(f"vouliez-vous dire {shown[game].split()[1]}\u00a0?"), error
+
+
+def test_a_french_seat_s_report_tells_what_happened_by_the_maps_french_names(francia):
+    reply(francia, "g", "ann", "Bonjour !\ndéplacer ost baviere\nAnn", START)
+    deadline = francia.table("g").state["engine"]["deadline"]
+    francia.tick(later(deadline, 0.1), send=False)
+    [report] = outbox(francia, seat="ann", kind="report")[-1:]
+    assert "Bavière" in flat(report), flat(report)
+    assert named(text_of(report) + html_of(report), OWN_MAP_FRENCH) == [], flat(report)
+    [english] = outbox(francia, seat="bob", kind="report")[-1:]
+    assert "Bavaria" in flat(english) and "Bavière" not in flat(english), flat(english)

@@ -340,8 +340,9 @@ DISCARDED_WHY = {"the play is lost": lambda: _("the play is lost"),
                  "EXCHANGE": lambda: tile_name("exchange")}
 
 
-def narrate(event) -> str | None:
-    """One event as a sentence for a report, in the current language; None for the others."""
+def narrate(event, state=None) -> str | None:
+    """One event as a sentence for a report, in the current language; None for the others
+    (the game's state names nothing an event does not)."""
     p = event.payload
     t = event.type
     told = NARRATION.get(t)

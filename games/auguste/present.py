@@ -217,8 +217,9 @@ def victims_text(victims) -> str:
                      for v in victims) or _("nobody")
 
 
-def narrate(event) -> str | None:
-    """One event as a sentence for a report, in the current language; None for the others."""
+def narrate(event, state=None) -> str | None:
+    """One event as a sentence for a report, in the current language; None for the others
+    (the game's state names nothing an event does not)."""
     p = event.payload
     t = event.type
     if t == "moved":

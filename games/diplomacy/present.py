@@ -229,8 +229,9 @@ def results_words(results: list) -> str:
     return _("; ").join(result_words(r) for r in results)
 
 
-def narrate(event) -> str | None:
-    """One event as a sentence for the reports, in the current language."""
+def narrate(event, state=None) -> str | None:
+    """One event as a sentence for the reports, in the current language (the game's state
+    names nothing an event does not)."""
     p = event.payload
     kind = event.type
     if kind == "setup":

@@ -466,22 +466,21 @@ ARMY_KEYS = ("army", "other", "new")
 ZONE_KEYS = ("zone", "from", "to", "homeland", "scouted")
 
 
-def narrate(event) -> str | None:
-    """One event as a sentence for a report; None for events players need not read."""
+def narrate(event, state=None) -> str | None:
+    """One event as a sentence for a report; None for events players need not read. Its
+    zones read as the campaign's map names them (`state`: the game's state; without it, a
+    zone of a shipped map reads its French name, any other its name)."""
     handler = NARRATIONS.get(event.type)
     if not handler:
         return None
+    french = board_of(state).french if state else shipped_french()
     p = event.payload
-    return handler({**p, **{key: army_name(p[key]) for key in ARMY_KEYS
-                            if isinstance(p.get(key), str)},
-                    **{key: narrated(p[key]) for key in ZONE_KEYS
-                       if isinstance(p.get(key), str)}})
-
-
-def narrated(zone: str) -> str:
-    """A zone an event names, as its reader reads it. An event comes without its map: a
-    zone of a shipped map reads its French name, any other its name."""
-    return shown(shipped_french(), zone)
+    told = {**p, **{key: army_name(p[key]) for key in ARMY_KEYS if isinstance(p.get(key), str)},
+            **{key: shown(french, p[key]) for key in ZONE_KEYS if isinstance(p.get(key), str)}}
+    if "recruits" in p:
+        told["recruits"] = [{**r, "place": r["place"] and shown(french, r["place"])}
+                            for r in p["recruits"]]
+    return handler(told)
 
 
 def force_text(force) -> str:
@@ -623,7 +622,7 @@ NARRATIONS = {
                              "lost").format(**p),
     "battle_over": lambda p: _("{owner} holds {zone}").format(**p),
     "recruits_set": lambda p: _("recruits for upkeep: {list}").format(list=", ".join(
-        unit_name(r["type"]) + (f" ({narrated(r['place'])})" if r["place"] else "")
+        unit_name(r["type"]) + (f" ({r['place']})" if r["place"] else "")
         for r in p["recruits"])),
     "disband_asked": lambda p: ngettext(
         "{seat} cannot pay upkeep: {num} point to disband",

@@ -51,8 +51,9 @@ def told(table: dict, key: str) -> str:
     return _(phrase)
 
 
-def narrate(event) -> str | None:
-    """One event as a sentence; None for events players need not read."""
+def narrate(event, state=None) -> str | None:
+    """One event as a sentence; None for events players need not read (the game's state
+    names nothing an event does not)."""
     handler = HANDLERS.get(event.type)
     return handler(event.payload) if handler else None
 

@@ -17,8 +17,10 @@ stream arrives as an argument.
     view(state, seat | None) -> dict    what that seat may see; None = public
     outcome(state) -> None | dict       {"winners": [...], "scores": {...}, "reason": str}
     describe_orders(state, seat, orders) -> list[str]   orders in plain words
-    narrate(event) -> str | None        one event as a sentence for reports, for the seat
-                                        that reads it (pbem.i18n.reader(); None: the public)
+    narrate(event, state) -> str | None one event as a sentence for reports, for the seat
+                                        that reads it (pbem.i18n.reader(); None: the public);
+                                        `state`: the game's state now, which names its
+                                        places (None: told without it)
     board_text(view) -> str             the board as monospace text
     svg_context(view) -> dict           what the game's board.svg.j2 draws (see
                                         docs/architecture.md, "Boards in layers")

@@ -362,10 +362,12 @@ def close_phase(game, state: dict, given: dict, seed: str, texts: dict | None = 
     return [marker] + rulings + list(resolved)
 
 
-def narrate(event: Event, game=None) -> str | None:
+def narrate(event: Event, game=None, state=None) -> str | None:
     """An event in one sentence (in the current language), or None when players need not
-    read it: the engine's own events, and with `game` given, the game's too."""
-    return narrate_engine(event, game) or (game.narrate(event) if game is not None else None)
+    read it: the engine's own events, and with `game` given, the game's too, told by the
+    game's state now (`state`, its rules' part: what names its places)."""
+    return narrate_engine(event, game) or \
+        (game.narrate(event, state) if game is not None else None)
 
 
 def narrate_engine(event: Event, game=None) -> str | None:

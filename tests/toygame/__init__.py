@@ -127,8 +127,8 @@ def describe_orders(state, seat, orders):
     return [f"result: {orders['outcome']}"]
 
 
-def narrate(event):
-    """Events in words."""
+def narrate(event, state=None):
+    """Events in words (the state names nothing an event does not)."""
     p = event.payload
     return {"disputed": lambda: f"the reports disagree: {p['claims']}",
             "duel_won": lambda: f"{p['winner']} won the duel",

@@ -763,9 +763,9 @@ def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
 
 
 def within(reading, order: str) -> bool:
-    """Is this reading an order followed by chat after a dash, found inside the order an
-    earlier reading kept ("card hrode" in "card hrode - enjoy")? Then the line's error
-    is this order's, and the chat a remark."""
+    """Is this reading an order followed by chat the game sets aside, found inside the
+    order an earlier reading kept ("card hrode" in "card hrode - enjoy")? Then the line's
+    error is this order's, and the chat a remark."""
     return reading.chat and order.startswith(reading.order) and order != reading.order
 
 

@@ -409,6 +409,7 @@ def _game_decided(p):
 
 
 def _turn_continues(p):
+    """The seat asked reads it of itself, the others of that seat."""
     if reader() == p["seat"]:
         return ngettext("you are asked for the rest of your turn ({num} card to play)",
                         "you are asked for the rest of your turn ({num} cards to play)",
@@ -460,7 +461,7 @@ NARRATION = {
     "orders_resumed": _orders_resumed,
     "confirm_asked": lambda p: _("{seat} is asked to confirm the rest of the turn").format(
         seat=p["seat"]),
-    "turn_continues": lambda p: _turn_continues(p),
+    "turn_continues": _turn_continues,
     "default_turn": lambda p: _(
         "{seat} sent no usable orders in time: pbem plays the default turn for them").format(
             seat=p["seat"]),
@@ -468,7 +469,7 @@ NARRATION = {
         "the draw pile ran out: the {num} discarded card was shuffled into a new one",
         "the draw pile ran out: the {num} discarded cards were shuffled into a new one",
         p["count"]).format(num=p["count"]),
-    "refilled": lambda p: _refilled(p),
+    "refilled": _refilled,
     "turn_ended": lambda p: _("end of turn {turn}").format(turn=p["number"]),
     "game_decided": _game_decided,
 }

@@ -263,7 +263,7 @@ def still(tokens: list[str]) -> bool:
         return False
     at = moves[0]
     before, after = tokens[:at], tokens[at + 1:]
-    if after[:1] == ["pas"] and before == ["ne"] or before == [] and after[:1] == ["pas"]:
+    if after[:1] == ["pas"] and before in ([], ["ne"]):
         before, after = ["ne", "pas"], after[1:]
     return set(before) in STILL_NOT and len(before) == len(set(before)) and \
         all(word in STILL_WHEN for word in after)

@@ -154,7 +154,7 @@ def shown(french: dict, name: str) -> str:
 
 @cache
 def shipped_french() -> dict[str, str]:
-    """Every zone of the shipped maps with its French name, by its name: all narration
-    knows of a zone, as an event names it without its map."""
+    """Every zone of the shipped maps with its French name, by its name: what narration
+    told without the game's state shows of a zone."""
     return {name: board.french[name] for key in BOARDS.names()
             for board in [BOARDS.load(key)] for name in board.order}

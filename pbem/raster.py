@@ -25,7 +25,7 @@ same bytes. An SVG without layers (a board kept before they existed) is
 drawn whole, the same way.
 """
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -79,8 +79,9 @@ PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
-BAND = 32  # rows of an image counted, indexed and compressed together (see encode)
-BANDS = 2048  # bands kept at once (their colours, their compressed rows): some 20 MB
+TALL = 2  # bands a patch may cross before it is cut along them
+BAND = 32  # rows of an image compressed together (see indexed)
+BANDS = 2048  # bands kept at once (their compressed rows): some 20 MB
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, compression level "fast"
 LAST_BLOCK = b"\x03\x00"  # an empty final deflate block
@@ -252,47 +253,39 @@ def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
 
 def png(svg: str) -> bytes:
     """The board as a PNG image, at the SVG's own size."""
-    return encode(*drawn(svg, 1, None))
+    return drawn(svg, 1, None)
 
 
 def close_up(svg: str, zoom: float, window: tuple[int, int, int, int]) -> bytes:
     """A part of the board as a PNG image: the board drawn at `zoom` times its size, cut
     to the pixel rectangle `window` (left, top, right, bottom) of that drawing."""
-    return encode(*drawn(svg, zoom, window))
+    return drawn(svg, zoom, window)
 
 
-def drawn(svg: str, zoom: float, window) -> tuple:
-    """The board (or its window) as an RGB image, the ground with each piece laid on it,
-    what each band of BAND rows of it is made of (see `bands`; None: not known), and the
-    ground's colours (see `ground`)."""
+def drawn(svg: str, zoom: float, window) -> bytes:
+    """The board (or its window) as a PNG: its ground with each piece laid on it, written
+    from the ground's indexed image and the patches of pieces (see `indexed`); an SVG
+    without layers, or whose ground has more colours than a palette holds, is drawn
+    whole (see `whole`)."""
     parts = layers(svg)
     if parts is None:
-        whole = rasterise(at_zoom(svg, zoom))
-        return (whole.crop(window) if window else whole), None, ()
+        image = rasterise(at_zoom(svg, zoom))
+        return whole(image.crop(window) if window else image)
     head = drawn_head(parts.head, zoom)
     frame = frame_of(svg_root(head))
     window = window or (0, 0, frame.width, frame.height)
-    base, token, colours = ground(head, parts.ground)
-    canvas = base.crop(window)
-    laid = []
-    for piece, sprite in zip(parts.pieces, sprites(head, parts.pieces, frame, window)):
-        if sprite is not None and sprite.meets(window):
+    base = ground(head, parts.ground)
+    laid = [(piece, sprite) for piece, sprite
+            in zip(parts.pieces, sprites(head, parts.pieces, frame, window))
+            if sprite is not None and sprite.meets(window)]
+    found = patches(base, window, laid) if base.colours else None
+    if found is None:
+        canvas = base.image.crop(window)
+        for _piece, sprite in laid:
             canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
                          sprite.image)
-            laid.append((piece, sprite.top - window[1], sprite.top - window[1]
-                         + sprite.image.height))
-    return canvas, bands((token, window), laid, canvas.height), colours
-
-
-def bands(ground_key, laid: list, height: int) -> list:
-    """What each band of BAND rows of a drawing is made of: its ground (and window), its
-    number, and the pieces laid over it, in order; the same for two drawings when their
-    pixels are the same there."""
-    over = [[] for _ in range(math.ceil(height / BAND))]
-    for piece, top, bottom in laid:
-        for band in range(max(0, top) // BAND, min(len(over), math.ceil(bottom / BAND))):
-            over[band].append(piece)
-    return [(ground_key, number, tuple(pieces)) for number, pieces in enumerate(over)]
+        return whole(canvas)
+    return indexed(base, window, found)
 
 
 @dataclass(frozen=True)
@@ -340,7 +333,8 @@ _pieces = Kept(SPRITES)
 _elements = Kept(SPRITES)
 _places = Kept(SPRITES)
 _moves = Kept(SPRITES)
-_band_colours = Kept(BANDS)
+_patches = Kept(SPRITES)
+_indexed_patches = Kept(SPRITES)
 _band_chunks = Kept(BANDS)
 _palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
 _indexes = Kept(GROUNDS * 4)  # by palette number: {colour: its index}
@@ -350,8 +344,8 @@ _numbers = itertools.count()
 def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
-    for kept in (_grounds, _pieces, _elements, _places, _moves, _band_colours, _band_chunks,
-                 _palettes, _indexes):
+    for kept in (_grounds, _pieces, _elements, _places, _moves, _patches, _indexed_patches,
+                 _band_chunks, _palettes, _indexes):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
@@ -359,17 +353,28 @@ def forget() -> None:
     layers.cache_clear()
 
 
-def ground(head: str, text: str) -> tuple:
-    """A board's ground (an RGB image), drawn once per process (or read from the grounds
-    kept on disk), a number of its own for as long as it is kept, and its colours in
-    order (none when they are more than a palette holds)."""
+class Ground(NamedTuple):
+    """A board's ground drawn: its image (RGB), a number of its own for as long as it is
+    kept, its colours in order (none when they are more than a palette holds) and the
+    image indexed to them (each pixel the rank of its colour; None without colours)."""
+
+    image: object
+    number: int
+    colours: tuple
+    indexed: object
+
+
+def ground(head: str, text: str) -> Ground:
+    """A board's ground, drawn once per process (or read from the grounds kept on disk)."""
+    from PIL import Image
     key = (head, text)
     found = _grounds.get(key)
     if found is None:
         image = kept_on_disk(head + text + "</svg>")
-        counted = image.getcolors(COLOURS)
-        found = _grounds.keep(key, (image, next(_numbers),
-                                    tuple(sorted(c for _n, c in counted or ()))))
+        colours = tuple(sorted(c for _n, c in image.getcolors(COLOURS) or ()))
+        indexed = colours and image.quantize(palette=palette(colours),
+                                             dither=Image.Dither.NONE)
+        found = _grounds.keep(key, Ground(image, next(_numbers), colours, indexed or None))
     return found
 
 
@@ -662,50 +667,178 @@ def rasterise(svg: str, mode: str = "RGB"):
     return image.convert(mode)
 
 
-def encode(image, made_of: list | None = None, ground_colours: tuple = ()) -> bytes:
-    """An RGB image as an indexed PNG: its colours (see `slotted`), else its 256 most
-    frequent ones (ties by colour), each other colour drawn as the nearest of them (a
-    board has fewer than 4096: else octree quantisation chooses them).
+class Patch(NamedTuple):
+    """Pieces laid on the ground under them: what they are (the ground's number, the
+    window, the pieces), the rectangle of the window's canvas they cover (left, top,
+    right, bottom, in the drawing's pixels), that part of the board (RGB), and its
+    colours, in order and counted."""
 
-    The image is counted, indexed and compressed in bands of BAND rows, each
-    compressed alone: a band made of what a band drawn before was made of
-    (`made_of`, see `bands`) is not counted again, nor indexed and compressed
-    again when its colours keep their indexes: a new position pays for the
-    bands where pieces moved.
+    key: tuple
+    box: tuple
+    image: object
+    colours: tuple
+    counts: dict
+
+
+def patches(base: Ground, window, laid: list) -> list | None:
+    """The pieces laid on a window of the board (with their sprites), in patches that do
+    not meet: pieces that overlap share one, laid one over the other in order; a
+    patch taller than TALL bands of BAND rows (a grid of tiles that touch) is cut
+    along the bands, so that a tile that changed costs only the bands it crosses.
+    Each patch is laid on the ground once while it is kept. None when one holds more
+    colours than are counted (the board is then drawn whole)."""
+    out = []
+    for box, group in groups(laid, window):
+        for part, members in sliced(box, group):
+            key = (base.number, part, tuple(piece for piece, _sprite in members))
+            found = _patches.get(key)
+            if found is None:
+                found = _patches.keep(key, patch(base, key, part, members))
+            if found.counts is None:
+                return None
+            out.append(found)
+    return out
+
+
+def sliced(box: tuple, group: list) -> list:
+    """A group of pieces whole, or cut along the bands when it crosses more than TALL of
+    them: (a rectangle, the pieces that cross it)."""
+    first_band, last_band = box[1] // BAND, (box[3] - 1) // BAND
+    if last_band - first_band < TALL:
+        return [(box, group)]
+    out = []
+    for band in range(first_band, last_band + 1):
+        part = (box[0], max(box[1], band * BAND), box[2], min(box[3], (band + 1) * BAND))
+        members = [(piece, sprite) for piece, sprite in group
+                   if sprite.top < part[3] and sprite.top + sprite.image.height > part[1]]
+        if members:
+            out.append((part, members))
+    return out
+
+
+def patch(base: Ground, key: tuple, box: tuple, group: list) -> Patch:
+    """Pieces laid in order on the part `box` of the ground (as on the whole canvas)."""
+    image = base.image.crop(box)
+    for _piece, sprite in group:
+        image.paste(sprite.image, (sprite.left - box[0], sprite.top - box[1]), sprite.image)
+    counted = image.getcolors(COUNTED)
+    counts = {colour: count for count, colour in counted} if counted else None
+    return Patch(key, box, image, tuple(sorted(counts or ())), counts)
+
+
+def groups(laid: list, window) -> list:
+    """The laid pieces in groups whose rectangles (cut to the window) do not meet, a group
+    as few as can be: (its rectangle, its pieces in drawing order), in the order of
+    their first pieces. Groups are looked up by the bands of BAND rows they cross."""
+    found, by_band = [], {}
+    for rank, (piece, sprite) in enumerate(laid):
+        box = (max(sprite.left, window[0]), max(sprite.top, window[1]),
+               min(sprite.left + sprite.image.width, window[2]),
+               min(sprite.top + sprite.image.height, window[3]))
+        members = [(rank, piece, sprite)]
+        while True:
+            meeting = {number for band in range(box[1] // BAND, (box[3] - 1) // BAND + 1)
+                       for number in by_band.get(band, ())
+                       if found[number] is not None and meets(found[number][0], box)}
+            if not meeting:
+                break
+            for number in meeting:
+                other, joined = found[number]
+                found[number] = None
+                box = (min(box[0], other[0]), min(box[1], other[1]),
+                       max(box[2], other[2]), max(box[3], other[3]))
+                members += joined
+        for band in range(box[1] // BAND, (box[3] - 1) // BAND + 1):
+            by_band.setdefault(band, []).append(len(found))
+        found.append((box, members))
+    kept = sorted((min(members, key=first)[0], box, members)
+                  for box, members in filter(None, found))
+    return [(box, [(piece, sprite) for _rank, piece, sprite in sorted(members, key=first)])
+            for _first, box, members in kept]
+
+
+def first(item: tuple):
+    """An item's first part (what it is sorted by)."""
+    return item[0]
+
+
+def indexed(base: Ground, window, laid: list) -> bytes:
+    """The board as an indexed PNG: the ground's indexed image, cut to the window, with
+    each patch indexed and pasted on it.
+
+    The palette is the ground's colours, then the patches' (see `slotted`).
+    The image is written in bands of BAND rows, each compressed alone: a band
+    of the same ground with the same patches, whose colours keep their
+    indexes, is written as it was before. A new position pays for indexing
+    its new patches and compressing the bands they cross.
     """
-    from PIL import Image
-    made_of = made_of or [None] * math.ceil(image.height / BAND)
-    boxes = [(0, n * BAND, image.width, min(image.height, (n + 1) * BAND))
-             for n in range(len(made_of))]
-    counted = [band_colours(image, box, key) for box, key in zip(boxes, made_of)]
-    colours = set().union(*counted) if None not in counted else ()
-    if not colours or len(colours) > COUNTED:
-        indexed = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
-                                 dither=Image.Dither.NONE)
-        out = io.BytesIO()
-        indexed.save(out, "PNG", compress_level=COMPRESS_LEVEL)
-        return out.getvalue()
-    chosen = slotted(colours, ground_colours) or most_frequent(colours, counted)
+    colours = set().union(*(found.colours for found in laid))
+    chosen = slotted(colours, base.colours, laid)
     number = _palettes.get(chosen)
     if number is None:
         number = _palettes.keep(chosen, next(_numbers))
     indexes = indexes_of(number, chosen, colours)
-    keys = [(key, tuple(map(indexes.__getitem__, found))) if key else None
-            for key, found in zip(made_of, counted)]
-    return indexed_png(image.width, image.height, chosen,
-                       band_chunks(image, boxes, keys, chosen))
+    width, height = window[2] - window[0], window[3] - window[1]
+    over = [[] for _ in range(math.ceil(height / BAND))]
+    placed = []
+    for found in laid:
+        ident = (found.key, tuple(map(indexes.__getitem__, found.colours)))
+        top, bottom = found.box[1] - window[1], found.box[3] - window[1]
+        bands = range(top // BAND, (bottom - 1) // BAND + 1)
+        placed.append((ident, found, bands))
+        for band in bands:
+            over[band].append(ident)
+    keys = [(base.number, window, band, tuple(idents)) for band, idents in enumerate(over)]
+    chunks = [_band_chunks.get(key) for key in keys]
+    if None in chunks:
+        canvas = base.indexed.crop(window)
+        for ident, found, bands in placed:
+            if any(chunks[band] is None for band in bands):
+                canvas.paste(indexed_patch(ident, found, chosen),
+                             (found.box[0] - window[0], found.box[1] - window[1]))
+        rows = canvas.tobytes()
+        for band, key in enumerate(keys):
+            if chunks[band] is None:
+                start, end = band * BAND * width, min(height, (band + 1) * BAND) * width
+                chunks[band] = _band_chunks.keep(key, compressed(rows, start, end, width))
+    return indexed_png(width, height, chosen, chunks)
 
 
-def slotted(colours: set, ground_colours: tuple) -> tuple | None:
-    """The palette of an image of these colours drawn over a ground of these: the ground's
-    colours first, in order, then each other colour at a slot reckoned from the colour
-    itself (the next free one after it), the free slots left holding the first colour:
-    from one position to the next, most colours keep their index, and so do most bands
-    their indexed rows. None when they are more than a palette holds."""
+def indexed_patch(ident: tuple, found: Patch, chosen: tuple):
+    """A patch indexed to the palette (kept by the patch and its colours' indexes)."""
+    from PIL import Image
+    image = _indexed_patches.get(ident)
+    if image is None:
+        image = _indexed_patches.keep(ident, found.image.quantize(
+            palette=palette(chosen), dither=Image.Dither.NONE))
+    return image
+
+
+def compressed(rows: bytes, start: int, end: int, width: int) -> tuple:
+    """The rows of an indexed image from `start` to `end` (bytes), each after its filter
+    byte (none), compressed alone: (deflate blocks ending on a full flush, their data's
+    Adler-32 and length)."""
+    data = b"".join(b"\0" + rows[at:at + width] for at in range(start, end, width))
+    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return (packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
+            len(data))
+
+
+def slotted(colours: set, ground_colours: tuple, laid: list) -> tuple:
+    """The palette of a board of these colours drawn over a ground of these: the ground's
+    colours first, in order (its indexed image is drawn in it), then each other colour
+    at a slot reckoned from the colour itself (the next free one after it), the free
+    slots left holding the first colour: from one position to the next, most colours
+    keep their index, and so do most bands their indexed rows. When the others are
+    more than the free slots, the most frequent of them in the patches (ties by
+    colour) are slotted, and each one left out is drawn as the nearest slotted."""
     others = sorted(colours.difference(ground_colours))
     free = COLOURS - len(ground_colours)
-    if not ground_colours or len(others) > free:
-        return None
+    if len(others) > free:
+        totals = Counter()
+        for found in laid:
+            totals.update(found.counts)
+        others = sorted(sorted(others, key=lambda c: (-totals[c], c))[:free])
     slots = [None] * free
     for colour in others:
         at = zlib.crc32(bytes(colour)) % free
@@ -715,16 +848,22 @@ def slotted(colours: set, ground_colours: tuple) -> tuple | None:
     return ground_colours + tuple(colour or ground_colours[0] for colour in slots)
 
 
-def most_frequent(colours: set, counted: list) -> tuple:
-    """The palette of an image of these colours (counted in bands) that no ground tells:
-    all of them, else its COLOURS most frequent (ties by colour), in order."""
-    if len(colours) > COLOURS:
-        totals = {}
-        for band in counted:
-            for colour, count in band.items():
-                totals[colour] = totals.get(colour, 0) + count
-        colours = sorted(totals, key=lambda c: (-totals[c], c))[:COLOURS]
-    return tuple(sorted(colours))
+def whole(image) -> bytes:
+    """An RGB image drawn whole as an indexed PNG: its own colours, else its 256 most
+    frequent (ties by colour), each other colour drawn as the nearest of them (a board
+    has fewer than 4096: else octree quantisation chooses them)."""
+    from PIL import Image
+    counted = image.getcolors(COUNTED)
+    if counted:
+        chosen = sorted(counted, key=lambda c: (-c[0], c[1]))[:COLOURS]
+        indexed_image = image.quantize(palette=palette(tuple(sorted(c for _n, c in chosen))),
+                                       dither=Image.Dither.NONE)
+    else:
+        indexed_image = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                                       dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    indexed_image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()
 
 
 def indexes_of(number: int, chosen: tuple, colours: set) -> dict:
@@ -741,43 +880,6 @@ def indexes_of(number: int, chosen: tuple, colours: set) -> dict:
         known.update(zip(new, row.quantize(palette=palette(chosen),
                                            dither=Image.Dither.NONE).tobytes()))
     return known
-
-
-def band_colours(image, box, key) -> dict | None:
-    """{colour: pixels} of a band of the image (None: more than COUNTED colours), counted
-    once for what the band is made of."""
-    found = _band_colours.get(key) if key else None
-    if found is None:
-        counted = image.crop(box).getcolors(COUNTED)
-        found = {colour: count for count, colour in counted} if counted else {}
-        if key:
-            _band_colours.keep(key, found)
-    return found or None
-
-
-def band_chunks(image, boxes: list, keys: list, colours: tuple) -> list:
-    """Each band of the image indexed to these colours, each row after its filter byte
-    (none), compressed alone: (deflate blocks ending on a full flush, their data's
-    Adler-32 and length), kept by what the band is made of and its colours' indexes.
-    The bands not kept are indexed together, in one strip."""
-    from PIL import Image
-    chunks = [_band_chunks.get(key) if key else None for key in keys]
-    missing = [n for n, chunk in enumerate(chunks) if chunk is None]
-    if not missing:
-        return chunks
-    top, bottom = boxes[missing[0]][1], boxes[missing[-1]][3]
-    strip = image.crop((0, top, image.width, bottom)).quantize(
-        palette=palette(colours), dither=Image.Dither.NONE).tobytes()
-    width = image.width
-    for n in missing:
-        start, end = (boxes[n][1] - top) * width, (boxes[n][3] - top) * width
-        rows = b"".join(b"\0" + strip[at:at + width] for at in range(start, end, width))
-        packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-        chunks[n] = (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH),
-                     zlib.adler32(rows), len(rows))
-        if keys[n]:
-            _band_chunks.keep(keys[n], chunks[n])
-    return chunks
 
 
 def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:

@@ -110,7 +110,7 @@ def test_a_piece_whose_box_cannot_be_told_is_drawn_over_the_whole_board():
     assert ours.getpixel((32, 22)) == (0, 0, 255) and ours.getpixel((5, 5)) == (0, 0, 0)
 
 
-def test_a_png_written_in_bands_holds_the_image_pillow_indexes_and_its_checksum():
+def test_bands_compressed_alone_make_one_stream_and_a_board_drawn_whole_keeps_its_colours():
     import random
     import zlib
     rng = random.Random(7)
@@ -121,14 +121,33 @@ def test_a_png_written_in_bands_holds_the_image_pillow_indexes_and_its_checksum(
     image = Image.new("RGB", (90, 3 * raster.BAND + 5), (250, 248, 240))
     for n in range(300):  # more colours than a palette holds: the most frequent are kept
         image.putpixel((n % 90, n // 90 * 9), (n % 256, n * 7 % 256, 40))
-    raster.forget()
-    drawn = raster.encode(image, [("ground", n, ()) for n in range(4)])
-    again = raster.encode(image, [("ground", n, ()) for n in range(4)])  # its bands kept
     counted = sorted(image.getcolors(4096), key=lambda c: (-c[0], c[1]))[:raster.COLOURS]
     indexed = image.quantize(palette=raster.palette(tuple(sorted(c for _n, c in counted))),
                              dither=Image.Dither.NONE)
-    assert drawn == again == raster.encode(image)
-    assert decoded(drawn).tobytes() == indexed.convert("RGB").tobytes()
+    assert decoded(raster.whole(image)).tobytes() == indexed.convert("RGB").tobytes()
+
+
+def test_pieces_of_more_colours_than_a_palette_holds_keep_the_ground_and_their_own_colours():
+    colours = [(n * 37 % 256, n * 91 % 256, n * 53 % 256) for n in range(1, 301)]
+    tile = '<g class="piece"><rect x="{x}" y="{y}" width="{w}" height="3" fill="{c}"/></g>'
+    pieces = [tile.format(x=n % 20 * 6, y=n // 20 * 5 + 10, w=5 if n < 40 else 1,
+                          c="#%02x%02x%02x" % colour) for n, colour in enumerate(colours)]
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 160" width="120" '
+           'height="160"><g class="ground"><rect width="120" height="160" fill="#f7f4ea"/>'
+           '<rect width="120" height="8" fill="#2b2b2b"/></g>' + "".join(pieces) + '</svg>')
+    raster.forget()
+    drawn = raster.png(svg)
+    raster.png(svg.replace(pieces[0], ""))
+    assert raster.png(svg) == drawn  # whatever was drawn before
+    raster.forget()
+    assert raster.png(svg) == drawn
+    ours = decoded(drawn)
+    assert ours.getpixel((1, 1)) == (0x2b, 0x2b, 0x2b)
+    assert ours.getpixel((1, 150)) == (0xf7, 0xf4, 0xea)
+    for n, colour in enumerate(colours[:40]):  # the widest tiles: the most frequent colours
+        drawn_as = ours.getpixel((n % 20 * 6 + 2, n // 20 * 5 + 11))
+        assert max(abs(a - b) for a, b in zip(drawn_as, colour)) <= 3
+    assert differences(ours, whole(svg)) is None
 
 
 def test_a_ground_kept_on_disk_is_read_by_the_next_process_and_drawn_again_when_not_whole(

@@ -90,6 +90,31 @@ SPACING = 1  # pixels between the frames of a sheet of sprites
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
 
+@lru_cache(maxsize=1024)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide a text is drawn in the shipped DejaVu Sans at this font size (in the same
+    units): what a board's layout needs to know of its texts."""
+    return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=16)
+def font(size: float, bold: bool):
+    """The shipped DejaVu Sans (or its bold) at a size, as Pillow measures it."""
+    from PIL import ImageFont
+    return ImageFont.truetype(FONTS["font_files"][bold], size)
+
+
+def fitted(text: str, size: float, room: float, bold: bool = False) -> str:
+    """A text as drawn within `room` units: whole when it fits, else its longest start
+    that fits with an ellipsis after it."""
+    if text_width(text, size, bold) <= room:
+        return text
+    cut = len(text)
+    while cut and text_width(text[:cut].rstrip() + "…", size, bold) > room:
+        cut -= 1
+    return text[:cut].rstrip() + "…"
+
+
 class Frame(NamedTuple):
     """Where a board's SVG units fall on its image: pixel = scale * unit + offset, on a
     canvas of width x height pixels (as resvg places a root's viewBox: centred, fitted)."""

@@ -1,35 +1,42 @@
 """The schematic map, drawn from map.toml: what board.svg.j2 and its fragments draw.
 
 Each province is a node at its place: a blue circle for a sea, a sand
-square for land (rimmed in blue when it has a coast). Lines join
-neighbours: sand for a border armies cross, blue dashes for one only fleets
-sail. A supply centre has a dot on its rim, in its owner's colour (white
-while nobody owns it), and an owned centre is tinted in that colour. A unit
-is a badge in its power's colour: a disc for an army, a boat for a fleet; a
-fleet on one coast of Spain, St Petersburg or Bulgaria stands on that
-coast's small circle, labelled nc, sc or ec. In a retreat phase the units
-dislodged are drawn beside their province, ringed in red.
+square for land (rimmed in blue when it has a coast), its name at the top.
+Lines join neighbours: sand for a border armies cross, blue dashes for one
+only fleets sail. A supply centre has a dot on its rim, in its owner's
+colour (white while nobody owns it), and an owned centre is framed inside
+in that colour. A unit is a badge in its power's colour under the name: a
+disc for an army, a boat for a fleet; a fleet on one coast of Spain, St
+Petersburg or Bulgaria stands on that coast's small circle, labelled nc, sc
+or ec. In a retreat phase the units dislodged are drawn beside their
+province, ringed in red. The legend, at the top right where no border
+runs, names the phase and the year, and each power's colour, player and
+centres.
+
+Only the marks (frames, dots, badges), the phase, the year and the counts
+of centres are pieces drawn over the ground: the names never move, so a
+new position draws no name again (see pbem/raster.py).
 """
 
 from functools import lru_cache
 
 from pbem.i18n import _, ngettext
+from pbem.raster import fitted, text_width
 
 from .board import board, coast_of, province_of
 from .position import place_of
-from .present import when_words, who
+from .present import PHASES, when_words, who
+from .rules import SEASONS
 
 COLOURS = {"austria": "#c0392b", "england": "#1f3a93", "france": "#3498db",
            "germany": "#4d4d4d", "italy": "#27ae60", "russia": "#8e44ad", "turkey": "#d4a017"}
 INK = {"turkey": "#222222"}  # the letter on a badge: white, but on Turkey's yellow
 PIXELS = 1000
-AT_REST = {"dot": "#ffffff", "tint": None, "unit": None, "fill": None, "ink": None}
-
-
-def pale(colour: str, share: float = 0.3) -> str:
-    """A colour mixed with white: the tint of a supply centre its power owns."""
-    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in rgb)
+AT_REST = {"dot": "#ffffff", "rim": None, "unit": None, "fill": None, "ink": None}
+LEGEND = (722, 992)  # the legend's left and right: the board's top right holds no border
+MARGIN = 8
+HEADING, ROWS, ROW = 26, 48, 17  # the heading's baseline, the first row's, a row's height
+ROW_TEXT = 12  # a legend row's font size
 
 
 @lru_cache(maxsize=1)
@@ -82,29 +89,47 @@ def svg_context(view: dict) -> dict:
         provinces.append({"key": key, "x": x, "y": y, "kind": province.kind,
                           "centre": province.centre,
                           "dot": COLOURS[owned] if owned else "#ffffff",
-                          "tint": pale(COLOURS[owned]) if owned else None,
+                          "rim": COLOURS[owned] if owned else None,
                           **badge(None if on_coast else unit)})
         for coast in province.coasts:
             spot = f"{key}/{coast}"
             cx, cy = place[spot]
             coasts.append({"label": coast.lower(), "x": cx, "y": cy, "px": x, "py": y,
-                           "dot": "#ffffff", "tint": None,
+                           "dot": "#ffffff", "rim": None,
                            **badge(unit if on_coast and unit.get("coast") == coast else None)})
     dislodged = [{"x": the_board.provinces[key].place[0] - 15,
                   "y": the_board.provinces[key].place[1] + 14, **badge(unit)}
                  for key, unit in sorted(view["dislodged"].items())]
-    legend = [{"x": 16, "y": 48 + 17 * rank, "fill": COLOURS[power["key"]],
-               "text": ngettext("{power}: {num} centre", "{power}: {num} centres",
-                                len(power["centres"])).format(power=who(power["key"],
-                                                                        power["seat"]),
-                                                              num=len(power["centres"]))}
-              for rank, power in enumerate(view["powers"])]
     return {"width": the_board.width, "height": the_board.height, "pixels": PIXELS,
             "at_rest": AT_REST,
             "pixels_high": round(PIXELS * the_board.height / the_board.width),
             "links": links(), "provinces": provinces, "coasts": coasts,
-            "dislodged": dislodged, "legend": legend, "heading": when_words(view["when"]),
+            "dislodged": dislodged, "legend": legend(view), "heading": heading(view["when"]),
             "title": _("Diplomacy, {when}").format(when=when_words(view["when"]))}
+
+
+def heading(when: dict) -> dict:
+    """The legend's heading: the season and phase at the left, the year at the right (each
+    drawn again only when it changes)."""
+    season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
+    phase = _("{season}, {phase}").format(season=_(season), phase=_(phase))
+    return {"x": LEGEND[0] + MARGIN, "right": LEGEND[1] - MARGIN, "y": HEADING,
+            "phase": phase, "year": when["year"]}
+
+
+def legend(view: dict) -> list:
+    """A row for each power: its colour and player (on the ground: they do not change), and
+    its centres counted at the right (a piece: drawn over the ground)."""
+    rows = []
+    for rank, power in enumerate(view["powers"]):
+        count = ngettext("{num} centre", "{num} centres",
+                         len(power["centres"])).format(num=len(power["centres"]))
+        x, right = LEGEND[0] + MARGIN, LEGEND[1] - MARGIN
+        room = right - text_width(count, ROW_TEXT) - MARGIN - (x + 18)
+        rows.append({"x": x, "y": ROWS + ROW * rank, "right": right,
+                     "fill": COLOURS[power["key"]], "count": count,
+                     "name": fitted(who(power["key"], power["seat"]), ROW_TEXT, room)})
+    return rows
 
 
 def own_area(view: dict) -> list:

@@ -188,3 +188,13 @@ def test_a_shape_moved_by_whole_pixels_keeps_its_curves_and_is_drawn_once_for_ev
     assert differences(ours, whole(svg)) is None
     assert ours.getpixel((70, 31)) == ours.getpixel((20, 16)) == (0xc0, 0x39, 0x2b)
     assert len(raster._elements) == 2  # the disc and its letter, drawn once for three places
+
+
+def test_a_text_too_wide_for_its_room_is_cut_with_an_ellipsis():
+    assert raster.fitted("Austria (cat)", 12, 200) == "Austria (cat)"
+    name = "Austria (alexandre.dumas.pere)"
+    cut = raster.fitted(name, 12, 100)
+    assert cut.endswith("\u2026") and name.startswith(cut[:-1])
+    longer = name[:len(cut)] + "\u2026"  # one letter more
+    assert raster.text_width(cut, 12) <= 100 < raster.text_width(longer, 12)
+    assert raster.text_width("1903", 15, bold=True) > raster.text_width("1903", 15)

@@ -8,21 +8,22 @@ ground in their order: whatever moved.
 
 resvg draws the ground once per process (kept while boards are drawn on it)
 and each piece once, as a small sprite cut to its box, placed on the
-board's own pixel grid; a board is its ground with its pieces' sprites laid
-on it, which is what resvg draws from the whole document (the same elements
-in the same order), at a fraction of the cost. The pieces not drawn yet
-are drawn together, each in its own frame of one image. A piece's box is
-reckoned from its shapes (rect, circle, ellipse, line, polyline, polygon,
-path, text); a piece with anything else covers the whole board.
+board's own pixel grid. The pieces not drawn yet are drawn together, each
+in its own frame of one image. A piece's box is reckoned from its shapes
+(rect, circle, ellipse, line, polyline, polygon, path, text); a piece with
+anything else covers the whole board.
 
-The image is then reduced to its 256 most frequent colours (every colour,
-for nearly every board) and written as an indexed PNG, in bands of rows
-each compressed alone: a band made of the same ground and pieces as a band
-drawn before is not counted, indexed nor compressed again (a new position
-pays for the rows where pieces moved). Everything depends
-on the SVG alone, never on what was drawn before: the same SVG gives the
-same bytes. An SVG without layers (a board kept before they existed) is
-drawn whole, the same way.
+Pieces that overlap are laid together on the part of the ground under
+them, once: a patch, indexed to the board's palette once. A board is the
+ground's indexed image with its patches pasted on it, which is what resvg
+draws from the whole document (the same elements in the same order), at a
+fraction of the cost. Its palette holds the ground's colours first, then
+the patches' (nearly always every colour), and it is written as an indexed
+PNG in bands of rows each compressed alone: a band of the same ground and
+patches as a band drawn before is not compressed again (a new position pays
+for the rows where pieces moved). Everything depends on the SVG alone,
+never on what was drawn before: the same SVG gives the same bytes. An SVG
+without layers (a board kept before they existed) is drawn whole.
 """
 
 from collections import Counter, OrderedDict

@@ -81,6 +81,7 @@ PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a"
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
 TALL = 2  # bands a patch may cross before it is cut along them
+CELL = 64  # pixels: the squares pieces are looked up by, when they are grouped
 BAND = 32  # rows of an image compressed together (see indexed)
 BANDS = 2048  # bands kept at once (their compressed rows): some 20 MB
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -342,10 +343,11 @@ class Kept(OrderedDict):
         self.bound = bound
 
     def get(self, key, default=None):
-        if key in self:
+        try:
             self.move_to_end(key)
-            return self[key]
-        return default
+        except KeyError:
+            return default
+        return self[key]
 
     def keep(self, key, value):
         self[key] = value
@@ -365,6 +367,7 @@ _band_chunks = Kept(BANDS)
 _palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
 _indexes = Kept(GROUNDS * 4)  # by palette number: {colour: its index}
 _numbers = itertools.count()
+MISSING = object()  # what Kept.get gives for what is not kept, where None is kept too
 
 
 def forget() -> None:
@@ -463,31 +466,33 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
     those outside the window (of a close-up), which are left out. An element
     is drawn at its place moved by whole pixels to the canvas's corner (see
     `moved`): the same badge or name drawn elsewhere is the same sprite.
+    A piece outside the window is not looked at.
     """
-    new = {piece: elements(piece) for piece in pieces if (frame, piece) not in _pieces}
-    partial = {}
-    if new:
-        found, missing = {}, {}
-        for part in dict.fromkeys(part for parts in new.values() for part in parts):
-            shape, left, top = moved(part, frame)
-            if (frame, shape) in _elements:
-                found[part] = at(_elements.get((frame, shape)), left, top)
-            elif meets(place(part, frame), window):
-                missing.setdefault(shape, []).append((part, left, top))
-        shapes = list(missing)
-        drawn = draw_sprites(head, shapes, [drawn_box(shape, frame) for shape in shapes], frame)
-        for shape, sprite in zip(shapes, drawn):
-            _elements.keep((frame, shape), sprite)
-            for part, left, top in missing[shape]:
-                found[part] = at(sprite, left, top)
-        for piece, parts in new.items():
-            sprite = assembled([found.get(part) for part in parts])
-            if all(part in found for part in parts):
-                _pieces.keep((frame, piece), sprite)
-            else:
-                partial[piece] = sprite
-    return [partial[piece] if piece in partial else _pieces.get((frame, piece))
-            for piece in pieces]
+    shown = [meets(place(piece, frame), window) for piece in pieces]
+    out = [_pieces.get((frame, piece), MISSING) if show else None
+           for piece, show in zip(pieces, shown)]
+    new = {piece: elements(piece) for piece, sprite in zip(pieces, out) if sprite is MISSING}
+    if not new:
+        return out
+    found, missing = {}, {}
+    for part in dict.fromkeys(part for parts in new.values() for part in parts):
+        shape, left, top = moved(part, frame)
+        if (frame, shape) in _elements:
+            found[part] = at(_elements.get((frame, shape)), left, top)
+        elif meets(place(part, frame), window):
+            missing.setdefault(shape, []).append((part, left, top))
+    shapes = list(missing)
+    drawn = draw_sprites(head, shapes, [drawn_box(shape, frame) for shape in shapes], frame)
+    for shape, sprite in zip(shapes, drawn):
+        _elements.keep((frame, shape), sprite)
+        for part, left, top in missing[shape]:
+            found[part] = at(sprite, left, top)
+    made = {}
+    for piece, parts in new.items():
+        made[piece] = assembled([found.get(part) for part in parts])
+        if all(part in found for part in parts):
+            _pieces.keep((frame, piece), made[piece])
+    return [made[piece] if sprite is MISSING else sprite for piece, sprite in zip(pieces, out)]
 
 
 def at(sprite: Sprite | None, left: int, top: int) -> Sprite | None:
@@ -755,16 +760,15 @@ def patch(base: Ground, key: tuple, box: tuple, group: list) -> Patch:
 def groups(laid: list, window) -> list:
     """The laid pieces in groups whose rectangles (cut to the window) do not meet, a group
     as few as can be: (its rectangle, its pieces in drawing order), in the order of
-    their first pieces. Groups are looked up by the bands of BAND rows they cross."""
-    found, by_band = [], {}
+    their first pieces. Groups are looked up by the squares of CELL pixels they cover."""
+    found, by_cell = [], {}
     for rank, (piece, sprite) in enumerate(laid):
         box = (max(sprite.left, window[0]), max(sprite.top, window[1]),
                min(sprite.left + sprite.image.width, window[2]),
                min(sprite.top + sprite.image.height, window[3]))
         members = [(rank, piece, sprite)]
         while True:
-            meeting = {number for band in range(box[1] // BAND, (box[3] - 1) // BAND + 1)
-                       for number in by_band.get(band, ())
+            meeting = {number for cell in cells(box) for number in by_cell.get(cell, ())
                        if found[number] is not None and meets(found[number][0], box)}
             if not meeting:
                 break
@@ -774,13 +778,19 @@ def groups(laid: list, window) -> list:
                 box = (min(box[0], other[0]), min(box[1], other[1]),
                        max(box[2], other[2]), max(box[3], other[3]))
                 members += joined
-        for band in range(box[1] // BAND, (box[3] - 1) // BAND + 1):
-            by_band.setdefault(band, []).append(len(found))
+        for cell in cells(box):
+            by_cell.setdefault(cell, []).append(len(found))
         found.append((box, members))
     kept = sorted((min(members, key=first)[0], box, members)
                   for box, members in filter(None, found))
     return [(box, [(piece, sprite) for _rank, piece, sprite in sorted(members, key=first)])
             for _first, box, members in kept]
+
+
+def cells(box: tuple) -> list:
+    """The squares of CELL pixels (column, row) a pixel rectangle covers."""
+    return [(column, row) for row in range(box[1] // CELL, (box[3] - 1) // CELL + 1)
+            for column in range(box[0] // CELL, (box[2] - 1) // CELL + 1)]
 
 
 def first(item: tuple):

@@ -141,6 +141,12 @@ class Frame(NamedTuple):
         """The SVG point drawn at a pixel's corner."""
         return (left - self.dx) / self.scale, (top - self.dy) / self.scale
 
+    def snapped(self, x: float, y: float) -> tuple[float, float]:
+        """The SVG point drawn at the pixel corner nearest (x, y): a piece drawn from such
+        points is the same pixels wherever it stands, so it is drawn once for all places
+        (see `moved`)."""
+        return self.units(round(x * self.scale + self.dx), round(y * self.scale + self.dy))
+
 
 def frame_of(root: dict) -> Frame:
     """The frame of an SVG root element (its attributes).

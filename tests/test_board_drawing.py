@@ -198,3 +198,23 @@ def test_a_text_too_wide_for_its_room_is_cut_with_an_ellipsis():
     longer = name[:len(cut)] + "\u2026"  # one letter more
     assert raster.text_width(cut, 12) <= 100 < raster.text_width(longer, 12)
     assert raster.text_width("1903", 15, bold=True) > raster.text_width("1903", 15)
+
+
+def test_a_point_snapped_to_the_pixel_grid_is_drawn_on_a_pixel_corner():
+    frame = raster.frame_of({"viewBox": "-256 -224 512 449", "width": "640", "height": "561"})
+    for x, y in ((58.9, -152.0), (-235.6, 1.0), (0.3, 0.7)):
+        sx, sy = frame.snapped(x, y)
+        assert abs(sx - x) * frame.scale <= 0.5 and abs(sy - y) * frame.scale <= 0.5
+        px, py = sx * frame.scale + frame.dx, sy * frame.scale + frame.dy
+        assert abs(px - round(px)) < 1e-9 and abs(py - round(py)) < 1e-9
+
+
+def test_auguste_draws_a_legionary_of_each_colour_once_for_every_cell(tmp_path):
+    demo.play("auguste", "once", tmp_path / "demo", 1)
+    boards, _ = kept_boards(tmp_path / "demo")
+    raster.forget()
+    raster.png(boards[0])
+    legionaries = [shape for _frame, shape in raster._elements if shape.startswith("<circle")
+                   and 'r="8"' in shape and 'fill="none"' not in shape]
+    assert len(raster.layers(boards[0]).pieces) > 40
+    assert len(legionaries) == 4  # four legions, 77 pieces

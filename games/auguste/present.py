@@ -5,6 +5,7 @@ import textwrap
 
 from pbem.adjudicator import hexgrid
 from pbem.i18n import _, said
+from pbem.raster import frame_of
 
 from .orders import card_title, colour_name, examples, say
 from .state import LONE_LIMIT, alive, board_of, seat_legions
@@ -166,27 +167,31 @@ def svg_context(view) -> dict:
     """Geometry and colours for board.svg.j2: each cell as cell.svg.j2 draws it."""
     size = HEX_SIZE
     cells = []
-    xs, ys = [], []
+    centres = [geometry(cell["q"], cell["r"])[:2] for cell in view["cells"]]
+    xs, ys = [x for x, _y in centres], [y for _x, y in centres]
+    pad = size * 1.2
+    wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    view_box = f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}"
+    pixels_high = round(PIXELS * high / wide)
+    frame = frame_of({"viewBox": view_box, "width": str(PIXELS), "height": str(pixels_high)})
     for cell in view["cells"]:
         x, y, points = geometry(cell["q"], cell["r"])
-        xs.append(x)
-        ys.append(y)
         unit = cell["unit"]
+        at_pixel = frame.snapped(x, y)  # a legionary or a shield is drawn once for all cells
         cells.append({"name": cell["name"], "x": x, "y": y, "points": points,
+                      "px": at_pixel[0], "py": at_pixel[1],
                       "wall": cell["wall"], "goal": cell["goal"], "shield": cell["shield"],
                       "laurel": cell["laurel"], "unit": unit is not None,
                       "unit_shield": bool(unit and unit["shield"]),
                       "fill": FILL.get(unit["legion"]) if unit else None,
                       "camp_fill": camp_fill(view, cell["camp"])})
-    pad = size * 1.2
-    wide, high = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "cells": cells,
         "at_rest": AT_REST,
         "size": size,
-        "view_box": f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} {wide:.0f} {high:.0f}",
+        "view_box": view_box,
         "pixels": PIXELS,
-        "pixels_high": round(PIXELS * high / wide),
+        "pixels_high": pixels_high,
         "title": _("Auguste, turn {turn}").format(turn=view["turn"]),
     }
 

@@ -833,16 +833,18 @@ def indexed(base: Ground, window, laid: list) -> bytes:
     keys = [(base.number, window, band, tuple(idents)) for band, idents in enumerate(over)]
     chunks = [_band_chunks.get(key) for key in keys]
     if None in chunks:
-        canvas = base.indexed.crop(window)
+        from PIL import Image
+        canvas = Image.new("P", (width + 1, height))  # each row after its filter byte (none)
+        canvas.paste(base.indexed.crop(window), (1, 0))
         for ident, found, bands in placed:
             if any(chunks[band] is None for band in bands):
                 canvas.paste(indexed_patch(ident, found, chosen),
-                             (found.box[0] - window[0], found.box[1] - window[1]))
+                             (found.box[0] - window[0] + 1, found.box[1] - window[1]))
         rows = canvas.tobytes()
         for band, key in enumerate(keys):
             if chunks[band] is None:
-                start, end = band * BAND * width, min(height, (band + 1) * BAND) * width
-                chunks[band] = _band_chunks.keep(key, compressed(rows, start, end, width))
+                data = rows[band * BAND * (width + 1):(band + 1) * BAND * (width + 1)]
+                chunks[band] = _band_chunks.keep(key, compressed(data))
     return indexed_png(width, height, chosen, chunks)
 
 
@@ -856,11 +858,9 @@ def indexed_patch(ident: tuple, found: Patch, chosen: tuple):
     return image
 
 
-def compressed(rows: bytes, start: int, end: int, width: int) -> tuple:
-    """The rows of an indexed image from `start` to `end` (bytes), each after its filter
-    byte (none), compressed alone: (deflate blocks ending on a full flush, their data's
-    Adler-32 and length)."""
-    data = b"".join(b"\0" + rows[at:at + width] for at in range(start, end, width))
+def compressed(data: bytes) -> tuple:
+    """Rows of an indexed image, each after its filter byte, compressed alone: (deflate
+    blocks ending on a full flush, the data's Adler-32 and length)."""
     packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
     return (packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
             len(data))

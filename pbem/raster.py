@@ -726,7 +726,7 @@ def patches(base: Ground, window, laid: list) -> list | None:
     colours than are counted (the board is then drawn whole)."""
     out = []
     for box, group in groups(laid, window):
-        for part, members in sliced(box, group):
+        for part, members in sliced(box, group, window[1]):
             key = (base.number, part, tuple(piece for piece, _sprite in members))
             found = _patches.get(key)
             if found is None:
@@ -737,15 +737,17 @@ def patches(base: Ground, window, laid: list) -> list | None:
     return out
 
 
-def sliced(box: tuple, group: list) -> list:
-    """A group of pieces whole, or cut along the bands when it crosses more than TALL of
-    them: (a rectangle, the pieces that cross it)."""
-    first_band, last_band = box[1] // BAND, (box[3] - 1) // BAND
+def sliced(box: tuple, group: list, top: int) -> list:
+    """A group of pieces whole, or cut along the bands (of BAND rows from `top`, the
+    window's) when it crosses more than TALL of them: (a rectangle, the pieces that
+    cross it)."""
+    first_band, last_band = (box[1] - top) // BAND, (box[3] - 1 - top) // BAND
     if last_band - first_band < TALL:
         return [(box, group)]
     out = []
     for band in range(first_band, last_band + 1):
-        part = (box[0], max(box[1], band * BAND), box[2], min(box[3], (band + 1) * BAND))
+        part = (box[0], max(box[1], top + band * BAND), box[2],
+                min(box[3], top + (band + 1) * BAND))
         members = [(piece, sprite) for piece, sprite in group
                    if sprite.top < part[3] and sprite.top + sprite.image.height > part[1]]
         if members:

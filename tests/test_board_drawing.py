@@ -218,3 +218,17 @@ def test_auguste_draws_a_legionary_of_each_colour_once_for_every_cell(tmp_path):
                    and 'r="8"' in shape and 'fill="none"' not in shape]
     assert len(raster.layers(boards[0]).pieces) > 40
     assert len(legionaries) == 4  # four legions, 77 pieces
+
+
+def test_attila_draws_a_count_of_pawns_once_for_every_box(tmp_path):
+    demo.play("attila", "once", tmp_path / "demo", 3)
+    boards, _ = kept_boards(tmp_path / "demo")
+    raster.forget()
+    for svg in boards:
+        raster.png(svg)
+    ones = [shape for _frame, shape in raster._elements
+            if shape.startswith("<text") and shape.endswith(">1</text>")]
+    boxes_with_one = {piece for svg in boards for piece in raster.layers(svg).pieces
+                      if ">1</text>" in piece}
+    assert len(boxes_with_one) > 4
+    assert len(ones) <= 2  # a dark and a light "1", whatever box they stand in

@@ -11,6 +11,7 @@ import textwrap
 
 from pbem.adjudicator.contract import Event
 from pbem.i18n import _, ngettext, reader, said
+from pbem.raster import frame_of
 
 from .material import (CENTURIES, MAX_INFLUENCE, PAWNS_PER_PEOPLE, PEOPLE_COLOURS, PEOPLES,
                        TRACK, cards_text, century_of, in_order, one_of, people_name)
@@ -254,8 +255,11 @@ def svg_context(view) -> dict:
     province's box as province.svg.j2 draws it, each link as link.svg.j2 does."""
     where = {p["name"]: (p["x"], p["y"]) for p in view["provinces"]}
     width, height = view["board"]["width"], view["board"]["height"]
+    pixels_high = round(PIXELS * height / width)
+    frame = frame_of({"viewBox": f"0 0 {width} {height}", "width": str(PIXELS),
+                      "height": str(pixels_high)})
     return {
-        "boxes": [box(p) for p in view["provinces"]],
+        "boxes": [box(p, frame) for p in view["provinces"]],
         "at_rest": AT_REST,
         "links": [link(where, a, b, sea=kind == "sea") for kind in ("land", "sea")
                   for a, b in view["board"][kind]],
@@ -266,7 +270,7 @@ def svg_context(view) -> dict:
         "influence_rows": [{"name": people_name(p),
                             "cells": [view["influence"][p].get(s) for s in view["seats"]]}
                            for p in PEOPLES],
-        "width": width, "height": height,
+        "width": width, "height": height, "pixels": PIXELS, "pixels_high": pixels_high,
         "title": _("Attila, turn {turn}").format(turn=view["turn"]),
     }
 
@@ -293,14 +297,17 @@ def own_area(view) -> list:
 
 Mark = namedtuple("Mark", "name count x y fill ink")  # a people's pawns in a box
 AT_REST = {"pacified": False, "tile": None, "marks": ()}  # a box as the ground shows it
+PIXELS = 640  # the board's width in mails; it shrinks to fit a phone
 
 
-def box(province) -> dict:
+def box(province, frame) -> dict:
     """A province's box as province.svg.j2 draws it: its place, its peace tile and a mark
-    for each people's pawns in it."""
+    for each people's pawns in it, on a pixel's corner of the board's `frame` (a mark is
+    then drawn once for every box it stands in)."""
     left, top = province["x"] - BOX_WIDTH / 2, province["y"] - BOX_HEIGHT / 2
-    marks = tuple(Mark(people_name(pawn["people"]), pawn["count"], left + 12 + 15 * i,
-                       province["y"] + 9, PEOPLE_COLOURS[pawn["people"]],
+    marks = tuple(Mark(people_name(pawn["people"]), pawn["count"],
+                       *frame.snapped(left + 12 + 15 * i, province["y"] + 9),
+                       PEOPLE_COLOURS[pawn["people"]],
                        "#111" if pawn["people"] in ("goths", "teutons") else "#fff")
                   for i, pawn in enumerate(province["pawns"]))
     return {"name": province["name"], "x": province["x"], "left": left, "top": top,

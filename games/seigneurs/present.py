@@ -555,9 +555,11 @@ def tile_drawing(view, tile, place, left: float, top: float) -> dict:
 @lru_cache(maxsize=1024)
 def outline(q: int, r: int, left: float, top: float) -> tuple:
     """A tile's centre and hexagon on the map whose corner is (left, top): the same on
-    every board of the valley."""
+    every board of the valley. The map is drawn a unit a pixel, and the centre is on a
+    pixel's corner: what stands on a tile (a lord's mark, a count of warriors) is the
+    same pixels on every tile, drawn once for all."""
     x, y = pixel((q, r), SIZE)
-    return round(x - left, 1), round(y - top, 1), shift(polygon((q, r), SIZE), left, top)
+    return round(x - left), round(y - top), shift(polygon((q, r), SIZE), left, top)
 
 
 def holder_colour(view, place) -> str | None:

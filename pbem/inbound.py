@@ -32,7 +32,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
-from .adjudicator.spelling import as_remark, heads, introduces, readings
+from .adjudicator.spelling import as_remark, heads, introduces, readings, unlinked
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -780,11 +780,23 @@ def holds_order(parse, chat: str, order: str) -> bool:
     non, F Ion tient")? Then the line says two things, and neither is taken; the same
     order said again ("F Iri - Lvp? Oui, F Iri - Lvp") is the order."""
     said = parse(order)[0]
-    for part in [chat] + [words for _chat, words in heads(chat)]:
+    for part in [chat] + [words for _chat, words in heads(chat)] + linked_orders(chat):
         orders, errors = parse(part)
         if usable_lines(part, errors) and orders != said:
             return True
     return False
+
+
+def linked_orders(chat: str) -> list[str]:
+    """The words a clause of chat tied on by "and" may open with, each length of them:
+    an order with chat after it ("A Mos - Ukr, and F Sev - Bla of course")."""
+    found = []
+    for clause in re.split(r"[,;]", chat):
+        rest = unlinked(clause.strip())
+        if rest:
+            words = rest.split()
+            found += [" ".join(words[:size]) for size in range(len(words), 1, -1)]
+    return found
 
 
 def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
@@ -942,8 +954,10 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
     if not aside:
         return orders, text, errors
     text = blanked(text, set(aside))
+    read_first = {e.line: e for e in errors if not e.remark}  # read_orders' own answers
     orders, errors = table.game.parse(table.state["game"], target, text)
-    return orders, text, sorted(list(errors) + typos, key=lambda e: e.line)
+    errors = [read_first.get(e.line, e) for e in errors]
+    return orders, text, sorted(errors + typos, key=lambda e: e.line)
 
 
 def blanked(text: str, numbers) -> str:

@@ -42,7 +42,7 @@ from .position import adjustment, place_of, unit_text
 
 UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "ARMEE": ARMY, "F": FLEET, "FLEET": FLEET,
               "FLOTTE": FLEET}
-HOLD = {"H", "HOLD", "HOLDS", "T", "TIENT", "TENIR"}
+HOLD = {"H", "HOLD", "HOLDS", "T", "TIENT", "TIENNENT", "TENIR"}
 MOVE = {"-", "TO", "M", "MOVE", "MOVES", "VERS"}
 SUPPORT = {"S", "SUPPORT", "SUPPORTS", "SOUTIENT", "SOUTIEN", "SOUTENIR"}
 CONVOY = {"C", "CONVOY", "CONVOYS", "CONVOIE", "CONVOI", "CONVOYER"}
@@ -84,6 +84,18 @@ class Unreadable(ValueError):
     """A line that is no order in the judges' notation; the message says why."""
 
 
+class Talk(Unreadable):
+    """A line that talks about an order ("F Lon - Eng is tempting, but no"): a remark."""
+
+
+# The words after an order that make its line talk about it, not give it: "F Lon - Eng
+# is tempting", "A Par - Bur would be rude", "A Mun - Ber serait une trahison".
+TALK = frozenset("""
+    IS ISN WAS WOULD WOULDN COULD SHOULD MIGHT LOOKS SEEMS SOUNDS
+    EST SERAIT ETAIT SERA SEMBLE
+""".split())
+
+
 def words(line: str) -> list:
     """A line as upper-case words without accents, with "-" and "/" as words of their own."""
     plain = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode().upper()
@@ -103,7 +115,25 @@ def name_index(board: Board) -> dict:
             variants |= {tuple("ST" if w == "SAINT" else w for w in v) for v in variants}
             for variant in variants:
                 index[variant] = key
+    for key, province in board.provinces.items():
+        for text in (province.name, province.french):
+            short = sea_adjective(text)
+            if short and short not in index:
+                index[short] = key
     return index
+
+
+def sea_adjective(name: str) -> tuple | None:
+    """A sea's name as players shorten it, its one word without "Sea" or "Mer" ("Ionian",
+    "Ionienne", "Adriatique"), or None for a name that does not shorten so."""
+    named = words(name)
+    if len(named) == 2 and named[0] == "MER":
+        short = named[1]
+    elif len(named) == 2 and named[1] == "SEA":
+        short = named[0]
+    else:
+        return None
+    return None if short in COAST_WORDS or short in KEYWORDS else (short,)
 
 
 @lru_cache(maxsize=4)
@@ -127,9 +157,27 @@ def remark_of(board: Board, number: int, line: str) -> OrderError | None:
     and is no typing mistake for an order's word; a line of no word at all, ":)"), or
     None."""
     first = words(line)[:1]
-    if not line.strip() or first and first[0] in first_words(board):
+    if not line.strip():
         return None
+    if first and first[0] in first_words(board):
+        return talk_about_place(board, number, line)
     return aside(number, line, first[0].lower() if first else "", order_words(board))
+
+
+def talk_about_place(board: Board, number: int, line: str) -> OrderError | None:
+    """The remark a line opening with a province's name is when no word of it is a unit's
+    or an order's ("Norway back!", "Belgique enfin"), or None."""
+    reader = Reader(board, line)
+    if reader.peek() in NATIONALITIES or KEYWORDS.union(UNIT_WORDS).intersection(reader.words):
+        return None
+    try:
+        reader.place()
+    except Unreadable:
+        return None
+    after = reader.peek()
+    if after is None or after in KEYWORDS or after in UNIT_WORDS or after in COAST_WORDS:
+        return None
+    return aside(number, line, after.lower(), order_words(board))
 
 
 class Reader:
@@ -246,6 +294,9 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
     if phase == "adjustment":
         order = read_adjustment(reader, example)
     else:
+        # the verb first, as in a retreat phase people write: "retreat A BUR - PIC",
+        # "disband F KIE"
+        first = reader.take(RETREAT | DISBAND) if phase == "retreat" else None
         unit = reader.unit()
         if unit is None and reader.peek() in BUILD | WAIVE | {"REMOVE", "REMOVES", "RETIRE"}:
             raise Unreadable(_("builds, removals and waives are written in winter; now write "
@@ -257,7 +308,12 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
                 raise
             raise Unreadable(unknown_word(reader.words[0], sorted(
                 w for w in KEYWORDS | set(UNIT_WORDS) if w.isalpha()), example)) from None
-        order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
+        if first in DISBAND and reader.done():
+            order = {"type": "disband", "unit": unit, "at": place}
+        else:
+            order = read_unit_order(reader, {"unit": unit, "at": place}, phase)
+    if reader.peek() in TALK:
+        raise Talk(_("not an order: set aside as a remark"))
     if not reader.done():
         raise Unreadable(_("I do not understand {words!r} at the end of the line").format(
             words=" ".join(reader.words[reader.at:])))
@@ -680,18 +736,20 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
         if remark:
             errors.append(remark)
             continue
-        try:
-            written = read_line(board, phase, line, written_example)
-            power = power_of(board, position, powers, written)
-            if winter:
-                order = winter[power].check(written)
-            else:
-                order = CHECKS[phase](board, position, power, written)
-        except (Unreadable, Refused) as why:
-            errors.append(OrderError(number, line.strip(), str(why)))
-            continue
-        key = province_of(order["at"]) if winter is None else number
-        taken.setdefault(key, []).append((number, line.strip(), power, order))
+        for piece in several(board, phase, line, written_example) or [line]:
+            try:
+                written = read_line(board, phase, piece, written_example)
+                power = power_of(board, position, powers, written)
+                if winter:
+                    order = winter[power].check(written)
+                else:
+                    order = CHECKS[phase](board, position, power, written)
+            except (Unreadable, Refused) as why:
+                errors.append(OrderError(number, piece.strip(), str(why),
+                                         remark=isinstance(why, Talk)))
+                continue
+            key = province_of(order["at"]) if winter is None else (number, piece)
+            taken.setdefault(key, []).append((number, piece.strip(), power, order))
     orders = {}
     for given in taken.values():
         if len(given) == 1:
@@ -703,6 +761,45 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
                     unit=f"{order['unit']} {order['at']}")))
     errors.sort(key=lambda e: e.line)
     return orders, errors
+
+
+# What separates orders written on one line: "A Vie - Gal; A Bud - Ser, F Tri - Alb",
+# "A Par - Bur and A Mar S A Par - Bur".
+SEPARATORS = re.compile(r"\s*[;,]\s*(?:(?:and|et|then|puis)\s+)?|\s+(?:and|et)\s+",
+                        re.IGNORECASE)
+
+
+def several(board: Board, phase: str, line: str, example: str) -> list | None:
+    """The orders of a line that holds several, each readable alone, or None when the
+    line does not read so (one order, or orders with chat between them)."""
+    pieces = [piece for piece in SEPARATORS.split(line.strip()) if piece]
+    if len(pieces) < 2:
+        return None
+    try:
+        read_line(board, phase, line, example)
+        return None
+    except Unreadable:
+        pass
+    last = words(pieces[-1])
+    if last and last[-1] in HOLD:  # "A Vie, A Bud et F Tri tiennent": each holds
+        pieces = [piece if piece is pieces[-1] else f"{piece} {last[-1]}" for piece in pieces]
+    verb = words(pieces[0])[0]
+    return [readable(board, phase, piece, example, verb) for piece in pieces] \
+        if all(readable(board, phase, piece, example, verb) for piece in pieces) else None
+
+
+def readable(board: Board, phase: str, piece: str, example: str, verb: str) -> str | None:
+    """A piece of a line as an order: itself, or in winter with the verb of the line's
+    first order ("Build A Ber, F Kie": "BUILD F Kie"), or None."""
+    tries = [piece] + ([f"{verb} {piece}"] if phase == "adjustment" and
+                       verb in BUILD | REMOVE else [])
+    for order in tries:
+        try:
+            read_line(board, phase, order, example)
+            return order
+        except Unreadable:
+            continue
+    return None
 
 
 def power_of(board: Board, position: dict, powers, written: dict) -> str:

@@ -224,7 +224,8 @@ def asides(line: str) -> list[tuple[str, str, bool]]:
     after a dash or a comma, words in brackets, words after "and" ("play huns dacia and
     take the influence"), a clause with no mark before it ("mise rien cette fois")."""
     return [(order, chat, False) for order, chat in tails(line)] + \
-        [(order, chat, True) for order, chat in dashed(line) + commaed(line)] + \
+        [(order, chat, True) for order, chat in dashed(line) + commaed(line) +
+         commented(line)] + \
         [(order, chat, False) for order, chat in bracketed(line)] + \
         [(line[:join.start()].strip(), line[join.end():].strip(), True)
          for join in JOINS.finditer(line) if line[:join.start()].strip()] + \
@@ -282,6 +283,17 @@ def dashed(line: str) -> list[tuple[str, str]]:
             and not sentence(line[at.end():])]
 
 
+# The mark of a comment after an order, as programmers write one: "F Den - Bal // empty now".
+COMMENT = re.compile(r"\s*//\s*")
+
+
+def commented(line: str) -> list[tuple[str, str]]:
+    """(order, chat) when words follow a "//" after the order's."""
+    found = COMMENT.search(line)
+    return [(line[:found.start()].strip(), line[found.end():].strip())] \
+        if found and line[:found.start()].strip() and line[found.end():].strip() else []
+
+
 # Words in brackets that end a line: "blue: move LOR ZOD (back to the goal, just in case)".
 BRACKETED = re.compile(r"^(.*?\S)\s*(\([^()]*\w[^()]*\))\s*[.!]?$")
 
@@ -299,12 +311,12 @@ COMMA = re.compile(r",\s+")
 
 
 def commaed(line: str) -> list[tuple[str, str]]:
-    """(order, chat) for each comma followed by a clause of three words or more that does
+    """(order, chat) for each comma followed by a clause of one word or more that does
     not read as a sentence at sight (those are :func:`tails`); the game must set the clause
     aside as chat when it reads it alone, and accept the order whole."""
     return [(line[:at.start()].strip(), line[at.end():].strip())
             for at in COMMA.finditer(line)
-            if line[:at.start()].strip() and len(line[at.end():].split()) >= 3
+            if line[:at.start()].strip() and line[at.end():].strip()
             and not sentence(line[at.end():])]
 
 

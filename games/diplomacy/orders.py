@@ -301,6 +301,9 @@ def read_line(board: Board, phase: str, line: str, example: str) -> dict:
         if unit is None and reader.peek() in BUILD | WAIVE | {"REMOVE", "REMOVES", "RETIRE"}:
             raise Unreadable(_("builds, removals and waives are written in winter; now write "
                                "for example {example}").format(example=example))
+        if unit is None and phase == "movement" and reader.peek() in RETREAT | DISBAND:
+            raise Unreadable(_("retreats and disbands are written when a unit is dislodged; "
+                               "now write for example {example}").format(example=example))
         try:
             place = reader.place()
         except Unreadable:

@@ -1,0 +1,101 @@
+"""Diplomacy as a club plays it, from the player's side: real mails in, real mails out.
+
+Each test plays one point met when a club of seven played three years by mail
+(tests/corpus/diplomacy-club.toml plays its first year): a retreat written verb
+first, chat after a comma, a cheer that names a province, a self-correction on
+one line, and what no player reads of another's orders before the phase
+resolves.
+"""
+
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from players import answered, outbox, flat
+
+BALKANS = {"phase": "spring 1902 movement", "powers": {"austria": "fay", "turkey": "gus"},
+           "units": {"austria": ["A SER", "F GRE", "A VIE"], "turkey": ["A BUL", "F BLA"]},
+           "centres": {"austria": ["VIE", "BUD", "TRI", "SER", "GRE"],
+                       "turkey": ["ANK", "CON", "SMY", "BUL"]}}
+
+
+def club(tmp_path, position=BALKANS):
+    """fay (French, Austria) and gus (English, Turkey) at a position."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("fay", "fay@players.example", lang="fr"),
+                                        SeatSpec("gus", "gus@players.example")],
+                     START, {}, seed="club", position=position)
+    return referee
+
+
+def game(referee) -> dict:
+    return referee.table("d").state["game"]
+
+
+def test_a_retreat_written_verb_first_with_a_sigh_after_it_is_taken(tmp_path):
+    referee = club(tmp_path)
+    answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul", START)
+    answered(referee, "d", "gus", "A Bul H\nF Bla H", START)
+    referee.tick(later(START, 0.05), send=False)
+    assert game(referee)["position"]["phase"] == "retreat"
+    row, said = answered(referee, "d", "gus", "Ouch, Fay. Noted.\nretreat A Bul - Con, sigh",
+                         later(START, 0.1))
+    assert "A BUL - CON" in said and "line 2: sigh" in said, said
+    assert "no province" not in said and row["reason"] == "orders recorded; 2 remarks set aside"
+    referee.tick(later(START, 0.2), send=False)
+    assert game(referee)["position"]["units"]["CON"]["power"] == "turkey"
+
+
+def test_a_dislodged_unit_disbanded_verb_first_in_french_is_disbanded(tmp_path):
+    referee = club(tmp_path, {**BALKANS, "powers": {"austria": "gus", "turkey": "fay"}})
+    answered(referee, "d", "gus", "A Ser - Bul\nF Gre S A Ser - Bul", START)
+    _row, said = answered(referee, "d", "fay", "dissoudre A Bul", START)
+    assert "ligne 1 : les retraites et les dissolutions s'écrivent quand une unité est " \
+           "délogée ; écrivez maintenant par exemple" in said, said
+    answered(referee, "d", "fay", "A Bul tient", START)
+    referee.tick(later(START, 0.05), send=False)
+    _row, said = answered(referee, "d", "fay", "dissoudre A Bulgarie, tant pis",
+                          later(START, 0.1))
+    assert "A BUL DISSOUS" in said and "ligne 1 : tant pis" in said, said
+    referee.tick(later(START, 0.2), send=False)
+    units = game(referee)["position"]["units"]
+    assert "CON" not in units and units["BUL"]["power"] == "austria"
+
+
+def test_a_cheer_naming_a_province_holds_no_winter_up(tmp_path):
+    referee = club(tmp_path, {**BALKANS, "phase": "winter 1902 adjustment",
+                              "units": {"austria": ["A BUL"], "turkey": ["F BLA"]}})
+    row, said = answered(referee, "d", "gus", "Norway back!\nBuild A Con", START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 1: Norway back!" in said and "could not be accepted" not in said
+
+
+def test_a_line_that_talks_about_an_order_gives_none(tmp_path):
+    referee = club(tmp_path)
+    _row, said = answered(referee, "d", "gus", "A Bul - Ser is tempting Fay, but no.\n"
+                          "A Bul H", START)
+    assert "line 1: A Bul - Ser is tempting Fay, but no." in said
+    assert "A BUL - SER" not in said.split("Remarks")[0] and "A BUL H" in said
+    _row, said = answered(referee, "d", "fay", "A Ser - Bul serait une trahison\nA Ser T",
+                          START)
+    assert "ligne 1 : A Ser - Bul serait une trahison" in said and "A SER TIENT" in said
+
+
+def test_a_second_order_in_chat_is_refused_with_why_even_beside_a_remark(tmp_path):
+    referee = club(tmp_path)
+    _row, said = answered(referee, "d", "gus", "Hello Fay!\nA Bul H, and F Bla - Con "
+                          "of course", START)
+    assert "line 2: this line holds two orders, one in its chat: write each order on a " \
+           "line of its own" in said, said
+    assert "Ignored: Hello Fay!" in said
+
+
+def test_no_player_reads_another_s_orders_before_the_phase_resolves(tmp_path):
+    referee = club(tmp_path)
+    told_gus = len(outbox(referee, seat="gus"))
+    answered(referee, "d", "fay", "A Vie, A Ser et F Gre tiennent", START)
+    assert len(outbox(referee, seat="gus")) == told_gus, "fay's orders reached gus"
+    answered(referee, "d", "gus", "A Bul H", START)
+    referee.tick(later(START, 0.05), send=False)
+    report = flat(outbox(referee, seat="gus", kind="report")[-1])
+    assert "A VIE H" in report and "A SER H" in report and "F GRE H" in report

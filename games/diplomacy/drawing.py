@@ -112,9 +112,9 @@ def heading(when: dict) -> dict:
     """The legend's heading: the season and phase at the left, the year at the right (each
     drawn again only when it changes)."""
     season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
-    phase = _("{season}, {phase}").format(season=_(season), phase=_(phase))
     return {"x": LEGEND[0] + MARGIN, "right": LEGEND[1] - MARGIN, "y": HEADING,
-            "phase": phase, "year": when["year"]}
+            "phase": _("{season}, {phase}").format(season=_(season), phase=_(phase)),
+            "year": when["year"]}
 
 
 def legend(view: dict) -> list:

@@ -787,6 +787,40 @@ def holds_order(parse, chat: str, order: str) -> bool:
     return False
 
 
+def linked_order(parse, chat: str) -> tuple[str, str] | None:
+    """(order, chat) when a clause of the chat tied on by "and" is an order the game
+    accepts whole, with chat or nothing around it ("and F Sev - Bla of course, sorry Gus":
+    "F Sev - Bla", "of course, sorry Gus"), or None."""
+    clauses = [clause.strip() for clause in re.split(r"[,;]", chat)]
+    for at, clause in enumerate(clauses):
+        words = (unlinked(clause) or "").split()
+        for size in range(len(words), 1, -1):
+            order = " ".join(words[:size])
+            if parse(order)[1]:
+                continue
+            left = ", ".join(part for part in [*clauses[:at], " ".join(words[size:]),
+                                               *clauses[at + 1:]] if part)
+            if not left or set_aside(parse, left):
+                return order, left
+    return None
+
+
+def with_linked_order(parse, fallback: tuple, number: int) -> tuple | None:
+    """A reading (lines, orders, errors, remark) of line `number` as its order and, read
+    after the mail's other lines as a pair's second is, the order its chat ties on by "and"
+    ("A Mos - Ukr, and F Sev - Bla of course"); None when the chat ties on none the game
+    accepts."""
+    lines, _orders, _errors, chat = fallback
+    second = linked_order(parse, chat)
+    if not second:
+        return None
+    trial = lines + [second[0]]
+    again, still = parse("\n".join(trial))
+    if any(e.line in (number, len(trial)) for e in still):
+        return None
+    return trial, again, still, second[1]
+
+
 def linked_orders(chat: str) -> list[str]:
     """The words a clause of chat tied on by "and" may open with, each length of them:
     an order with chat after it ("A Mos - Ukr, and F Sev - Bla of course")."""
@@ -893,10 +927,16 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
         if fallback is not None and fallback[3] and written.strip().startswith(
                 fallback[0][refused.line - 1].strip()) and holds_order(
                     parse, fallback[3], fallback[0][refused.line - 1]):
-            errors = [e for e in errors if e.line != refused.line] + [OrderError(
-                refused.line, written.strip(), _("this line holds two orders, one in its "
-                                                 "chat: write each order on a line of its "
-                                                 "own"))]
+            paired = with_linked_order(parse, fallback, refused.line)
+            if paired:
+                lines, orders, errors, remark = paired
+                if remark:
+                    remarks.append((refused.line, remark))
+            else:
+                errors = [e for e in errors if e.line != refused.line] + [OrderError(
+                    refused.line, written.strip(), _("this line holds two orders, one in its "
+                                                     "chat: write each order on a line of "
+                                                     "its own"))]
         elif fallback is not None:
             lines, orders, errors, remark = fallback
             if remark:

@@ -2,8 +2,8 @@
 
 Each test plays one point met when a club of seven played three years by mail
 (tests/corpus/diplomacy-club.toml plays its first year): a retreat written verb
-first, chat after a comma, a cheer that names a province, a self-correction on
-one line, and what no player reads of another's orders before the phase
+first, chat after a comma, a cheer that names a province, two orders on one
+line and a self-correction, and what no player reads of another's orders before the phase
 resolves.
 """
 
@@ -81,13 +81,16 @@ def test_a_line_that_talks_about_an_order_gives_none(tmp_path):
     assert "ligne 1 : A Ser - Bul serait une trahison" in said and "A SER TIENT" in said
 
 
-def test_a_second_order_in_chat_is_refused_with_why_even_beside_a_remark(tmp_path):
+def test_a_second_order_in_chat_is_taken_and_a_self_correction_refused_with_why(tmp_path):
     referee = club(tmp_path)
     _row, said = answered(referee, "d", "gus", "Hello Fay!\nA Bul H, and F Bla - Con "
                           "of course", START)
+    assert "Your orders as I understood them: A BUL H F BLA - CON" in said, said
+    assert "line 2: of course" in said and "could not be accepted" not in said
+    _row, said = answered(referee, "d", "gus", "Hello Fay!\nA Bul - Ser? no, A Bul H\n"
+                          "F Bla - Con", START)
     assert "line 2: this line holds two orders, one in its chat: write each order on a " \
            "line of its own" in said, said
-    assert "Ignored: Hello Fay!" in said
 
 
 def test_no_player_reads_another_s_orders_before_the_phase_resolves(tmp_path):

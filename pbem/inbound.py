@@ -32,7 +32,7 @@ from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
 from .adjudicator.contract import OrderError
-from .adjudicator.spelling import as_remark, heads, introduces, readings, unlinked
+from .adjudicator.spelling import as_remark, asks, heads, introduces, readings, unlinked
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
@@ -924,7 +924,10 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
                     not introduces(reading.order if reading.led else written) and \
                     (fallback is None or within(reading, fallback[0][refused.line - 1])):
                 fallback = (trial, again, still, reading.remark)
-        if fallback is not None and fallback[3] and written.strip().startswith(
+        if fallback is not None and asks(written) and \
+                any(e.line == refused.line for e in fallback[2]):
+            chat.add(refused.line)  # an order asked and refused, then talk: all talk
+        elif fallback is not None and fallback[3] and written.strip().startswith(
                 fallback[0][refused.line - 1].strip()) and holds_order(
                     parse, fallback[3], fallback[0][refused.line - 1]):
             paired = with_linked_order(parse, fallback, refused.line)

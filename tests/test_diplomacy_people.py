@@ -102,3 +102,16 @@ def test_no_player_reads_another_s_orders_before_the_phase_resolves(tmp_path):
     referee.tick(later(START, 0.05), send=False)
     report = flat(outbox(referee, seat="gus", kind="report")[-1])
     assert "A VIE H" in report and "A SER H" in report and "F GRE H" in report
+
+
+def test_an_order_asked_then_taken_back_is_talk_and_holds_nothing_up(tmp_path):
+    referee = club(tmp_path)
+    row, said = answered(referee, "d", "fay", "Armée Budapest vers Galicie ? non, je n'ai "
+                         "plus d'armée à Budapest...\nA Vie H\nA Ser H\nF Gre H", START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    row, said = answered(referee, "d", "fay", "A Bud - Gal? no wait, nothing there\n"
+                         "A Vie H\nA Ser H\nF Gre H", START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    row, said = answered(referee, "d", "fay", "A Bud - Gal? sorry for the late orders\n"
+                         "A Vie H\nA Ser H\nF Gre H", START)
+    assert "with 1 error" in row["reason"], said  # asked, not taken back: still refused

@@ -376,6 +376,19 @@ def introduces(line: str) -> bool:
     return bool(start) and bool(re.search(r"\w", text[start.end():]))
 
 
+# Words that take back what was just asked: "Army Paris move to Burgundy? non, ...".
+TAKEN_BACK = re.compile(r"^\s*(?:non|no|nope|nah|wait|attends?|hmm+|euh+|bof|pas)\b",
+                        re.IGNORECASE)
+
+
+def asks(line: str) -> bool:
+    """Does the line ask an order, then take it back ("Army Paris move to Burgundy? non,
+    je n'ai plus d'armée à Paris")? An order asked is not given: when the game refuses
+    it, the whole line is chat."""
+    head, mark, rest = line.strip().partition("?")
+    return bool(mark and head.strip() and TAKEN_BACK.match(rest))
+
+
 def as_remark(error: OrderError) -> OrderError:
     """A refused line set aside as a remark instead."""
     return OrderError(error.line, error.text, _("not an order: set aside as a remark"),

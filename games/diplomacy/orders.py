@@ -787,8 +787,8 @@ def several(board: Board, phase: str, line: str, example: str) -> list | None:
     if last and last[-1] in HOLD:  # "A Vie, A Bud et F Tri tiennent": each holds
         pieces = [piece if piece is pieces[-1] else f"{piece} {last[-1]}" for piece in pieces]
     verb = words(pieces[0])[0]
-    return [readable(board, phase, piece, example, verb) for piece in pieces] \
-        if all(readable(board, phase, piece, example, verb) for piece in pieces) else None
+    found = [readable(board, phase, piece, example, verb) for piece in pieces]
+    return found if all(found) else None
 
 
 def readable(board: Board, phase: str, piece: str, example: str, verb: str) -> str | None:

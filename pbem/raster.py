@@ -407,9 +407,9 @@ def ground(head: str, text: str) -> Ground:
     if found is None:
         image = kept_on_disk(head + text + "</svg>")
         colours = tuple(sorted(c for _n, c in image.getcolors(COLOURS) or ()))
-        indexed = colours and image.quantize(palette=palette(colours),
-                                             dither=Image.Dither.NONE)
-        found = _grounds.keep(key, Ground(image, next(_numbers), colours, indexed or None))
+        indexed = image.quantize(palette=palette(colours), dither=Image.Dither.NONE) \
+            if colours else None
+        found = _grounds.keep(key, Ground(image, next(_numbers), colours, indexed))
     return found
 
 

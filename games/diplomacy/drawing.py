@@ -121,10 +121,10 @@ def legend(view: dict) -> list:
     """A row for each power: its colour and player (on the ground: they do not change), and
     its centres counted at the right (a piece: drawn over the ground)."""
     rows = []
+    x, right = LEGEND[0] + MARGIN, LEGEND[1] - MARGIN
     for rank, power in enumerate(view["powers"]):
         count = ngettext("{num} centre", "{num} centres",
                          len(power["centres"])).format(num=len(power["centres"]))
-        x, right = LEGEND[0] + MARGIN, LEGEND[1] - MARGIN
         room = right - text_width(count, ROW_TEXT) - MARGIN - (x + 18)
         rows.append({"x": x, "y": ROWS + ROW * rank, "right": right,
                      "fill": COLOURS[power["key"]], "count": count,

@@ -371,6 +371,7 @@ _patches = Kept(SPRITES)
 _indexed_patches = Kept(SPRITES)
 _band_chunks = Kept(BANDS)
 _palettes = Kept(BANDS)  # a number for each palette (its colours) while it is kept
+_ground_rows = Kept(GROUNDS * 2)  # a ground's rows in a window (a board's or a close-up's)
 _indexes = Kept(GROUNDS * 4)  # by palette number: {colour: its index}
 _numbers = itertools.count()
 MISSING = object()  # what Kept.get gives for what is not kept, where None is kept too
@@ -380,12 +381,13 @@ def forget() -> None:
     """Forget every ground, sprite and palette kept: the next board is drawn as in a new
     process (for benchmarks and tests)."""
     for kept in (_grounds, _pieces, _elements, _places, _moves, _patches, _indexed_patches,
-                 _band_chunks, _palettes, _indexes):
+                 _band_chunks, _palettes, _ground_rows, _indexes):
         kept.clear()
     palette.cache_clear()
     smallest_text.cache_clear()
     framed.cache_clear()
     layers.cache_clear()
+    box_of.cache_clear()
 
 
 class Ground(NamedTuple):
@@ -472,9 +474,10 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
     those outside the window (of a close-up), which are left out. An element
     is drawn at its place moved by whole pixels to the canvas's corner (see
     `moved`): the same badge or name drawn elsewhere is the same sprite.
-    A piece outside the window is not looked at.
+    A piece outside the window is not looked at (on a whole board, none is).
     """
-    shown = [meets(place(piece, frame), window) for piece in pieces]
+    everywhere = window == (0, 0, frame.width, frame.height)  # a board, not a close-up
+    shown = [everywhere or meets(place(piece, frame), window) for piece in pieces]
     out = [_pieces.get((frame, piece), MISSING) if show else None
            for piece, show in zip(pieces, shown)]
     new = {piece: elements(piece) for piece, sprite in zip(pieces, out) if sprite is MISSING}
@@ -485,7 +488,7 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
         shape, left, top = moved(part, frame)
         if (frame, shape) in _elements:
             found[part] = at(_elements.get((frame, shape)), left, top)
-        elif meets(place(part, frame), window):
+        elif everywhere or meets(place(part, frame), window):
             missing.setdefault(shape, []).append((part, left, top))
     shapes = list(missing)
     drawn = draw_sprites(head, shapes, [drawn_box(shape, frame) for shape in shapes], frame)
@@ -824,30 +827,49 @@ def indexed(base: Ground, window, laid: list) -> bytes:
     indexes = indexes_of(number, chosen, colours)
     width, height = window[2] - window[0], window[3] - window[1]
     over = [[] for _ in range(math.ceil(height / BAND))]
-    placed = []
     for found in laid:
         ident = (found.key, tuple(map(indexes.__getitem__, found.colours)))
         top, bottom = found.box[1] - window[1], found.box[3] - window[1]
-        bands = range(top // BAND, (bottom - 1) // BAND + 1)
-        placed.append((ident, found, bands))
-        for band in bands:
-            over[band].append(ident)
-    keys = [(base.number, window, band, tuple(idents)) for band, idents in enumerate(over)]
-    chunks = [_band_chunks.get(key) for key in keys]
-    if None in chunks:
-        from PIL import Image
-        canvas = Image.new("P", (width + 1, height))  # each row after its filter byte (none)
-        canvas.paste(base.indexed.crop(window), (1, 0))
-        for ident, found, bands in placed:
-            if any(chunks[band] is None for band in bands):
-                canvas.paste(indexed_patch(ident, found, chosen),
-                             (found.box[0] - window[0] + 1, found.box[1] - window[1]))
-        rows = canvas.tobytes()
-        for band, key in enumerate(keys):
-            if chunks[band] is None:
-                data = rows[band * BAND * (width + 1):(band + 1) * BAND * (width + 1)]
-                chunks[band] = _band_chunks.keep(key, compressed(data))
+        for band in range(top // BAND, (bottom - 1) // BAND + 1):
+            over[band].append((ident, found))
+    chunks = []
+    for band, patched in enumerate(over):
+        key = (base.number, window, band, tuple(ident for ident, _found in patched))
+        chunk = _band_chunks.get(key)
+        if chunk is None:
+            chunk = _band_chunks.keep(key, compressed(band_rows(base, window, band, patched,
+                                                                 chosen)))
+        chunks.append(chunk)
     return indexed_png(width, height, chosen, chunks)
+
+
+def band_rows(base: Ground, window, band: int, patched: list, chosen: tuple) -> bytes:
+    """A band's rows of the board, each after its filter byte: the ground's, with the
+    patches that cross the band (indexed to the palette `chosen`) pasted on them."""
+    from PIL import Image
+    plain = ground_rows(base, window)
+    stride = window[2] - window[0] + 1
+    rows = plain[band * BAND * stride:(band + 1) * BAND * stride]
+    if not patched:
+        return rows
+    canvas = Image.frombytes("P", (stride, len(rows) // stride), rows)
+    for ident, found in patched:
+        canvas.paste(indexed_patch(ident, found, chosen),
+                     (found.box[0] - window[0] + 1, found.box[1] - window[1] - band * BAND))
+    return canvas.tobytes()
+
+
+def ground_rows(base: Ground, window) -> bytes:
+    """The ground's indexed rows in a window, each after its filter byte (none), once
+    reckoned."""
+    from PIL import Image
+    key = (base.number, window)
+    rows = _ground_rows.get(key)
+    if rows is None:
+        canvas = Image.new("P", (window[2] - window[0] + 1, window[3] - window[1]))
+        canvas.paste(base.indexed.crop(window), (1, 0))
+        rows = _ground_rows.keep(key, canvas.tobytes())
+    return rows
 
 
 def indexed_patch(ident: tuple, found: Patch, chosen: tuple):
@@ -965,6 +987,7 @@ def palette(colours: tuple):
     return image
 
 
+@lru_cache(maxsize=SPRITES)
 def box_of(piece: str) -> tuple | None:
     """The box (x0, y0, x1, y1) in SVG units that holds what a piece draws, strokes and
     smoothed edges included; None when it cannot be told (draw it over the whole board)."""

@@ -8,7 +8,9 @@ pieces that moved. Interleaved with each board, and on the same
 image, the floors:
 
 - the floor: Pillow writing the board's own indexed image as a PNG, at the
-  compression pbem uses (what any referee mailing a PNG of that board pays);
+  compression level pbem uses (what any referee mailing a PNG of that board pays);
+  the median sizes of both PNGs are printed last, as a faster writer that wrote
+  bigger mails would be no gain;
 - resvg alone, drawing the whole SVG to its own PNG (what pbem did before).
 
 Times are CPU milliseconds (the machine is shared), each board's alone, the
@@ -54,12 +56,14 @@ def cpu(work) -> tuple[float, object]:
     return (time.process_time() - started) * 1000, out
 
 
-def floor(png: bytes) -> float:
-    """CPU milliseconds Pillow takes to write this PNG's own indexed image again."""
+def floor(png: bytes) -> tuple[float, int]:
+    """CPU milliseconds Pillow takes to write this PNG's own indexed image again, and the
+    size of what it writes."""
     image = Image.open(io.BytesIO(png))
     image.load()
-    return cpu(lambda: image.save(io.BytesIO(), "PNG",
-                                  compress_level=raster.COMPRESS_LEVEL))[0]
+    out = io.BytesIO()
+    return cpu(lambda: image.save(out, "PNG", compress_level=raster.COMPRESS_LEVEL))[0], \
+        len(out.getvalue())
 
 
 def resvg_alone(svg: str) -> float:
@@ -85,11 +89,15 @@ def measure(draw, items: list, repeats: int) -> dict:
     for _ in range(repeats):
         raster.forget()
         first, png = cpu(lambda: draw(items[0]))
-        times = {"first": [first], "pbem": [], "floor": [], "resvg": []}
+        times = {"first": [first], "pbem": [], "floor": [], "resvg": [], "size": [],
+                 "floor size": []}
         for item in items[1:]:
             ms, png = cpu(lambda: draw(item))
             times["pbem"].append(ms)
-            times["floor"].append(floor(png))
+            floor_ms, floor_size = floor(png)
+            times["floor"].append(floor_ms)
+            times["size"].append(len(png))
+            times["floor size"].append(floor_size)
             times["resvg"].append(resvg_alone(item if isinstance(item, str) else item["svg"]))
         runs.append(times)
     least = {key: [min(values) for values in zip(*(run[key] for run in runs))]
@@ -105,7 +113,9 @@ def report(game: str, what: str, found: dict) -> None:
     ratio = statistics.median(found["pbem"]) / statistics.median(found["floor"])
     print(f"{game:10} {what:9} {len(found['pbem']) + 1:4} | first {found['first']:6.1f} | "
           f"pbem {spread(found['pbem'])} | floor {spread(found['floor'])} | "
-          f"ratio {ratio:.2f} | resvg alone {spread(found['resvg'])}")
+          f"ratio {ratio:.2f} | resvg alone {spread(found['resvg'])} | "
+          f"kB {statistics.median(found['size']) / 1000:.1f} "
+          f"(floor {statistics.median(found['floor size']) / 1000:.1f})")
 
 
 def main() -> None:
@@ -119,7 +129,7 @@ def main() -> None:
     print("CPU ms per PNG: median (10th-90th percentile); the floor is Pillow writing the same "
           "image as a PNG")
     print(f"{'game':10} {'what':9} {'n':>4} | first board (its ground drawn or read) | "
-          "a new position | floor | pbem / floor | resvg on the whole SVG")
+          "a new position | floor | pbem / floor | resvg on the whole SVG | PNG size")
     with tempfile.TemporaryDirectory() as folder:
         for game in args.games.split(","):
             played = Path(folder) / game

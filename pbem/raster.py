@@ -45,6 +45,8 @@ import zlib
 import html
 from importlib.resources import files
 
+from zlib_ng import zlib_ng
+
 FONT_FOLDER = files("pbem") / "fonts"
 FONTS = {  # every family a board's SVG names is drawn in the shipped DejaVu Sans
     "skip_system_fonts": True,
@@ -57,7 +59,7 @@ GROUND = '<g class="ground">'
 PIECE = '<g class="piece">'
 COLOURS = 256  # an indexed PNG's palette
 COUNTED = 4096  # the colours counted in an image before it is quantised by octree
-COMPRESS_LEVEL = 5  # zlib: a fifth larger than level 9, in a twelfth of the time
+COMPRESS_LEVEL = 5  # zlib-ng's: smaller than zlib's at 5, in three quarters of its time
 CLOSE_UP = (320, 256)  # a close-up's pixels: it fits a phone's 360 px at its own size
 LABEL = 10  # a close-up's smallest text, in pixels (at least)
 ZOOM_STEPS = 4  # a close-up's zoom is in quarters: the same for most boards of a game
@@ -885,8 +887,8 @@ def indexed_patch(ident: tuple, found: Patch, chosen: tuple):
 def compressed(data: bytes) -> tuple:
     """Rows of an indexed image, each after its filter byte, compressed alone: (deflate
     blocks ending on a full flush, the data's Adler-32 and length)."""
-    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-    return (packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(data),
+    packer = zlib_ng.compressobj(COMPRESS_LEVEL, zlib_ng.DEFLATED, -zlib_ng.MAX_WBITS)
+    return (packer.compress(data) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib.adler32(data),
             len(data))
 
 

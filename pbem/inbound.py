@@ -762,11 +762,14 @@ def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
              "not recorded.")
 
 
-def within(reading, order: str) -> bool:
+def within(parse, reading, order: str) -> bool:
     """Is this reading an order followed by chat the game sets aside, found inside the
-    order an earlier reading kept ("card hrode" in "card hrode - enjoy")? Then the line's
-    error is this order's, and the chat a remark."""
-    return reading.chat and order.startswith(reading.order) and order != reading.order
+    order an earlier reading kept, the words it leaves out of that order chat too
+    ("card hrode" in "card hrode - enjoy"; not "A Bud" in "A Bud - Gal", whose "Gal" is
+    a province)? Then the line's error is this order's, and the chat a remark."""
+    if not (reading.chat and order.startswith(reading.order) and order != reading.order):
+        return False
+    return set_aside(parse, order[len(reading.order):].strip(" -–—:,;"))
 
 
 def set_aside(parse, words: str) -> bool:
@@ -922,7 +925,7 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
             if not reading.also and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and \
                     not introduces(reading.order if reading.led else written) and \
-                    (fallback is None or within(reading, fallback[0][refused.line - 1])):
+                    (fallback is None or within(parse, reading, fallback[0][refused.line - 1])):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and asks(written) and \
                 any(e.line == refused.line for e in fallback[2]):

@@ -115,3 +115,5 @@ def test_an_order_asked_then_taken_back_is_talk_and_holds_nothing_up(tmp_path):
     row, said = answered(referee, "d", "fay", "A Bud - Gal? sorry for the late orders\n"
                          "A Vie H\nA Ser H\nF Gre H", START)
     assert "with 1 error" in row["reason"], said  # asked, not taken back: still refused
+    assert "ligne 1 : Budapest (BUD) : il n'y a pas d'unité" in said, said  # why, not "A Bud"
+    assert "ligne 1 : sorry for the late orders" in said, said

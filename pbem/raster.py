@@ -834,30 +834,47 @@ def indexed(base: Ground, window, laid: list) -> bytes:
         top, bottom = found.box[1] - window[1], found.box[3] - window[1]
         for band in range(top // BAND, (bottom - 1) // BAND + 1):
             over[band].append((ident, found))
-    chunks = []
-    for band, patched in enumerate(over):
-        key = (base.number, window, band, tuple(ident for ident, _found in patched))
-        chunk = _band_chunks.get(key)
-        if chunk is None:
-            chunk = _band_chunks.keep(key, compressed(band_rows(base, window, band, patched,
-                                                                 chosen)))
-        chunks.append(chunk)
+    keys = [(base.number, window, band, tuple(ident for ident, _found in patched))
+            for band, patched in enumerate(over)]
+    chunks = [_band_chunks.get(key) for key in keys]
+    for first, last in missing_runs(chunks):
+        patched = {ident: found for band in range(first, last) for ident, found in over[band]}
+        rows = band_rows(base, window, first, last, patched, chosen)
+        stride = (width + 1) * BAND
+        for band in range(first, last):
+            at = (band - first) * stride
+            chunks[band] = _band_chunks.keep(keys[band], compressed(rows[at:at + stride]))
     return indexed_png(width, height, chosen, chunks)
 
 
-def band_rows(base: Ground, window, band: int, patched: list, chosen: tuple) -> bytes:
-    """A band's rows of the board, each after its filter byte: the ground's, with the
-    patches that cross the band (indexed to the palette `chosen`) pasted on them."""
+def missing_runs(chunks: list) -> list:
+    """The runs of bands not written yet: (first, last + 1) of each."""
+    runs = []
+    for band, chunk in enumerate(chunks):
+        if chunk is not None:
+            continue
+        if runs and runs[-1][1] == band:
+            runs[-1][1] = band + 1
+        else:
+            runs.append([band, band + 1])
+    return runs
+
+
+def band_rows(base: Ground, window, first: int, last: int, patched: dict,
+              chosen: tuple) -> bytes:
+    """The rows of bands first to last (not included) of the board, each after its filter
+    byte: the ground's, with the patches that cross them ({ident: patch}, indexed to
+    the palette `chosen`) pasted on them."""
     from PIL import Image
     plain = ground_rows(base, window)
     stride = window[2] - window[0] + 1
-    rows = plain[band * BAND * stride:(band + 1) * BAND * stride]
+    rows = plain[first * BAND * stride:last * BAND * stride]
     if not patched:
         return rows
     canvas = Image.frombytes("P", (stride, len(rows) // stride), rows)
-    for ident, found in patched:
+    for ident, found in patched.items():
         canvas.paste(indexed_patch(ident, found, chosen),
-                     (found.box[0] - window[0] + 1, found.box[1] - window[1] - band * BAND))
+                     (found.box[0] - window[0] + 1, found.box[1] - window[1] - first * BAND))
     return canvas.tobytes()
 
 

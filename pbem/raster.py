@@ -317,24 +317,33 @@ def drawn(svg: str, zoom: float, window) -> bytes:
     if found is None:
         canvas = base.image.crop(window)
         for _piece, sprite in laid:
-            canvas.paste(sprite.image, (sprite.left - window[0], sprite.top - window[1]),
-                         sprite.image)
+            sprite.lay(canvas, window)
         return whole(canvas)
     return indexed(base, window, found)
 
 
 @dataclass(frozen=True)
 class Sprite:
-    """A piece or an element drawn alone: an RGBA image, and where it goes on the canvas."""
+    """A piece or an element drawn alone: its RGBA images, laid in order one over the
+    other (an element's is one), each with where it goes on the canvas (left, top), and
+    the pixel rectangle they fill (left, top, right, bottom)."""
 
-    image: object
-    left: int
-    top: int
+    images: tuple
+    box: tuple
 
     def meets(self, window) -> bool:
         """Does it fall (partly) in this pixel rectangle?"""
-        return meets((self.left, self.top, self.left + self.image.width,
-                      self.top + self.image.height), window)
+        return meets(self.box, window)
+
+    def lay(self, image, box) -> None:
+        """Lay its images on an RGB image of the canvas's rectangle `box`."""
+        for layer, left, top in self.images:
+            image.paste(layer, (left - box[0], top - box[1]), layer)
+
+
+def sprite_of(image, left: int, top: int) -> Sprite:
+    """An RGBA image as a Sprite, its corner at (left, top) on the canvas."""
+    return Sprite(((image, left, top),), (left, top, left + image.width, top + image.height))
 
 
 def meets(box, window) -> bool:
@@ -510,7 +519,9 @@ def at(sprite: Sprite | None, left: int, top: int) -> Sprite | None:
     """A sprite moved by whole pixels."""
     if sprite is None or not (left or top):
         return sprite
-    return Sprite(sprite.image, sprite.left + left, sprite.top + top)
+    box = sprite.box
+    return Sprite(tuple((image, x + left, y + top) for image, x, y in sprite.images),
+                  (box[0] + left, box[1] + top, box[2] + left, box[3] + top))
 
 
 def place(part: str, frame: Frame) -> tuple:
@@ -630,18 +641,14 @@ def elements(piece: str) -> list:
 
 
 def assembled(parts: list) -> Sprite | None:
-    """Sprites laid one over the other, in order, as one."""
+    """Sprites laid one over the other, in order, as one: their images, each laid in turn
+    (not blended into one image, which would cost as much again)."""
     parts = [part for part in parts if part is not None]
     if len(parts) < 2:
         return parts[0] if parts else None
-    from PIL import Image
-    left, top = min(p.left for p in parts), min(p.top for p in parts)
-    right = max(p.left + p.image.width for p in parts)
-    bottom = max(p.top + p.image.height for p in parts)
-    image = Image.new("RGBA", (right - left, bottom - top))
-    for part in parts:
-        image.alpha_composite(part.image, (part.left - left, part.top - top))
-    return Sprite(image, left, top)
+    return Sprite(tuple(image for part in parts for image in part.images),
+                  (min(p.box[0] for p in parts), min(p.box[1] for p in parts),
+                   max(p.box[2] for p in parts), max(p.box[3] for p in parts)))
 
 
 def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
@@ -672,7 +679,7 @@ def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
     out = []
     for box, spot, size in zip(boxes, spots, sizes):
         image = box and sheet.crop((*spot, spot[0] + size[0], spot[1] + size[1]))
-        out.append(Sprite(image, box[0], box[1]) if box and image.getbbox() else None)
+        out.append(sprite_of(image, box[0], box[1]) if box and image.getbbox() else None)
     return out
 
 
@@ -754,7 +761,7 @@ def sliced(box: tuple, group: list, top: int) -> list:
         part = (box[0], max(box[1], top + band * BAND), box[2],
                 min(box[3], top + (band + 1) * BAND))
         members = [(piece, sprite) for piece, sprite in group
-                   if sprite.top < part[3] and sprite.top + sprite.image.height > part[1]]
+                   if sprite.box[1] < part[3] and sprite.box[3] > part[1]]
         if members:
             out.append((part, members))
     return out
@@ -764,7 +771,7 @@ def patch(base: Ground, key: tuple, box: tuple, group: list) -> Patch:
     """Pieces laid in order on the part `box` of the ground (as on the whole canvas)."""
     image = base.image.crop(box)
     for _piece, sprite in group:
-        image.paste(sprite.image, (sprite.left - box[0], sprite.top - box[1]), sprite.image)
+        sprite.lay(image, box)
     counted = image.getcolors(COUNTED)
     counts = {colour: count for count, colour in counted} if counted else None
     return Patch(key, box, image, tuple(sorted(counts or ())), counts)
@@ -776,9 +783,8 @@ def groups(laid: list, window) -> list:
     their first pieces. Groups are looked up by the squares of CELL pixels they cover."""
     found, by_cell = [], {}
     for rank, (piece, sprite) in enumerate(laid):
-        box = (max(sprite.left, window[0]), max(sprite.top, window[1]),
-               min(sprite.left + sprite.image.width, window[2]),
-               min(sprite.top + sprite.image.height, window[3]))
+        box = (max(sprite.box[0], window[0]), max(sprite.box[1], window[1]),
+               min(sprite.box[2], window[2]), min(sprite.box[3], window[3]))
         members = [(rank, piece, sprite)]
         while True:
             meeting = {number for cell in cells(box) for number in by_cell.get(cell, ())

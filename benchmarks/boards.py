@@ -19,7 +19,7 @@ spread (10th to 90th percentile) and the ratio to the floor are printed per
 game, with the first board of the run apart, and the close-ups of the seats'
 own areas likewise. Target: a new position within 5 ms.
 
-    python benchmarks/boards.py [--turns 6] [--boards 40] [--repeats 3] [--games auguste,attila,saga,seigneurs,diplomacy]
+    python benchmarks/boards.py [--turns 6] [--boards 40] [--repeats 5] [--games auguste,attila,saga,seigneurs,diplomacy]
 """
 
 import argparse
@@ -123,7 +123,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--boards", type=int, default=40, help="at most this many per game")
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--repeats", type=int, default=5,
                         help="runs of each game's boards; each board keeps its least time")
     args = parser.parse_args()
     print("CPU ms per PNG: median (10th-90th percentile); the floor is Pillow writing the same "

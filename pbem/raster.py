@@ -846,10 +846,10 @@ def indexed(base: Ground, window, laid: list) -> bytes:
     for first, last in missing_runs(chunks):
         patched = {ident: found for band in range(first, last) for ident, found in over[band]}
         rows = band_rows(base, window, first, last, patched, chosen)
-        stride = (width + 1) * BAND
+        size = (width + 1) * BAND  # a band's bytes
         for band in range(first, last):
-            at = (band - first) * stride
-            chunks[band] = _band_chunks.keep(keys[band], compressed(rows[at:at + stride]))
+            at = (band - first) * size
+            chunks[band] = _band_chunks.keep(keys[band], compressed(rows[at:at + size]))
     return indexed_png(width, height, chosen, chunks)
 
 

@@ -772,6 +772,16 @@ def within(parse, reading, order: str) -> bool:
     return set_aside(parse, order[len(reading.order):].strip(" -–—:,;"))
 
 
+def extends(parse, reading, order: str) -> bool:
+    """Is this reading an order followed by chat the game sets aside, that holds the order
+    an earlier reading kept and more words that are no chat ("A Bud - Gal" past "A Bud",
+    in "A Bud - Gal sorry for the late orders")? Then the line's error is this longer
+    order's, and the chat a remark."""
+    if not (reading.chat and reading.order.startswith(order) and reading.order != order):
+        return False
+    return not set_aside(parse, reading.order[len(order):].strip(" -–—:,;"))
+
+
 def set_aside(parse, words: str) -> bool:
     """Does the game, reading these words alone, set them aside as chat?"""
     _orders, errors = parse(words)
@@ -925,7 +935,8 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
             if not reading.also and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and \
                     not introduces(reading.order if reading.led else written) and \
-                    (fallback is None or within(parse, reading, fallback[0][refused.line - 1])):
+                    (fallback is None or within(parse, reading, fallback[0][refused.line - 1])
+                     or extends(parse, reading, fallback[0][refused.line - 1])):
                 fallback = (trial, again, still, reading.remark)
         if fallback is not None and asks(written) and \
                 any(e.line == refused.line for e in fallback[2]):

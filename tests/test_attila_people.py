@@ -156,3 +156,15 @@ def test_each_seat_reads_of_its_own_draw_and_its_own_turn_as_you(tmp_path):
     assert "you drew " in eve and "eve drew" not in eve, eve
     bob = flat(outbox(referee, seat="bob", kind="report")[-1])
     assert "eve drew 1 card" in bob and "you drew" not in bob, bob
+
+
+def test_a_bid_with_thanks_after_it_and_no_mark_between_is_the_bid(tmp_path):
+    referee = table(tmp_path, "ann", {"Pannonia": {"saxons": 2, "vandals": 1}})
+    reply(referee, "h", "ann", "jouer goths pannonie\n+ renoncer pannonie", START)
+    referee.tick(later(START, 0.1), send=False)
+    row, said = answered(referee, "h", "bob", "bid saxons thanks for the game",
+                         later(START, 0.2))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 1: thanks for the game" in said, said
+    row, said = answered(referee, "h", "cid", "rien merci quand même", later(START, 0.2))
+    assert row["reason"] == "orders recorded; 1 remark set aside", said

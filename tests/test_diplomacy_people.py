@@ -4,7 +4,7 @@ Each test plays one point met when a club of seven played three years by mail
 (tests/corpus/diplomacy-club.toml plays its first year): a retreat written verb
 first, chat after a comma, a cheer that names a province, two orders on one
 line and a self-correction, and what no player reads of another's orders before the phase
-resolves.
+resolves, and chat after an order with no mark between them.
 """
 
 from pbem.app import SeatSpec
@@ -116,4 +116,18 @@ def test_an_order_asked_then_taken_back_is_talk_and_holds_nothing_up(tmp_path):
                          "A Vie H\nA Ser H\nF Gre H", START)
     assert "with 1 error" in row["reason"], said  # asked, not taken back: still refused
     assert "ligne 1 : Budapest (BUD) : il n'y a pas d'unité" in said, said  # why, not "A Bud"
+    assert "ligne 1 : sorry for the late orders" in said, said
+
+
+def test_thanks_or_sorry_after_an_order_with_no_mark_between_costs_no_order(tmp_path):
+    referee = club(tmp_path)
+    row, said = answered(referee, "d", "fay", "A Vie - Tri sorry about that\n"
+                         "A Ser H merci à tous\nF Gre H", START)
+    assert row["reason"] == "orders recorded; 2 remarks set aside", said
+    assert "A VIE - TRI" in said and "A SER TIENT" in said, said
+    assert "ligne 1 : sorry about that" in said and "ligne 2 : merci à tous" in said, said
+    row, said = answered(referee, "d", "fay", "A Bud - Gal sorry for the late orders\n"
+                         "A Vie H\nA Ser H\nF Gre H", START)
+    assert "with 1 error" in row["reason"], said
+    assert "ligne 1 : Budapest (BUD) : il n'y a pas d'unité" in said, said
     assert "ligne 1 : sorry for the late orders" in said, said

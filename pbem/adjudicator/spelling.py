@@ -234,10 +234,12 @@ def asides(line: str) -> list[tuple[str, str, bool]]:
 
 # Words that start a clause of chat after an order, with no mark between them: "mise rien
 # cette fois", "bid nothing this time", "pass for now", "nothing from me", "je passe mon
-# tour".
+# tour", "A Vie - Tri sorry about that", "A Vie H merci à tous".
 TRAILERS = frozenset("""
     this that these those my for from because since if unless
+    sorry thanks thank cheers please pardon
     cette ce cet ces mon ma mes pour parce puisque si sauf
+    merci desole desolee svp
 """.split())
 
 

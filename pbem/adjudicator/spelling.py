@@ -32,7 +32,7 @@ OPENERS = frozenset("""
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
     may ok okay hopefully fingers maybe perhaps probably near because since unless
     pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine
-    turn round tour manche
+    turn round tour manche as agreed again promised convenu promis
     je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et
     mais ou donc alors or car bon bien bah ben euh oui ouais non si quand comment pourquoi
@@ -214,6 +214,9 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
+            # the last resort: chat after the order with nothing between ("A Bud H lol")
+            found += [Reading(order, chat, meant=False, chat=True)
+                      for order, chat in chatted(text)]
     # what is left of a line of chat once its words are taken may be a mark alone ("Alors :")
     return [reading for reading in found if re.search(r"\w", reading.order)]
 
@@ -249,6 +252,30 @@ def trailing(line: str) -> list[tuple[str, str]]:
     words = line.split()
     return [(" ".join(words[:at]), " ".join(words[at:]))
             for at in range(1, len(words) - 1) if folded(words[at]) in TRAILERS]
+
+
+# Words after an order that take it back or leave it open: it is then not given.
+DOUBTS = frozenset("""
+    no not nope nah wait maybe perhaps or unless hmm
+    non pas attends attend peut-etre ou sauf euh bof
+""".split())
+CHATTED = 8  # the most words of chat read after an order with nothing between them
+
+
+def chatted(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for each way to cut a line into an order and up to CHATTED words of
+    chat after it, with no mark between them ("red: move SUS BUV lol", "A Bud H merci"),
+    the longest order first: the chat must hold a word of chat (see :func:`chatty`), and
+    none of :data:`DOUBTS` ("move SUS BUV maybe not"); none when the line asks ("...?").
+    A mistyped place after an order ("A Lvp S F Edi - Nxx") is no chat, and neither is
+    "- Hol": the chat is read without the marks that may start it."""
+    words = line.split()
+    if line.rstrip().endswith("?"):
+        return []
+    cuts = [(" ".join(words[:at]), " ".join(words[at:]).lstrip("-–—:,; "))
+            for at in range(len(words) - 1, max(0, len(words) - CHATTED - 1), -1)
+            if at and not any(folded(word) in DOUBTS for word in words[at:])]
+    return [(order, chat) for order, chat in cuts if chatty(chat) or smiley(chat)]
 
 
 # What joins two orders on one line: "Build A Ber and F Kie", "A Par - Bur et A Mar - Pie".
@@ -320,6 +347,11 @@ def commaed(line: str) -> list[tuple[str, str]]:
             for at in COMMA.finditer(line)
             if line[:at.start()].strip() and line[at.end():].strip()
             and not sentence(line[at.end():])]
+
+
+def smiley(words: str) -> bool:
+    """Are these marks alone, with no word or number (":)", "^^", "😀")?"""
+    return bool(words.strip()) and not re.search(r"\w", words)
 
 
 def chatty(words: str) -> bool:

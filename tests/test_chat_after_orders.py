@@ -1,0 +1,70 @@
+"""An order followed on its line by chat, with no mark between them, costs no order.
+
+People end an order with a word to the table: "red: move SUS BUV thanks all", "A Bud H
+lol", "village E8 F7 merci à tous". Each game's own orders at its start, followed by
+such chat, must read as the same orders, with no line refused (the chat is listed as
+a remark, or, a word of politeness or a smiley, passed over); an order followed by
+words that take it back ("maybe not") is not taken as given.
+"""
+
+import importlib
+
+import pytest
+
+from pbem import inbound
+from pbem.adjudicator.rng import PhaseRng
+from pbem.app import SeatSpec
+
+from conftest import START, make_referee
+from players import answered
+
+GAMES = ["auguste", "attila", "saga", "seigneurs", "diplomacy"]
+CHATS = ["thanks", "thanks all", "sorry about that", "merci à tous", "cheers mate",
+         "hope this works", "fingers crossed", "as agreed", "comme convenu", "lol",
+         "see you all", "bonne chance à tous", "good luck everyone", "haha", "I think",
+         "je crois", "if possible", "si possible", "please", "s'il te plaît", ":)", "😀",
+         "(as agreed)", "- as agreed", ", as agreed", "again"]
+DOUBTS = ["maybe not", "or not", "non attends", "wait no"]
+
+
+def opening(tmp_path, ruleset: str):
+    """A game's table at its start, and a seat asked for orders with the bot's orders."""
+    game = importlib.import_module(f"pbem.games.{ruleset}")
+    referee = make_referee(tmp_path)
+    seats = [SeatSpec(name, f"{name}@players.example") for name in game.DEMO_SEATS]
+    referee.new_game(ruleset, "g", seats, START, game.demo_options(4), "chat")
+    table = referee.table("g")
+    seat = sorted(table.game.pending(table.state["game"]))[0]
+    text = table.game.bot_orders(table.state["game"], seat, PhaseRng("chat", "g", 1))
+    return referee, table, seat, text
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_chat_after_an_order_with_no_mark_leaves_the_order_as_it_is(tmp_path, ruleset):
+    _referee, table, seat, text = opening(tmp_path, ruleset)
+    orders, errors, _text, _remarks = inbound.read_orders(table, seat, text)
+    assert orders and not errors, (text, errors)
+    first, *rest = text.splitlines()
+    for chat in CHATS:
+        chatty = "\n".join([f"{first} {chat}", *rest])
+        read, refused, _text, _remarks = inbound.read_orders(table, seat, chatty)
+        assert read == orders and not refused, (ruleset, chatty, refused)
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_an_order_taken_back_after_it_is_not_given(tmp_path, ruleset):
+    _referee, table, seat, text = opening(tmp_path, ruleset)
+    orders, _errors, _text, _remarks = inbound.read_orders(table, seat, text)
+    first, *rest = text.splitlines()
+    for doubt in DOUBTS:
+        read, refused, _text, _remarks = inbound.read_orders(
+            table, seat, "\n".join([f"{first} {doubt}", *rest]))
+        assert read != orders and refused, (ruleset, first, doubt, read)
+
+
+def test_a_player_s_thanks_after_an_order_is_answered_as_a_remark(tmp_path):
+    referee, _table, seat, text = opening(tmp_path, "auguste")
+    first, *rest = text.splitlines()
+    row, said = answered(referee, "g", seat, "\n".join([f"{first} thanks all", *rest]), START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 1: thanks all" in said, said

@@ -1,10 +1,11 @@
-"""An order followed on its line by chat, with no mark between them, costs no order.
+"""An order with chat on its line, with no mark between them, costs no order.
 
-People end an order with a word to the table: "red: move SUS BUV thanks all", "A Bud H
-lol", "village E8 F7 merci à tous". Each game's own orders at its start, followed by
-such chat, must read as the same orders, with no line refused (the chat is listed as
-a remark, or, a word of politeness or a smiley, passed over); an order followed by
-words that take it back ("maybe not") is not taken as given.
+People end an order with a word to the table ("red: move SUS BUV thanks all", "A Bud H
+lol", "village E8 F7 merci à tous") and lead into one ("bon alors A Vie H", "so move
+SUS BUV"). Each game's own orders at its start, with such chat, must read as the same
+orders, with no line refused (the chat is listed as a remark, or, a word of politeness
+or a smiley, passed over); an order with words that take it back or make it a
+condition ("maybe not", "if ...") is not taken as given.
 """
 
 import importlib
@@ -25,6 +26,9 @@ CHATS = ["thanks", "thanks all", "sorry about that", "merci à tous", "cheers ma
          "je crois", "if possible", "si possible", "please", "s'il te plaît", ":)", "😀",
          "(as agreed)", "- as agreed", ", as agreed", "again"]
 DOUBTS = ["maybe not", "or not", "non attends", "wait no"]
+LEADS = ["so", "bon alors", "alors", "well", "euh", "hmm", "comme promis",
+         "as agreed", "yes", "oui", "voila", "donc", "anyway"]
+CONDITIONS = ["non", "no", "si", "unless"]
 
 
 def opening(tmp_path, ruleset: str):
@@ -68,3 +72,20 @@ def test_a_player_s_thanks_after_an_order_is_answered_as_a_remark(tmp_path):
     row, said = answered(referee, "g", seat, "\n".join([f"{first} thanks all", *rest]), START)
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert "line 1: thanks all" in said, said
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_chat_leading_into_an_order_with_no_mark_leaves_the_order_as_it_is(tmp_path, ruleset):
+    _referee, table, seat, text = opening(tmp_path, ruleset)
+    orders, _errors, _text, _remarks = inbound.read_orders(table, seat, text)
+    first, *rest = text.splitlines()
+    for lead in LEADS:
+        led = "\n".join([f"{lead} {first}", *rest])
+        read, refused, _text, _remarks = inbound.read_orders(table, seat, led)
+        assert read == orders and not refused, (ruleset, led, refused)
+    if ruleset == "auguste":
+        return  # words before the legion and its colon are chat ("Non. red: move ...")
+    for condition in CONDITIONS:
+        read, _refused, _text, _remarks = inbound.read_orders(
+            table, seat, "\n".join([f"{condition} {first}", *rest]))
+        assert read != orders, (ruleset, condition, first, read)

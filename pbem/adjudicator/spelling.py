@@ -205,6 +205,9 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # "nothing from me", "rien pour moi": taken only whole
             found += [Reading(order, chat, meant=False, chat=True)
                       for order, chat in trailing(text)]
+            # "bon alors A Vie H", "ok so play vandals moesia": taken only whole
+            found += [Reading(order, chat, meant=False, chat=True, led=True)
+                      for chat, order in led(text)]
         else:
             found += [Reading(order, chat) for order, chat in bracketed(text)]
             found += pairs(text)
@@ -214,7 +217,10 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
-            # the last resort: chat after the order with nothing between ("A Bud H lol")
+            # the last resorts: chat before or after the order with nothing between
+            # ("right move SUS BUV", "A Bud H lol")
+            found += [Reading(order, chat, meant=False, chat=True, led=True)
+                      for chat, order in led(text)]
             found += [Reading(order, chat, meant=False, chat=True)
                       for order, chat in chatted(text)]
     # what is left of a line of chat once its words are taken may be a mark alone ("Alors :")
@@ -252,6 +258,30 @@ def trailing(line: str) -> list[tuple[str, str]]:
     words = line.split()
     return [(" ".join(words[:at]), " ".join(words[at:]))
             for at in range(1, len(words) - 1) if folded(words[at]) in TRAILERS]
+
+
+# Words that lead into an order with no mark after them: "bon alors A Vie H", "ok so
+# move SUS BUV", "comme promis village E8 F7".
+LEADERS = frozenset("""
+    ok okay so well right alright anyway now then also and finally lastly yes yeah yep
+    as agreed promised hmm hm um erm ah oh
+    bon alors donc bien ben bah euh allez hop voila puis enfin aussi et oui ouais comme
+    convenu promis
+""".split())
+
+
+def led(line: str) -> list[tuple[str, str]]:
+    """(chat, order) for each run of up to four words of :data:`LEADERS` that starts a
+    line, with words after it, the shortest first; none when the line asks ("...?")."""
+    words = line.split()
+    if line.rstrip().endswith("?"):
+        return []
+    found = []
+    for at in range(1, min(4, len(words) - 1) + 1):
+        if folded(words[at - 1]) not in LEADERS:
+            break
+        found.append((" ".join(words[:at]), " ".join(words[at:])))
+    return found
 
 
 # Words after an order that take it back or leave it open: it is then not given.

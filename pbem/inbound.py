@@ -902,6 +902,26 @@ def same(line: str) -> str:
     return " ".join(line.casefold().split())
 
 
+READ_AGAIN = 30  # the refused lines of a mail read again the other ways (the first ones)
+
+
+def tried(parse, lines: list, errors: list, number: int, reading) -> tuple:
+    """(lines, orders, errors, remark): the mail with line `number` read as `reading`, a
+    second order it gives read after the mail's other lines, to choose a reading: the
+    game reads it among the lines it accepts, the others left blank (their errors as
+    they were), so that trying each reading of each refused line costs no more in a mail
+    of many refused lines. The reading chosen is read again among all the lines (a line
+    after it may go with it)."""
+    refusing = {e.line for e in errors} - {number}
+    also = [reading.also] if reading.also else []
+    context = ["" if at in refusing else line for at, line in enumerate(lines, 1)]
+    orders, found = parse("\n".join(context[:number - 1] + [reading.order] + context[number:]
+                                    + also))
+    kept = [e for e in errors if e.line in refusing]
+    return (lines[:number - 1] + [reading.order] + lines[number:] + also, orders,
+            sorted(found + kept, key=lambda e: e.line), reading.remark)
+
+
 def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
     """(orders, errors, text, remarks): the game's reading of a seat's order lines, each
     line it refused read again the other ways people write an order (spelling.readings:
@@ -914,8 +934,9 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
     text = unbulleted(text)
     orders, errors = parse(text)
     lines, remarks, chat = text.splitlines(), [], set()
-    for refused in sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
-                          key=lambda e: e.line):
+    refusals = sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
+                      key=lambda e: e.line)
+    for refused in refusals[:READ_AGAIN]:
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
@@ -923,21 +944,20 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
                 reading = replace(reading, meant=False)
             if reading.chat and not set_aside(parse, reading.remark):
                 continue
-            # a second order on the line is read after the mail's other lines
-            trial = lines[:refused.line - 1] + [reading.order] + lines[refused.line:] + \
-                ([reading.also] if reading.also else [])
-            again, still = parse("\n".join(trial))
-            left = [e for e in still if e.line == refused.line or
-                    (reading.also and e.line == len(trial))]
+            trial = tried(parse, lines, errors, refused.line, reading)
+            left = [e for e in trial[2] if e.line == refused.line or
+                    (reading.also and e.line == len(trial[0]))]
             if not left:
-                fallback = (trial, again, still, reading.remark)
+                fallback = trial
                 break
             if not reading.also and reading.meant and not any(e.remark for e in left) and \
                     (reading.remark or not reading.strict) and \
                     not introduces(reading.order if reading.led else written) and \
                     (fallback is None or within(parse, reading, fallback[0][refused.line - 1])
                      or extends(parse, reading, fallback[0][refused.line - 1])):
-                fallback = (trial, again, still, reading.remark)
+                fallback = trial
+        if fallback is not None:  # the reading chosen, read again among all the lines
+            fallback = (fallback[0], *parse("\n".join(fallback[0])), fallback[3])
         if fallback is not None and asks(written) and \
                 any(e.line == refused.line for e in fallback[2]):
             chat.add(refused.line)  # an order asked and refused, then talk: all talk

@@ -89,3 +89,30 @@ def test_chat_leading_into_an_order_with_no_mark_leaves_the_order_as_it_is(tmp_p
         read, _refused, _text, _remarks = inbound.read_orders(
             table, seat, "\n".join([f"{condition} {first}", *rest]))
         assert read != orders, (ruleset, condition, first, read)
+
+
+def test_a_mail_of_many_refused_lines_with_chat_is_read_again_in_linear_work(tmp_path):
+    """Each refused line is tried again among the lines the game accepts, not among the
+    other refused ones, and only the first READ_AGAIN refused lines are: the lines the
+    game reads grow with the mail, not as its square."""
+    _referee, table, seat, _text = opening(tmp_path, "diplomacy")
+    read = []
+
+    class Counted:
+        """The game, counting the lines it is given to read."""
+
+        def __init__(self, game):
+            self.game = game
+
+        def __getattr__(self, key):
+            return getattr(self.game, key)
+
+        def parse(self, state, name, text):
+            read.append(sum(1 for line in text.splitlines() if line.strip()))
+            return self.game.parse(state, name, text)
+
+    table.game = Counted(table.game)
+    mail = "\n".join(["A Vie - Xyz, lol", "F Nap - Xyz thanks", "bon alors A Rom - Xyz"] * 40)
+    orders, errors, _text, _remarks = inbound.read_orders(table, seat, mail)
+    assert not orders and {e.line for e in errors} == set(range(1, 121)), errors
+    assert sum(read) < (inbound.READ_AGAIN + 20) * 120, sum(read)

@@ -769,7 +769,7 @@ def within(parse, reading, order: str) -> bool:
     a province)? Then the line's error is this order's, and the chat a remark."""
     if not (reading.chat and order.startswith(reading.order) and order != reading.order):
         return False
-    return set_aside(parse, order[len(reading.order):].strip(" -–—:,;"))
+    return set_aside(parse, beyond(order, reading.order))
 
 
 def extends(parse, reading, order: str) -> bool:
@@ -779,7 +779,13 @@ def extends(parse, reading, order: str) -> bool:
     order's, and the chat a remark."""
     if not (reading.chat and reading.order.startswith(order) and reading.order != order):
         return False
-    return not set_aside(parse, reading.order[len(order):].strip(" -–—:,;"))
+    return not set_aside(parse, beyond(reading.order, order))
+
+
+def beyond(longer: str, shorter: str) -> str:
+    """The words an order holds past a shorter one it starts with, without the marks
+    between them ("Gal" of "A Bud - Gal" past "A Bud")."""
+    return longer[len(shorter):].strip(" -–—:,;")
 
 
 def set_aside(parse, words: str) -> bool:

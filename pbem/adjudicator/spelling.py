@@ -218,7 +218,7 @@ def readings(line: str, remark: bool) -> list[Reading]:
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
             # the last resorts: chat before or after the order with nothing between
-            # ("right move SUS BUV", "A Bud H lol")
+            # ("so move SUS BUV", "A Bud H lol")
             found += [Reading(order, chat, meant=False, chat=True, led=True)
                       for chat, order in led(text)]
             found += [Reading(order, chat, meant=False, chat=True)

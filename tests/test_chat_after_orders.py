@@ -116,3 +116,13 @@ def test_a_mail_of_many_refused_lines_with_chat_is_read_again_in_linear_work(tmp
     orders, errors, _text, _remarks = inbound.read_orders(table, seat, mail)
     assert not orders and {e.line for e in errors} == set(range(1, 121)), errors
     assert sum(read) < (inbound.READ_AGAIN + 20) * 120, sum(read)
+
+
+def test_chat_on_both_sides_of_an_order_leaves_the_order_as_it_is(tmp_path):
+    referee, _table, seat, text = opening(tmp_path, "diplomacy")
+    first, *rest = text.splitlines()
+    row, said = answered(referee, "g", seat, "\n".join(
+        ["Salut !", f"bon alors {first} désolé pour le retard, vraiment la semaine a été "
+         "longue au boulot", *rest]), START)
+    assert row["reason"] == "orders recorded; 1 remark set aside", said
+    assert "line 2: bon alors … désolé pour le retard" in said, said

@@ -208,6 +208,8 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # "bon alors A Vie H", "ok so play vandals moesia": taken only whole
             found += [Reading(order, chat, meant=False, chat=True, led=True)
                       for chat, order in led(text)]
+            found += [Reading(order, chat, meant=False, chat=True, led=True)
+                      for order, chat in surrounded(text)]
         else:
             found += [Reading(order, chat) for order, chat in bracketed(text)]
             found += pairs(text)
@@ -223,6 +225,8 @@ def readings(line: str, remark: bool) -> list[Reading]:
                       for chat, order in led(text)]
             found += [Reading(order, chat, meant=False, chat=True)
                       for order, chat in chatted(text)]
+            found += [Reading(order, chat, meant=False, chat=True, led=True)
+                      for order, chat in surrounded(text)]
     # what is left of a line of chat once its words are taken may be a mark alone ("Alors :")
     return [reading for reading in found if re.search(r"\w", reading.order)]
 
@@ -282,6 +286,14 @@ def led(line: str) -> list[tuple[str, str]]:
             break
         found.append((" ".join(words[:at]), " ".join(words[at:])))
     return found
+
+
+def surrounded(line: str) -> list[tuple[str, str]]:
+    """(order, chat) for an order with chat both before and after it ("bon alors A Vie -
+    Tri désolé pour le retard"): the words that lead in (see :func:`led`), then each way
+    to cut the rest into an order and chat after it (see :func:`asides`, :func:`chatted`)."""
+    return [(order, f"{chat} … {after}") for chat, rest in led(line)
+            for order, after in [(o, c) for o, c, _chat in asides(rest)] + chatted(rest)]
 
 
 # Words after an order that take it back or leave it open: it is then not given.

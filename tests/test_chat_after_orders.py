@@ -43,33 +43,39 @@ def opening(tmp_path, ruleset: str):
     return referee, table, seat, text
 
 
+def worded(text: str, before: str = "", after: str = "") -> str:
+    """The orders with words before or after their first line."""
+    first, *rest = text.splitlines()
+    return "\n".join([" ".join(part for part in (before, first, after) if part), *rest])
+
+
+def read(table, seat: str, text: str) -> tuple:
+    """(orders, refused lines) of a seat's mail."""
+    orders, errors, _text, _remarks = inbound.read_orders(table, seat, text)
+    return orders, errors
+
+
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_chat_after_an_order_with_no_mark_leaves_the_order_as_it_is(tmp_path, ruleset):
     _referee, table, seat, text = opening(tmp_path, ruleset)
-    orders, errors, _text, _remarks = inbound.read_orders(table, seat, text)
+    orders, errors = read(table, seat, text)
     assert orders and not errors, (text, errors)
-    first, *rest = text.splitlines()
     for chat in CHATS:
-        chatty = "\n".join([f"{first} {chat}", *rest])
-        read, refused, _text, _remarks = inbound.read_orders(table, seat, chatty)
-        assert read == orders and not refused, (ruleset, chatty, refused)
+        assert read(table, seat, worded(text, after=chat)) == (orders, []), (ruleset, chat)
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_an_order_taken_back_after_it_is_not_given(tmp_path, ruleset):
     _referee, table, seat, text = opening(tmp_path, ruleset)
-    orders, _errors, _text, _remarks = inbound.read_orders(table, seat, text)
-    first, *rest = text.splitlines()
+    orders, _errors = read(table, seat, text)
     for doubt in DOUBTS:
-        read, refused, _text, _remarks = inbound.read_orders(
-            table, seat, "\n".join([f"{first} {doubt}", *rest]))
-        assert read != orders and refused, (ruleset, first, doubt, read)
+        again, refused = read(table, seat, worded(text, after=doubt))
+        assert again != orders and refused, (ruleset, doubt, again)
 
 
 def test_a_player_s_thanks_after_an_order_is_answered_as_a_remark(tmp_path):
     referee, _table, seat, text = opening(tmp_path, "auguste")
-    first, *rest = text.splitlines()
-    row, said = answered(referee, "g", seat, "\n".join([f"{first} thanks all", *rest]), START)
+    row, said = answered(referee, "g", seat, worded(text, after="thanks all"), START)
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert "line 1: thanks all" in said, said
 
@@ -77,18 +83,14 @@ def test_a_player_s_thanks_after_an_order_is_answered_as_a_remark(tmp_path):
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_chat_leading_into_an_order_with_no_mark_leaves_the_order_as_it_is(tmp_path, ruleset):
     _referee, table, seat, text = opening(tmp_path, ruleset)
-    orders, _errors, _text, _remarks = inbound.read_orders(table, seat, text)
-    first, *rest = text.splitlines()
+    orders, _errors = read(table, seat, text)
     for lead in LEADS:
-        led = "\n".join([f"{lead} {first}", *rest])
-        read, refused, _text, _remarks = inbound.read_orders(table, seat, led)
-        assert read == orders and not refused, (ruleset, led, refused)
+        assert read(table, seat, worded(text, before=lead)) == (orders, []), (ruleset, lead)
     if ruleset == "auguste":
         return  # words before the legion and its colon are chat ("Non. red: move ...")
     for condition in CONDITIONS:
-        read, _refused, _text, _remarks = inbound.read_orders(
-            table, seat, "\n".join([f"{condition} {first}", *rest]))
-        assert read != orders, (ruleset, condition, first, read)
+        again, _refused = read(table, seat, worded(text, before=condition))
+        assert again != orders, (ruleset, condition, again)
 
 
 def test_a_mail_of_many_refused_lines_with_chat_is_read_again_in_linear_work(tmp_path):
@@ -96,7 +98,7 @@ def test_a_mail_of_many_refused_lines_with_chat_is_read_again_in_linear_work(tmp
     other refused ones, and only the first READ_AGAIN refused lines are: the lines the
     game reads grow with the mail, not as its square."""
     _referee, table, seat, _text = opening(tmp_path, "diplomacy")
-    read = []
+    given = []
 
     class Counted:
         """The game, counting the lines it is given to read."""
@@ -108,21 +110,20 @@ def test_a_mail_of_many_refused_lines_with_chat_is_read_again_in_linear_work(tmp
             return getattr(self.game, key)
 
         def parse(self, state, name, text):
-            read.append(sum(1 for line in text.splitlines() if line.strip()))
+            given.append(sum(1 for line in text.splitlines() if line.strip()))
             return self.game.parse(state, name, text)
 
     table.game = Counted(table.game)
     mail = "\n".join(["A Vie - Xyz, lol", "F Nap - Xyz thanks", "bon alors A Rom - Xyz"] * 40)
-    orders, errors, _text, _remarks = inbound.read_orders(table, seat, mail)
+    orders, errors = read(table, seat, mail)
     assert not orders and {e.line for e in errors} == set(range(1, 121)), errors
-    assert sum(read) < (inbound.READ_AGAIN + 20) * 120, sum(read)
+    assert sum(given) < (inbound.READ_AGAIN + 20) * 120, sum(given)
 
 
 def test_chat_on_both_sides_of_an_order_leaves_the_order_as_it_is(tmp_path):
     referee, _table, seat, text = opening(tmp_path, "diplomacy")
-    first, *rest = text.splitlines()
-    row, said = answered(referee, "g", seat, "\n".join(
-        ["Salut !", f"bon alors {first} désolé pour le retard, vraiment la semaine a été "
-         "longue au boulot", *rest]), START)
+    chatty = worded(text, before="bon alors", after="désolé pour le retard, vraiment la "
+                    "semaine a été longue au boulot")
+    row, said = answered(referee, "g", seat, f"Salut !\n{chatty}", START)
     assert row["reason"] == "orders recorded; 1 remark set aside", said
     assert "line 2: bon alors … désolé pour le retard" in said, said

@@ -171,9 +171,12 @@ class Referee:
                 events = engine.creation_events(game, game_id, ruleset, options,
                                                 [s.name for s in seats], seed, position)
                 state = engine.fold(game, events)
-                events.append(engine.open_phase(game, state, now))
+                events += engine.opening(game, state, now, seed)
         except SetupError as problem:
             raise PbemError(str(problem)) from None
+        if events[-1].type == "game_over":
+            raise PbemError("this game would be over before anyone is asked anything: "
+                            "check its position")
         self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
                                     "created_at": now})
         for position_index, seat in enumerate(seats):
@@ -294,8 +297,8 @@ class Referee:
                 table = self.record(table, [late], now)
                 if late.payload["disorder"]:
                     letters.disorder_notice(table, late.payload["disorder"], now)
-            table = self.record(table, [engine.after_resolution(table.game, table.state, now,
-                                                                seed)], now)
+            table = self.record(table, engine.after_resolution(table.game, table.state, now,
+                                                               seed), now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -495,7 +498,8 @@ class Referee:
             held = eng.get("paused")
             told = letters.turn_of(table.game, earlier)
             table = self.record(table, engine.rollback(phase, to_seq, reason, earlier, told), now)
-            table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
+            table = self.record(table, engine.opening(table.game, table.state, now,
+                                                      table.game_row["seed"]), now)
             if held:
                 table = self.record(table, [engine.paused(table.state, held["reason"], now)],
                                     now)

@@ -277,15 +277,14 @@ def open_phase(game, state: dict, now: str) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
-    reminder: it waits for the referee. When the game keeps its requests
-    private (fog of war), the event is the referee's alone.
+    reminder: it waits for the referee; nor has a phase that asks nobody (see
+    opening). When the game keeps its requests private (fog of war), the event
+    is the referee's alone.
     """
     requests = game.pending(state["game"])
-    if not requests:
-        raise RuntimeError("the game asks nothing of anyone but is not over")
     timing = state["engine"]["timing"]
     deadline = remind = None
-    if set(requests) != {REFEREE}:
+    if requests and set(requests) != {REFEREE}:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
         deadline = past_absences(state["engine"], later(now, min(hours) if hours
                                                          else timing["turn_hours"]), requests)
@@ -298,6 +297,35 @@ def open_phase(game, state: dict, now: str) -> Event:
         deadline=deadline,
         remind_at=remind if remind and parse_time(remind) > parse_time(now) else None,
     )
+
+
+# The most phases in a row that may ask nobody: past it, the game is taken to ask nothing
+# ever again.
+UNASKED_PHASES = 100
+
+
+def opening(game, state: dict, now: str, seed: str) -> list[Event]:
+    """The events that open what the game asks next: its phase_opened, after any phases
+    that ask nobody anything (a winter with nothing to build or remove), each opened and
+    resolved at once with no orders; or, when such a phase ends the game, game_over.
+
+    SetupError when the game asks nobody, phase after phase, and never ends.
+    """
+    events = []
+    for _ in range(UNASKED_PHASES):
+        opened = open_phase(game, state, now)
+        events.append(opened)
+        if opened.payload["requests"]:
+            return events
+        state = fold(game, [opened], state)
+        closed = close_phase(game, state, {}, seed)
+        state = fold(game, closed, state)
+        events += closed
+        result = game.outcome(state["game"])
+        if result is not None:
+            return events + [public("game_over", result=result, seed=seed)]
+    raise SetupError(f"the game asks nothing of anyone for {UNASKED_PHASES} phases in a row "
+                     "and is not over")
 
 
 def private_requests(game, state: dict) -> bool:
@@ -466,12 +494,13 @@ def as_seen(event: Event, viewer) -> Event:
     return Event(event.type, seen, [viewer])
 
 
-def after_resolution(game, state: dict, now: str, seed: str) -> Event:
-    """game_over (revealing the seed) if the game has ended, else the next phase."""
+def after_resolution(game, state: dict, now: str, seed: str) -> list[Event]:
+    """game_over (revealing the seed) if the game has ended, else what opens next (see
+    opening)."""
     result = game.outcome(state["game"])
     if result is not None:
-        return public("game_over", result=result, seed=seed)
-    return open_phase(game, state, now)
+        return [public("game_over", result=result, seed=seed)]
+    return opening(game, state, now, seed)
 
 
 def stopped(reason: str, seed: str) -> Event:

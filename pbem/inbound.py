@@ -18,6 +18,7 @@ LIST, JOIN, CONFIRM, LEAVE, each at most once a day); the referee gets, at
 most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
+from bisect import insort
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -615,9 +616,10 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
 def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
     """The reading with the courtesy lines that go on with an order the game accepts
     ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
-    beside that order, not a line to ignore."""
+    beside that order, not a line to ignore. Only the first READ_AGAIN of them are read
+    so: a mail of a thousand greetings is read in the time of a few."""
     lines = reading.orders_text.split("\n")
-    for number, line in list(reading.ignored):
+    for number, line in reading.ignored[:READ_AGAIN]:
         rest = after_greeting(line, names)
         if rest is None or number > len(lines):
             continue
@@ -909,23 +911,52 @@ def same(line: str) -> str:
 
 
 READ_AGAIN = 30  # the refused lines of a mail read again the other ways (the first ones)
+# What the game may be given to read, in characters, to try the other readings of a mail's
+# refused lines: this many, and as many times the mail's own length. A mail of a few
+# lines never needs a tenth of it; a long mail's refused lines past it keep the game's
+# own reasons, so that the work grows with the mail, not with its square.
+READ_AGAIN_CHARS = 200_000
+READ_AGAIN_TIMES = 2
 
 
-def tried(parse, lines: list, errors: list, number: int, reading) -> tuple:
+class Metered:
+    """A game's parse that counts down the characters it may still be given to read."""
+
+    def __init__(self, parse, chars: int):
+        self.parse, self.left = parse, chars
+
+    def __call__(self, text: str) -> tuple:
+        self.left -= len(text)
+        return self.parse(text)
+
+
+def tried(parse, lines: list, errors: list, number: int, reading, accepted: list) -> tuple:
     """(lines, orders, errors, remark): the mail with line `number` read as `reading`, a
     second order it gives read after the mail's other lines, to choose a reading: the
-    game reads it among the lines it accepts, the others left blank (their errors as
-    they were), so that trying each reading of each refused line costs no more in a mail
-    of many refused lines. The reading chosen is read again among all the lines (a line
-    after it may go with it)."""
+    game reads it among the lines it accepts (`accepted`, see accepted_lines), the others
+    left out (their errors as they were), so that trying each reading of each refused
+    line costs no more in a mail of many refused lines. The reading chosen is read again
+    among all the lines (a line after it may go with it)."""
     refusing = {e.line for e in errors} - {number}
-    also = [reading.also] if reading.also else []
-    context = ["" if at in refusing else line for at, line in enumerate(lines, 1)]
-    orders, found = parse("\n".join(context[:number - 1] + [reading.order] + context[number:]
-                                    + also))
+    trial = lines[:number - 1] + [reading.order] + lines[number:] + \
+        ([reading.also] if reading.also else [])
+    given = list(accepted)
+    insort(given, number)
+    if reading.also:
+        given.append(len(trial))
+    orders, found = parse("\n".join(trial[at - 1] for at in given))
+    found = [replace(e, line=given[e.line - 1]) if 0 < e.line <= len(given) else e
+             for e in found]
     kept = [e for e in errors if e.line in refusing]
-    return (lines[:number - 1] + [reading.order] + lines[number:] + also, orders,
-            sorted(found + kept, key=lambda e: e.line), reading.remark)
+    return trial, orders, sorted(found + kept, key=lambda e: e.line), reading.remark
+
+
+def accepted_lines(lines: list, errors) -> list[int]:
+    """The numbers of the lines the game accepts, in order: what a reading of a refused
+    line is tried among (blank lines left out: the games skip them, and a mail of many
+    refused lines would cost each reading the whole mail)."""
+    refused = {e.line for e in errors}
+    return [at for at, line in enumerate(lines, 1) if line.strip() and at not in refused]
 
 
 def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
@@ -936,21 +967,27 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
     (line, words). With `led` False, an order after a sentence ("Agreed. orange: move
     XXX YYY", in a reply to press) counts only when the game accepts it whole.
     """
-    parse = partial(table.game.parse, table.state["game"], target)
     text = unbulleted(text)
+    parse = Metered(partial(table.game.parse, table.state["game"], target),
+                    READ_AGAIN_CHARS + READ_AGAIN_TIMES * len(text))
     orders, errors = parse(text)
     lines, remarks, chat = text.splitlines(), [], set()
     refusals = sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
                       key=lambda e: e.line)
+    accepted = accepted_lines(lines, errors)
     for refused in refusals[:READ_AGAIN]:
+        if parse.left <= 0:
+            break
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
+            if parse.left <= 0:
+                break
             if reading.led and not led:
                 reading = replace(reading, meant=False)
             if reading.chat and not set_aside(parse, reading.remark):
                 continue
-            trial = tried(parse, lines, errors, refused.line, reading)
+            trial = tried(parse, lines, errors, refused.line, reading, accepted)
             left = [e for e in trial[2] if e.line == refused.line or
                     (reading.also and e.line == len(trial[0]))]
             if not left:
@@ -973,6 +1010,7 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
             paired = with_linked_order(parse, fallback, refused.line)
             if paired:
                 lines, orders, errors, remark = paired
+                accepted = accepted_lines(lines, errors)
                 if remark:
                     remarks.append((refused.line, remark))
             else:
@@ -982,6 +1020,7 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
                                                      "its own"))]
         elif fallback is not None:
             lines, orders, errors, remark = fallback
+            accepted = accepted_lines(lines, errors)
             if remark:
                 remarks.append((refused.line, remark))
         elif introduces(written):

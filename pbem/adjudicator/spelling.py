@@ -10,6 +10,7 @@ which stays an error with "did you mean".
 
 from dataclasses import dataclass
 from difflib import get_close_matches
+from functools import lru_cache
 import re
 import unicodedata
 
@@ -65,7 +66,14 @@ CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
 
 def closest(word: str, names, count: int = 2) -> list[str]:
     """The valid names closest to a mistyped one (BUW: BUV, gots: goths), best first."""
-    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
+    return list(nearest(word, tuple(sorted(names)), count))
+
+
+@lru_cache(maxsize=1024)
+def nearest(word: str, names: tuple, count: int) -> tuple:
+    """closest, looked up once for each word and names (a mail that makes one mistake on
+    many lines, or a game that reads a line more than once)."""
+    return tuple(get_close_matches(word, names, n=count, cutoff=0.6))
 
 
 def did_you_mean(word: str, names, cutoff: float = 0.6) -> str:
@@ -165,6 +173,11 @@ class Reading:
     led: bool = False
 
 
+# The longest line read the other ways: a line of chat beside an order is much shorter,
+# and the ways to cut a line grow with its length.
+READ_LINE = 300
+
+
 def readings(line: str, remark: bool) -> list[Reading]:
     """The other ways to read a line the game refused, best first.
 
@@ -172,8 +185,11 @@ def readings(line: str, remark: bool) -> list[Reading]:
     on an order's line ("recruit levies, if there's any gold left", "Sorry Bea:
     move host Wessex"). A remark may be an order after its tying words, or after
     a sentence; an error may be an order followed by a sentence. A reading with
-    a part of chat counts only when the game accepts its order whole.
+    a part of chat counts only when the game accepts its order whole. A line of
+    more than READ_LINE characters is read only as it was written: none.
     """
+    if len(line) > READ_LINE:
+        return []
     found = []
     plain = unpleased(line)
     for text in (line, plain) if plain else (line,):

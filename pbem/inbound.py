@@ -111,9 +111,9 @@ def handle_batch(referee, now: str, after: int, stop=lambda: False) -> tuple[int
                 status, reason, game, seat = handle(referee, row, head, now)
         except (Exception, Overtime) as problem:  # one mail never stops the others
             store.execute("ROLLBACK TO mail")
-            status, reason, game, seat = "quarantined", (
-                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}"), \
-                None, None
+            status, reason = "quarantined", (
+                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}")
+            game, seat = asked_again(referee, head, isinstance(problem, Overtime), now)
         store.execute("RELEASE mail")
         store.update("inbox", {"id": row_id}, {
             "status": status, "reason": reason, "game": game, "seat": seat,
@@ -122,6 +122,31 @@ def handle_batch(referee, now: str, after: int, stop=lambda: False) -> tuple[int
         count += 1
         after = row_id
     return count, after
+
+
+def asked_again(referee, head: Incoming | None, overtime: bool, now: str) -> tuple:
+    """(game, seat) of a mail that could not be handled, its seat (a proven one) told in
+    a short answer to send its orders again, alone: the mail took too long to read
+    (`overtime`), or its handling failed. (None, None) when no seat is proven, or when
+    even that answer cannot be written."""
+    if head is None or head.automatic or head.sender_problem:
+        return None, None
+    try:
+        who = identify(referee, head)
+        if who.seat is None or who.game["status"] == "over":
+            return None, None
+        table = referee.table(who.game["id"], who.game)
+        with speaking(who.seat["lang"]):
+            notes = [_("Your mail took too long to read, so it changed nothing.") if overtime
+                     else _("Something went wrong on my side while reading your mail, so it "
+                            "changed nothing; the referee is told."),
+                     _("Send your orders alone, as plain text, in a reply to this mail.")]
+        letters.seat_note(table, who.seat, head, N_("your mail was too long to read")
+                          if overtime else N_("your mail could not be read"), notes, now)
+        return who.game["id"], who.seat["name"]
+    except Exception:  # the mail stays set aside, with the reason it already has
+        referee.store.execute("ROLLBACK TO mail")
+        return None, None
 
 
 @contextmanager

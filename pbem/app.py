@@ -90,6 +90,11 @@ class TickReport:
             self.exit_code = TryLater.exit_code
 
 
+# What a game's code raises on a position's value of the wrong kind: no game checks the
+# kind of every value of every table it reads.
+POSITION_FAULTS = (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError)
+
+
 class Referee:
     """pbem's operations on one database, with one set of settings."""
 
@@ -147,9 +152,19 @@ class Referee:
     def new_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
-        """Create a game, mail every seat its welcome, and open the first phase."""
-        with self.store.transaction():
-            return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+        """Create a game, mail every seat its welcome, and open the first phase.
+
+        A position whose values are not of the kinds the game reads (a number where it
+        reads a table) is refused, nothing created."""
+        try:
+            with self.store.transaction():
+                return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+        except POSITION_FAULTS as problem:
+            if position is None or isinstance(problem, PbemError):
+                raise
+            raise PbemError("this position cannot be played: a value in it is not of the "
+                            f"kind the game reads ({type(problem).__name__}: {problem}); "
+                            "see docs/positions.md") from None
 
     def create_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
                     options: dict | None = None, seed: str | None = None,

@@ -18,6 +18,7 @@ from .editions import FIRST, recorded
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event, ruling_words
+from .spelling import did_you_mean
 from ..timeutil import after_seconds, later, parse_time, seconds_between
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
@@ -269,8 +270,28 @@ def creation_events(game, game_id, ruleset, options, seats, seed, position=None,
     )
     given = [] if position is None else [secret("position_given", position=position)]
     rng = PhaseRng(seed, game_id, 0)
-    return [created] + given + list(game.setup({**game_options, **recorded(edition)},
-                                               list(seats), rng, position))
+    if position is not None:
+        check_position(game, position)
+    try:
+        events = list(game.setup({**game_options, **recorded(edition)}, list(seats), rng,
+                                 position))
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as problem:
+        if position is None or isinstance(problem, SetupError):
+            raise
+        raise SetupError(f"the position holds a value of a kind {game.TITLE} does not read "
+                         f"({type(problem).__name__}: {problem}); see docs/positions.md") \
+            from None
+    return [created] + given + events
+
+
+def check_position(game, position: dict) -> None:
+    """SetupError naming a key of a position's top table that the game does not read (its
+    POSITION_KEYS), with the closest it reads: "unit" for "units"."""
+    known = getattr(game, "POSITION_KEYS", None)
+    unknown = sorted(set(position) - set(known)) if known is not None else []
+    if unknown:
+        raise SetupError(f"{game.TITLE} reads no {unknown[0]!r} in a position (it reads "
+                         f"{', '.join(sorted(known))}){did_you_mean(unknown[0], known)}")
 
 
 def open_phase(game, state: dict, now: str) -> Event:

@@ -1240,7 +1240,7 @@ def outcome(recorded: bool, has_orders: bool, commands: list[str], errors,
     if remarks and (recorded or errors):
         said += f"; {counted(remarks, 'remark')} set aside"
     if commands:
-        said += ("; " if said else "") + "commands " + ", ".join(commands)
+        said += ("; " if said else "") + "commands " + ", ".join(dict.fromkeys(commands))
     return said
 
 

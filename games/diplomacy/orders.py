@@ -283,10 +283,8 @@ def province_spellings(board: Board) -> dict:
     return names
 
 
-@lru_cache(maxsize=256)
 def nearest_provinces(board: Board, said: str) -> tuple:
-    """The provinces whose names are closest to words that name none, best first (a mail
-    of many lines mistyping one name looks it up once)."""
+    """The provinces whose names are closest to words that name none, best first."""
     names = province_spellings(board)
     return tuple(dict.fromkeys(names[n] for n in closest(said, names)))
 

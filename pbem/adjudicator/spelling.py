@@ -65,8 +65,13 @@ CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
 
 
 def closest(word: str, names, count: int = 2) -> list[str]:
-    """The valid names closest to a mistyped one (BUW: BUV, gots: goths), best first."""
-    return list(nearest(word, tuple(sorted(names)), count))
+    """The valid names closest to a mistyped one (BUW: BUV, gots: goths), best first. A
+    word more than 7/3 times as long as the longest name is close to none (the matcher's
+    ratio, twice the letters in common over both lengths, cannot reach 0.6)."""
+    names = tuple(sorted(names))
+    if 3 * len(word) > 7 * max(map(len, names), default=0):
+        return []
+    return list(nearest(word, names, count))
 
 
 @lru_cache(maxsize=1024)
@@ -104,13 +109,22 @@ def mistyped(word: str, words) -> list[str]:
     word at all). A word of one or two letters is mistyped only with its letters swapped:
     a longer word is not taken for one ("Two builds, lovely.": TO)."""
     word = folded(word)
-    if not word:
+    words = tuple(sorted(words))
+    # a word 5/3 times as long as the longest order word is a mistake for none (the
+    # matcher's ratio cannot reach TYPO_CUTOFF), nor one of its letters swapped
+    if not word or 3 * len(word) > 5 * max(map(len, words), default=0):
         return []
-    words = sorted(words)
+    return list(typos(word, words))
+
+
+@lru_cache(maxsize=1024)
+def typos(word: str, words: tuple) -> tuple:
+    """mistyped, looked up once for each word and order words: a mail of many lines that
+    start with one word of chat, a line read more than once."""
     found = get_close_matches(word, [w for w in words if len(w) > 2], n=2, cutoff=TYPO_CUTOFF)
     found += [w for w in words if len(w) == len(word) and w != word
               and sorted(w) == sorted(word) and w not in found]
-    return found
+    return tuple(found)
 
 
 def chat(line: str, word: str, words) -> bool:

@@ -11,11 +11,19 @@ ground keeps to fewer colours than a palette holds (see pbem/raster.py).
 The pieces are what a position changes: each owned centre, a square in its
 owner's colour bearing the owner's letter; each unit, a badge in its power's
 colour bearing the power's letter (a disc for an army, a hull for a fleet);
-a dislodged unit beside its province, ringed in dashes. Every colour goes
-with a letter or a shape, so no one need tell the hues apart.
+a dislodged unit beside its province, ringed in dashes. The phases resolved
+last (the view's "resolved") are drawn over them as webDiplomacy draws them:
+a move is an arrow from where the unit stood (crossed out when it failed), a
+support a dashed line to the middle of the move it supports (or to a dashed
+ring around the unit it keeps in place; crossed out when cut), a convoyed
+army's arrow runs through its fleets, a retreat is an arrow from beside the
+province, a unit disbanded or removed is its outline crossed out, and a unit
+built is ringed. Every colour goes with a letter or a shape, so no one need
+tell the hues apart.
 """
 
 from functools import lru_cache
+import math
 import tomllib
 
 from pbem.i18n import _, ngettext
@@ -38,6 +46,10 @@ MARGIN = 8
 ROW = 17  # a legend row's height
 ROW_TEXT = 12  # a legend row's font size
 OFFSET = (11, 10)  # where a dislodged unit stands, from its province's unit
+BADGE = 10  # an arrow stops this far from a unit's middle
+SIDE = 2.5  # arrows between the same two places, one each way, stand apart by twice this
+SHAFT, HEAD = 3.4, 9  # an arrow's width and its head's length
+RING = 13  # the radius of the ring around a unit supported in place
 
 
 @lru_cache(maxsize=4)
@@ -94,14 +106,16 @@ def beside(place: str) -> tuple:
 
 
 def badge(power: str, unit: str, xy: tuple, ring: str | None = None) -> dict:
-    """A unit's badge: its type, its power's colour and letter; ring: "dislodged" (dashed)."""
+    """A unit's badge: its type, its power's colour and letter; ring: "dislodged" (dashed),
+    "new" (built this winter) or "gone" (its outline, crossed out)."""
     return {"x": xy[0], "y": xy[1], "unit": unit, "fill": COLOURS[power],
             "letter": board().powers[power].letter, "ink": INK.get(power, "#ffffff"),
             "ring": ring}
 
 
 def svg_context(view: dict) -> dict:
-    """The map of a view: its ground, then the owned centres, the units and the legend."""
+    """The map of a view: its ground, then the owned centres, the units, the orders of the
+    phases resolved last, and the legend."""
     the_board, drawn = board(), shapes()
     centres = [{"x": round(x), "y": round(y), "fill": COLOURS[owner],
                 "letter": the_board.powers[owner].letter, "ink": INK.get(owner, "#ffffff")}
@@ -111,24 +125,151 @@ def svg_context(view: dict) -> dict:
              for p, u in sorted(view["units"].items())]
     units += [badge(u["power"], u["type"], beside(place_of(p, u)), "dislodged")
               for p, u in sorted(view["dislodged"].items())]
+    marks, orders = orders_drawn(view.get("resolved"), view)
     width, height = drawn["board"]["width"], drawn["board"]["height"]
     return {"width": width, "height": height, "pixels": PIXELS,
             "pixels_high": round(PIXELS * height / width), **ground(),
             "sea": SEA, "impassable": IMPASSABLE,
-            "centres": centres, "units": units,
+            "centres": centres, "units": units + marks, "orders": orders,
             "legend": legend(view), "box": legend_box(), "heading": heading(view),
             "title": _("Diplomacy, {when}").format(when=when_words(view["when"]))}
 
 
+def orders_drawn(resolved: dict | None, view: dict) -> tuple[list, list]:
+    """The marks (units gone, units built) and the lines of the orders resolved last."""
+    if not resolved:
+        return [], []
+    results = resolved["results"]
+    marks, lines = [], []
+    moves = {province_of(r["order"]["at"]): r["order"] for r in results
+             if r["order"]["type"] == "move"}
+    for result in results:
+        order, power = result["order"], result["power"]
+        kind, failed = order["type"], result["result"] != "succeeded"
+        if kind == "move":
+            lines.append(arrow(power, [spot(order["at"]), *convoy(order, results),
+                                       spot(order["to"])], failed))
+        elif kind == "support":
+            lines.append(support(power, order, moves, result["result"] in ("cut", "void",
+                                                                           "dislodged")))
+        elif kind == "retreat":
+            lines.append(arrow(power, [beside(order["at"]), spot(order["to"])], failed))
+            if failed:
+                marks.append(badge(power, order["unit"], beside(order["at"]), "gone"))
+        elif kind == "disband":
+            marks.append(badge(power, order["unit"], beside(order["at"]), "gone"))
+        elif kind == "remove":
+            marks.append(badge(power, order["unit"], spot(order["at"]), "gone"))
+        elif kind == "build":
+            marks.append(badge(power, order["unit"], spot(order["at"]), "new"))
+    return marks, lines
+
+
+def convoy(order: dict, results: list) -> list:
+    """The spots of the fleets that convoyed this army, from its province to where it goes
+    (none for a move over land)."""
+    start, end = province_of(order["at"]), province_of(order["to"])
+    fleets = [province_of(r["order"]["at"]) for r in results
+              if r["order"]["type"] == "convoy" and province_of(r["order"]["of"]) == start
+              and province_of(r["order"]["to"]) == end]
+    if not fleets or end in board().neighbours[start] and not order.get("via"):
+        return []
+    chain, here = [], start
+    while fleets:
+        near = [f for f in fleets if f in board().neighbours[here]]
+        if not near:
+            break
+        here = min(near, key=lambda f: (end not in board().neighbours[f], f))
+        fleets.remove(here)
+        chain.append(spot(here))
+        if end in board().neighbours[here]:
+            break
+    return chain
+
+
+def support(power: str, order: dict, moves: dict, failed: bool) -> dict:
+    """A support: a dashed line to the middle of the move it supports, or to a ring around
+    the unit it keeps in place; crossed out in its middle when it was cut or void."""
+    start = spot(order["at"])
+    helped = moves.get(province_of(order["of"]))
+    if order.get("to") and helped is not None:
+        (x1, y1), (x2, y2) = apart(spot(helped["at"]), spot(helped["to"]))
+        end, ring = ((x1 + x2) / 2, (y1 + y2) / 2), None
+    else:
+        end = ring = spot(order["of"])
+    first = along(start, end, BADGE)
+    last = along(end, start, RING) if ring else end
+    return {"kind": "support", "d": f"M{n(first[0])},{n(first[1])} L{n(last[0])},{n(last[1])}",
+            "colour": COLOURS[power], "ring": ring,
+            "cross": middle_of((first, last)) if failed else None}
+
+
+def along(start: tuple, end: tuple, length: float) -> tuple:
+    """The point `length` units from start towards end."""
+    size = math.dist(start, end) or 1
+    return (start[0] + (end[0] - start[0]) * length / size,
+            start[1] + (end[1] - start[1]) * length / size)
+
+
+def apart(start: tuple, end: tuple) -> tuple:
+    """A line moved SIDE units to its right: two moves between the same places, one each
+    way, do not hide each other."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.dist(start, end) or 1
+    dx, dy = -(y2 - y1) / length * SIDE, (x2 - x1) / length * SIDE
+    return (x1 + dx, y1 + dy), (x2 + dx, y2 + dy)
+
+
+def arrow(power: str, points: list, failed: bool) -> dict:
+    """A move or a retreat: one shape, a shaft through the points (a convoy's fleets) from
+    the edge of the unit that moved to an arrowhead at the edge of where it went; crossed
+    out near its head when it failed."""
+    points = [*points[:-2], *apart(points[-2], points[-1])]
+    points[0] = along(points[0], points[1], BADGE)
+    tip = along(points[-1], points[-2], BADGE)
+    base = points[-1] = along(tip, points[-2], HEAD)
+    shaft = [quad(a, b) for a, b in zip(points, points[1:])]
+    ux, uy = ((tip[0] - base[0]) / HEAD, (tip[1] - base[1]) / HEAD)
+    head = [tip, (base[0] - uy * 5, base[1] + ux * 5), (base[0] + uy * 5, base[1] - ux * 5)]
+    d = "".join(shaft) + "M" + " ".join(f"{n(x)},{n(y)}" for x, y in head) + "Z"
+    cross = along(tip, base, 16) if failed else None
+    return {"kind": "move", "d": d, "colour": COLOURS[power], "ring": None,
+            "cross": (n(cross[0]), n(cross[1])) if cross else None}
+
+
+def quad(start: tuple, end: tuple) -> str:
+    """A shaft's stretch between two points, as a closed outline SHAFT units wide."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.dist(start, end) or 1
+    dx, dy = -(y2 - y1) / length * SHAFT / 2, (x2 - x1) / length * SHAFT / 2
+    corners = [(x1 + dx, y1 + dy), (x2 + dx, y2 + dy), (x2 - dx, y2 - dy), (x1 - dx, y1 - dy)]
+    return "M" + " ".join(f"{n(x)},{n(y)}" for x, y in corners) + "Z"
+
+
+def middle_of(points: tuple) -> tuple:
+    """The middle of a line."""
+    (x1, y1), (x2, y2) = points
+    return n((x1 + x2) / 2), n((y1 + y2) / 2)
+
+
+def n(value: float) -> float:
+    """A coordinate as drawn: to a tenth of a unit."""
+    return round(value, 1)
+
+
 def heading(view: dict) -> dict:
     """The legend's heading: the phase at the left and the year at the right (each drawn
-    again only when it changes)."""
+    again only when it changes), and the phases whose orders are drawn under it."""
     when = view["when"]
     season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
     left, top, right = LEGEND
+    resolved = view.get("resolved") or {"phases": []}
+    shown = _(", ").join(when_words(p) for p in resolved["phases"])
     return {"x": left + MARGIN, "right": right - MARGIN, "y": top + 20,
             "phase": _("{season}, {phase}").format(season=_(season), phase=_(phase)),
-            "year": when["year"]}
+            "year": when["year"],
+            "shown": fitted(_("Arrows: {phases}").format(phases=shown), 10,
+                            right - left - 2 * MARGIN) if shown else ""}
 
 
 def legend(view: dict) -> list:

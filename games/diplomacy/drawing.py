@@ -264,7 +264,7 @@ def heading(view: dict) -> dict:
     season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
     left, top, right = LEGEND
     resolved = view.get("resolved") or {"phases": []}
-    shown = _(", ").join(when_words(p) for p in resolved["phases"])
+    shown = _("; ").join(when_words(p) for p in resolved["phases"])
     return {"x": left + MARGIN, "right": right - MARGIN, "y": top + 20,
             "phase": _("{season}, {phase}").format(season=_(season), phase=_(phase)),
             "year": when["year"],

@@ -125,7 +125,7 @@ def svg_context(view: dict) -> dict:
              for p, u in sorted(view["units"].items())]
     units += [badge(u["power"], u["type"], beside(place_of(p, u)), "dislodged")
               for p, u in sorted(view["dislodged"].items())]
-    marks, orders = orders_drawn(view.get("resolved"), view)
+    marks, orders = orders_drawn(view.get("resolved"))
     width, height = drawn["board"]["width"], drawn["board"]["height"]
     return {"width": width, "height": height, "pixels": PIXELS,
             "pixels_high": round(PIXELS * height / width), **ground(),
@@ -135,7 +135,7 @@ def svg_context(view: dict) -> dict:
             "title": _("Diplomacy, {when}").format(when=when_words(view["when"]))}
 
 
-def orders_drawn(resolved: dict | None, view: dict) -> tuple[list, list]:
+def orders_drawn(resolved: dict | None) -> tuple[list, list]:
     """The marks (units gone, units built) and the lines of the orders resolved last."""
     if not resolved:
         return [], []

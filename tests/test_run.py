@@ -73,8 +73,9 @@ class Running:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_until(condition, timeout: float = 20.0, running: Running | None = None) -> None:
-    """Return when condition() is true; fail after timeout seconds (with pbem run's log)."""
+def wait_until(condition, timeout: float = 60.0, running: Running | None = None) -> None:
+    """Return when condition() is true; fail after timeout seconds (with pbem run's log):
+    ten times what it takes on an idle machine, for a busy one."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "timed out" + (f":\n{running.said()}"
@@ -231,7 +232,7 @@ def test_what_the_referee_does_meanwhile_is_acted_on_at_once(tmp_path):
         new_game(referee)  # as `pbem new` would, from another process
         outbox = tmp_path / "mail" / "outbox" / "new"
         wait_until(lambda: outbox.is_dir() and len(list(outbox.iterdir())) == 4,
-                   timeout=10, running=running)
+                   running=running)
     finally:
         running.stop()
     welcomes = parsed(p.read_bytes() for p in outbox.iterdir())
@@ -329,7 +330,7 @@ def test_kills_at_random_moments_while_mail_arrives_lose_nothing_and_repeat_noth
         wait_until(lambda: {r["status"] for r in referee.store.all("SELECT status FROM inbox")}
                    == {"done"} and len(referee.store.all("SELECT id FROM inbox")) == len(mails)
                    and not referee.store.one("SELECT 1 FROM outbox WHERE status != 'sent'"),
-                   timeout=60, running=running)
+                   timeout=300, running=running)
     finally:
         running.stop()
     assert lives.count("at a write") >= 4 and lives.count("at a moment") >= 4, lives

@@ -45,13 +45,15 @@ def common(command):
     @click.option("--config", "config_path", type=click.Path(dir_okay=False),
                   help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
     @click.option("--db", type=click.Path(dir_okay=False),
-                  help="SQLite database file (default: the db setting, pbem.db).")
+                  help="SQLite database file, from the current folder (default: the db "
+                       "setting, pbem.db beside pbem.toml).")
     @verbosity
     @functools.wraps(command)
     def wrapper(*args, config_path=None, db=None, **kwargs):
         console.start_logging()
         try:
-            config = load(config_path, overrides={"db": db} if db else None)
+            # a path typed on the command line is the shell's: from the current folder
+            config = load(config_path, overrides={"db": str(Path(db).absolute())} if db else None)
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:

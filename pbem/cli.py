@@ -618,7 +618,8 @@ def backup(referee, file):
 
     It uses SQLite's online backup, so nothing a running poll --watch or tick
     has stored is missed (a plain cp of pbem.db can miss the latest mails).
-    FILE is readable by its owner alone, and replaced if it exists. To restore,
+    FILE is readable by its owner alone, and replaced if it exists; its folder is
+    made when missing. To restore,
     stop pbem (cron, systemd) and put FILE in the database's place. Silent
     unless -v.
 

@@ -420,8 +420,10 @@ class Store:
 
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole database into `target` (replaced if it exists),
-        readable by its owner alone, with SQLite's online backup: writers may go on."""
+        readable by its owner alone, with SQLite's online backup: writers may go on. Its
+        folder is made (readable by its owner alone) when missing."""
         target = Path(target)
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
         partial.unlink(missing_ok=True)
         private_file(partial)

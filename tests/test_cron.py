@@ -4,7 +4,11 @@ must change), and every mail that could not be sent kept with its reason."""
 
 import json
 import os
+from pathlib import Path
+import re
 import socket
+import sqlite3
+import stat
 import subprocess
 import sys
 
@@ -13,6 +17,7 @@ import pytest
 
 from pbem.cli import main
 from pbem.config import ConfigError, load
+from pbem.timeutil import system_now
 
 from conftest import START, seats
 from mails import plain
@@ -209,3 +214,48 @@ def test_every_exit_code_is_in_the_help_and_the_docs():
     for code in EXIT_CODES:
         assert f"| {code} |" in running, f"docs/running.md does not explain exit code {code}"
         assert f"{code} " in shown.split("Exit codes:")[1]
+
+
+ROOT = Path(__file__).parent.parent
+
+
+def crontab_lines(page: str) -> list[str]:
+    """The crontab lines of a page, in order: variables and jobs."""
+    return [line for line in (ROOT / page).read_text().splitlines()
+            if re.match(r"[A-Z_]+=|[0-9*/,-]+ +[0-9*/,-]+ +[0-9*]+ +[0-9*]+ +[0-9*]+ ", line)]
+
+
+def as_cron_runs(line: str, club: Path, variables: dict) -> subprocess.CompletedProcess:
+    """A crontab job run as cron runs it: /bin/sh, a bare environment, the club for
+    /srv/pbem, '%' a new line unless written '\\%'."""
+    command = re.split(r" +", line, maxsplit=5)[5].replace("/srv/pbem", str(club))
+    command = re.sub(r"(?<!\\)%.*", "", command, flags=re.S).replace("\\%", "%")
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(club), "SHELL": "/bin/sh",
+            "LOGNAME": "pbem", **variables}
+    return subprocess.run(["/bin/sh", "-c", command], cwd=club, env=bare, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/running.md"])
+def test_the_crontab_lines_of_the_docs_work_as_written_from_a_bare_environment(tmp_path,
+                                                                                page):
+    club = tmp_path / "srv-pbem"
+    assert CliRunner().invoke(main, ["init", "--dir", str(club)]).exit_code == 0
+    (club / ".venv").symlink_to(Path(sys.executable).parent.parent)  # pbem's venv
+    mail_referee(club).new_game("auguste", "rome", seats("ann", "bob"), system_now())
+    variables, jobs = {}, []
+    for line in crontab_lines(page):
+        name, sep, value = line.partition("=")
+        if sep and re.fullmatch(r"[A-Z_]+", name):
+            variables[name] = value.replace("/srv/pbem", str(club))
+        else:
+            jobs.append(line)
+    assert any("pbem poll" in job for job in jobs) and any("pbem backup" in job for job in jobs)
+    for job in jobs + jobs:  # twice: a backup replaces last week's copy
+        done = as_cron_runs(job, club, variables)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), job  # cron: no mail
+    assert len(list((club / "mail" / "outbox" / "new").iterdir())) == 2  # the welcomes went
+    [copy] = (club / "backups").iterdir()
+    assert stat.S_IMODE((club / "backups").stat().st_mode) == 0o700
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    assert sqlite3.connect(copy).execute("SELECT id FROM games").fetchall() == [("rome",)]

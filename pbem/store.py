@@ -308,6 +308,9 @@ def _m08c_outbox_turn(db) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
 
 
+# A new step changes the schema, and so raises pbem's version (pyproject.toml and
+# pbem/__init__.py; tests/test_store.py keeps each version's schema): an older pbem then
+# refuses the database, naming both versions.
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open, from sqlite-utils 4.0), and runs inside that transaction.
 # Each name is recorded in _migrations with the version of the pbem that applied it.
@@ -331,8 +334,9 @@ def private_file(path: Path) -> None:
 
 
 def newer_database(path: str, names: list[str], applied: dict) -> str:
-    """The line refusing a database that a newer pbem migrated."""
-    versions = sorted({applied[name] for name in names if applied[name] not in names})
+    """The line refusing a database that a newer pbem migrated (each schema change raises
+    pbem's version, so the two versions differ)."""
+    versions = sorted({applied[name] for name in names} - {None, __version__})
     by = f"pbem {', '.join(versions)}" if versions else "a newer pbem"
     return (f"{path} was written by {by} (it has {', '.join(names)}), and this is pbem "
             f"{__version__}: run the newer pbem, or restore a backup made before it")

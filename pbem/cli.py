@@ -77,7 +77,8 @@ def os_problem(problem: OSError) -> str:
 
 
 class Commands(click.Group):
-    """pbem's commands: an OS or database error ends a command with one line, never a trace."""
+    """pbem's commands: an OS or database error ends a command with one line, never a trace,
+    and every error line begins 'pbem: ' (a wrong command line keeps click's usage lines)."""
 
     def invoke(self, ctx):
         try:
@@ -86,14 +87,20 @@ class Commands(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
         except OSError as problem:
-            raise click.ClickException(os_problem(problem)) from None
+            raise console.Fail(os_problem(problem)) from None
         except sqlite3.OperationalError as problem:
             busy = "locked" in str(problem) or "busy" in str(problem)
             raise console.Fail(f"the database refused: {problem}"
                                + (" (another pbem is writing; run again later)" if busy else ""),
                                console.TEMPFAIL if busy else console.REFUSED) from None
         except sqlite3.Error as problem:
-            raise click.ClickException(f"the database refused: {problem}") from None
+            raise console.Fail(f"the database refused: {problem}") from None
+        except click.UsageError:
+            raise
+        except click.ClickException as problem:
+            if isinstance(problem, console.Fail):
+                raise
+            raise console.Fail(problem.format_message(), problem.exit_code) from None
 
 
 class Hours(click.ParamType):

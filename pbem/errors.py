@@ -21,3 +21,22 @@ class Misconfigured(PbemError):
     (exit 78)."""
 
     exit_code = os.EX_CONFIG
+
+
+def plainly(problem: BaseException) -> str:
+    """What went wrong, in the words of the error itself: no class name, no bytes repr
+    (``[AUTHENTICATIONFAILED] Authentication failed.``, ``Connection refused``)."""
+    import re
+    import socket
+    if isinstance(problem, (socket.timeout, TimeoutError)) and not getattr(problem, "strerror",
+                                                                            None):
+        return "no answer in time"
+    if isinstance(problem, OSError) and problem.strerror:
+        text = problem.strerror
+    else:
+        parts = [arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
+                 for arg in problem.args] or [str(problem)]
+        text = " ".join(part for part in parts if part) if problem.args else str(problem)
+    text = re.sub(r"\s*\(_ssl\.c:\d+\)", "", " ".join(text.split()))
+    quoted = re.fullmatch(r"b(['\"])(.*)\1", text)  # str() of bytes, as imapclient gives it
+    return (quoted.group(2) if quoted else text) or "the connection closed"

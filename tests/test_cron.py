@@ -17,6 +17,7 @@ import pytest
 
 from pbem.cli import main
 from pbem.config import ConfigError, load
+from pbem.mail import intake
 from pbem.timeutil import system_now
 
 from conftest import START, seats
@@ -74,7 +75,7 @@ def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tm
     game(mail_referee(tmp_path, smtp={"host": "127.0.0.1", "port": port, "security": "none",
                                       "timeout": 5}))
     error = one_line(pbem(config, "tick", "--now", START), 75, f"SMTP 127.0.0.1:{port}",
-                     "ConnectionRefusedError", "next run")
+                     "Connection refused", "next run")
     assert error.startswith("pbem: mail not sent: ")
     waiting = json.loads(pbem(config, "outbox", "--json").stdout)
     assert [m["status"] for m in waiting] == ["pending", "pending"]
@@ -123,19 +124,36 @@ def test_an_imap_server_that_is_down_exits_75(tmp_path):
     mail_referee(tmp_path, imap={"host": "127.0.0.1", "port": port, "security": "none",
                                  "user": USER, "password": "x", "timeout": 5})
     one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 75,
-             f"IMAP 127.0.0.1:{port}", "ConnectionRefusedError", "the next poll goes on")
+             f"IMAP 127.0.0.1:{port}", "Connection refused", "the next poll goes on")
 
 
 def test_a_wrong_password_exits_78(tmp_path, dovecot, auth_sink):
     config = tmp_path / "pbem.toml"
     game(mail_referee(tmp_path, imap=dovecot.settings(password="wrong"),
                       smtp=auth_sink.settings(user="pbem", password="wrong")))
-    one_line(pbem(config, "poll", "--now", NOW), 78, "AUTHENTICATIONFAILED", "[imap]")
-    one_line(pbem(config, "tick", "--now", START), 78, "login refused: 535",
-             "check [smtp] user and password")
+    polled = one_line(pbem(config, "poll", "--now", NOW), 78, "AUTHENTICATIONFAILED", "[imap]")
+    ticked = one_line(pbem(config, "tick", "--now", START), 78, "login refused: 535",
+                      "check [smtp] user and password")
+    assert polled.startswith("pbem: IMAP 127.0.0.1") and ticked.startswith("pbem: ")
+    assert "b'" not in polled and "LoginError" not in polled  # the server's words, no repr
 
 
-def test_a_missing_password_program_exits_78_with_its_reason(tmp_path, dovecot, sink):
+def test_a_database_busy_while_mail_is_stored_is_the_databases_fault(tmp_path, dovecot,
+                                                                      monkeypatch):
+    config = tmp_path / "pbem.toml"
+    mail_referee(tmp_path, imap=dovecot.settings())
+    dovecot.append(plain("ann@players.example", "pbem@referee.example", "hi", "hello",
+                         message_id="<hi.1@players.example>"))
+
+    def locked(*args, **kwargs):  # another writer held the database past SQLite's patience
+        raise sqlite3.OperationalError("database is locked")
+    monkeypatch.setattr(intake, "store_raw", locked)
+    error = one_line(pbem(config, "poll", "--now", NOW), 75, "database is locked",
+                     f"the database {tmp_path / 'pbem.db'}", "the next poll goes on")
+    assert "IMAP" not in error
+
+
+def test_a_missing_password_program_exits_78_and_a_failing_one_75(tmp_path, dovecot, sink):
     config = tmp_path / "pbem.toml"
     game(mail_referee(tmp_path,
                       imap=dovecot.settings(password="", password_command="pass-nowhere show x"),
@@ -143,15 +161,16 @@ def test_a_missing_password_program_exits_78_with_its_reason(tmp_path, dovecot, 
     for command in ("poll", "tick"):
         one_line(pbem(config, command, "--now", START), 78, "password_command",
                  "cannot run 'pass-nowhere show x'", "No such file or directory")
-    failing = config.read_text().replace("pass-nowhere show x", "sh -c 'exit 2'")
-    config.write_text(failing)
-    one_line(pbem(config, "poll", "--now", NOW), 78, "failed with exit status 2",
-             "it printed no reason")
     # watching: a settings error stops the watch at once instead of retrying for ever
     watch = subprocess.run([sys.executable, "-m", "pbem", "poll", "--watch", "--config",
                             str(config)], capture_output=True, text=True, timeout=60)
-    assert watch.returncode == 78 and "failed with exit status 2" in watch.stderr
+    assert watch.returncode == 78 and "cannot run 'pass-nowhere show x'" in watch.stderr
     assert "Traceback" not in watch.stderr
+    failing = config.read_text().replace("pass-nowhere show x", "sh -c 'exit 2'")
+    config.write_text(failing)  # a program that runs and fails may work later (an agent down)
+    for command in ("poll", "tick"):
+        one_line(pbem(config, command, "--now", NOW), 75, "failed with exit status 2",
+                 "it printed no reason")
 
 
 def test_a_certificate_pbem_does_not_trust_exits_78(tmp_path, tls_dovecot):

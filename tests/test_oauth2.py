@@ -87,7 +87,7 @@ def test_an_expired_token_is_one_line_and_exit_78_and_keeps_every_mail(
     assert all("login refused: 535" in m["last_error"] for m in waiting)
 
 
-def test_a_token_command_that_fails_says_why(club, tmp_path):
+def test_a_token_command_that_fails_says_why_and_is_tried_again_later(club, tmp_path):
     helper = tmp_path / "token-helper"
     helper.write_text("#!/bin/sh\necho 'refresh token expired: run the authorization again' >&2"
                       "\nexit 3\n")
@@ -96,7 +96,25 @@ def test_a_token_command_that_fails_says_why(club, tmp_path):
     (tmp_path / "pbem.toml").write_text(text)
     for command in ("poll", "tick"):
         result = pbem(tmp_path / "pbem.toml", command, "--now", START)
-        assert result.exit_code == 78 and result.stdout == ""
+        assert result.exit_code == 75 and result.stdout == ""  # the token server may be back
         assert result.stderr.count("\n") == 1
         assert "token_command" in result.stderr and "exit status 3" in result.stderr
         assert "refresh token expired: run the authorization again" in result.stderr
+
+
+def test_the_token_is_the_first_line_the_helper_prints(club, tmp_path, oauth2_sink):
+    helper = tmp_path / "token-helper"
+    helper.write_text(f"#!/bin/sh\ncat {club.token_file}\necho 'cached; expires in 3599 s'\n")
+    helper.chmod(0o755)
+    config = tmp_path / "pbem.toml"
+    config.write_text(config.read_text().replace(f"cat {club.token_file}", str(helper)))
+    for command in ("poll", "tick"):
+        done = pbem(config, command, "--now", START)
+        assert (done.exit_code, done.stdout, done.stderr) == (0, "", "")
+    assert len(oauth2_sink.deliveries) == 2
+
+    helper.write_text(f"#!/bin/sh\necho 'gpg: WARNING: unsafe permissions'\ncat {club.token_file}\n")
+    polled = pbem(config, "poll", "--now", NOW)
+    assert polled.exit_code == 78 and polled.stderr.count("\n") == 1
+    assert "token_command printed 2 lines, and pbem takes the first as the token" in \
+        polled.stderr

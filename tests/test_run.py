@@ -246,7 +246,7 @@ def test_a_login_the_server_refuses_stops_it_with_the_reason(tmp_path, dovecot):
                           timeout=60)
     assert done.returncode == 78  # EX_CONFIG: the settings must change first
     said = done.stderr.strip().splitlines()[-1]
-    assert said.startswith("Error: IMAP 127.0.0.1") and "check the [imap] settings" in said
+    assert said.startswith("pbem: IMAP 127.0.0.1") and "check the [imap] settings" in said
     assert "Traceback" not in done.stderr
 
 

@@ -26,6 +26,7 @@ and ends the watch with ``interrupt``.
 import contextlib
 import imaplib
 import logging
+import re
 import socket
 import sqlite3
 import ssl
@@ -36,7 +37,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 
 from . import intake
 from ..config import ConfigError
-from ..errors import Misconfigured, TryLater
+from ..errors import Misconfigured, PbemError, TryLater, plainly
 from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
@@ -47,10 +48,14 @@ log = logging.getLogger(__name__)
 BATCH = 20                          # messages fetched per FETCH command
 BACKOFF_FIRST, BACKOFF_MAX = 1, 300   # seconds between reconnection attempts
 PORTS = {"ssl": 993, "starttls": 143, "none": 143}
-# Failures that a new connection, later, can cure.
-PASSING = (OSError, imaplib.IMAP4.error, sqlite3.OperationalError)
-# Failures no retry will cure: the settings must change.
+# Failures that a new connection, later, can cure; and a password or token command that
+# failed (TryLater), and a database busy with another writer.
+PASSING = (OSError, imaplib.IMAP4.error, TryLater, sqlite3.OperationalError)
+# Failures no retry will cure: the settings must change...
 FATAL = (LoginError, CapabilityError, ssl.SSLCertVerificationError, ConfigError)
+# ...unless the server says it cannot now (RFC 5530 response codes): a login refused with
+# [UNAVAILABLE] while its authentication backend is down is tried again later.
+FOR_NOW = re.compile(r"\[(UNAVAILABLE|TRYAGAIN|INUSE|LIMIT|SERVERBUG)\b")
 
 
 def poll(referee, now: str | None, watch: bool = False) -> int:
@@ -92,13 +97,13 @@ class Poller:
         try:
             with self.connect() as client:
                 self.sweep(client)
-        except FATAL as problem:
-            raise self.fatal(problem) from None
-        except PASSING as problem:
-            raise TryLater(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
-                            f"{counted(self.stored, 'mail')} "
-                            f"{'was' if self.stored == 1 else 'were'} stored before that; the next poll "
-                            "goes on from there.") from None
+        except FATAL + PASSING as problem:
+            error = self.trouble(problem)
+            if isinstance(error, TryLater):
+                error = TryLater(f"{error}. {counted(self.stored, 'mail')} "
+                                 f"{'was' if self.stored == 1 else 'were'} stored before that; "
+                                 "the next poll goes on from there.")
+            raise error from None
         return self.stored
 
     def watch(self, stop: threading.Event | None = None, arrived=None) -> int:
@@ -121,13 +126,13 @@ class Poller:
                                 arrived()
                         delay = BACKOFF_FIRST
                         self.wait(client)
-            except FATAL as problem:
-                raise self.fatal(problem) from None
-            except PASSING as problem:
+            except FATAL + PASSING as problem:
+                error = self.trouble(problem)
+                if isinstance(error, Misconfigured):
+                    raise error from None
                 if self.stop.is_set():
                     break
-                log.warning("IMAP %s:%s: %s; reconnecting in %s s", self.part["host"],
-                            self.port, describe(problem), delay)
+                log.warning("%s; reconnecting in %s s", error, delay)
                 self.stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
             finally:
@@ -143,10 +148,22 @@ class Poller:
             with contextlib.suppress(OSError):
                 client.socket().shutdown(socket.SHUT_RDWR)
 
-    def fatal(self, problem: Exception) -> Misconfigured:
-        """The error for a failure that only new settings can cure."""
-        return Misconfigured(f"IMAP {self.part['host']}:{self.port}: {describe(problem)} "
-                         "(check the [imap] settings)")
+    def trouble(self, problem: Exception) -> PbemError:
+        """The error a failure is: Misconfigured when only new settings can cure it, else
+        TryLater, in words that say where it is (the server, or the database)."""
+        if isinstance(problem, sqlite3.OperationalError):
+            return TryLater(f"the database {self.store.path} could not store the mail: "
+                            f"{plainly(problem)}")
+        if isinstance(problem, PbemError):  # a password or token command's failure
+            return problem
+        where = f"IMAP {self.part['host']}:{self.port}"
+        if isinstance(problem, ConfigError):
+            return Misconfigured(f"{where}: {problem}")
+        if isinstance(problem, FATAL) and not FOR_NOW.search(plainly(problem)):
+            hint = self.config.token_hint("imap") if isinstance(problem, LoginError) else ""
+            return Misconfigured(f"{where}: {plainly(problem)} (check the [imap] settings"
+                                 f"{hint})")
+        return TryLater(f"{where}: {plainly(problem)}")
 
     def connect(self) -> IMAPClient:
         """A logged-in connection, over verified TLS unless the settings say security = "none"."""
@@ -270,8 +287,3 @@ def move(client: IMAPClient, uids: list[int], target: str) -> None:
     else:
         client.expunge()
 
-
-def describe(problem: Exception) -> str:
-    """A failure in a few words."""
-    text = str(problem) or "connection closed"
-    return f"{type(problem).__name__}: {text}"

@@ -38,7 +38,7 @@ import ssl
 
 from . import maildir
 from ..config import ConfigError
-from ..errors import Misconfigured, PbemError, TryLater
+from ..errors import Misconfigured, PbemError, TryLater, plainly
 from ..timeutil import iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -166,14 +166,15 @@ class SmtpSender:
                 raise Unreachable(f"{where}: login failed for now: {reply(problem)}") from None
             secret = "token_command" if token is not None else "password"
             raise Misconfigured(f"{where}: login refused: {reply(problem)} "
-                                f"(check [smtp] user and {secret})") from None
+                                f"(check [smtp] user and {secret}"
+                                f"{self.config.token_hint('smtp')})") from None
         except (ssl.SSLError, smtplib.SMTPNotSupportedError) as problem:
             hang_up(conn)
-            raise Misconfigured(f"{where}: {problem} (check [smtp] security and port)") \
-                from None
+            raise Misconfigured(f"{where}: {plainly(problem)} (check [smtp] security and "
+                                "port)") from None
         except (OSError, smtplib.SMTPException) as problem:
             hang_up(conn)
-            raise Unreachable(f"{where}: {type(problem).__name__}: {problem}") from None
+            raise Unreachable(f"{where}: {plainly(problem)}") from None
 
     def send(self, row, raw: bytes) -> None:
         """Send one outbox row's mail; Temporary or Permanent when the server will not take
@@ -192,7 +193,7 @@ class SmtpSender:
             raise verdict(problem.smtp_code, reply(problem)) from None
         except (OSError, smtplib.SMTPException) as problem:
             self.drop()
-            raise Temporary(f"{type(problem).__name__}: {problem}") from None
+            raise Temporary(plainly(problem)) from None
 
     def refused_sender(self, problem: smtplib.SMTPSenderRefused) -> Exception:
         """MAIL FROM refused: the mail's fault only when it is too big (552)."""

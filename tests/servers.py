@@ -256,12 +256,18 @@ class TokenIssuer:
     def __init__(self):
         self.valid: dict[str, str] = {}
         self.asked: list[str] = []
+        self.down = False  # True: every question gets 503, as from an authority that is down
         issuer = self
 
         class Introspection(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 (the name http.server calls)
                 form = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
                 token = form.get("token", [""])[0]
+                if issuer.down:
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 issuer.asked.append(token)
                 user = issuer.valid.get(token)
                 body = json.dumps({"active": True, "username": user} if user

@@ -12,9 +12,11 @@ import pytest
 
 from pbem.cli import main
 from pbem.mail.parse import message_from_bytes
+from pbem.timeutil import EARLIEST, iso
 
 from conftest import START, seats
 from mails import plain
+from test_run import Running, answers, parsed, reply, wait_until, welcome_for
 from servers import (mail_referee, oauth2_dovecot, oauth2_sink, token_issuer,  # noqa: F401
                      USER)
 
@@ -118,3 +120,47 @@ def test_the_token_is_the_first_line_the_helper_prints(club, tmp_path, oauth2_si
     assert polled.exit_code == 78 and polled.stderr.count("\n") == 1
     assert "token_command printed 2 lines, and pbem takes the first as the token" in \
         polled.stderr
+
+
+def test_a_token_server_that_is_down_is_a_failure_for_now(club, tmp_path, oauth2_dovecot,
+                                                          token_issuer):
+    token_issuer.down = True  # Dovecot cannot check any token: "[UNAVAILABLE]"
+    polled = pbem(tmp_path / "pbem.toml", "poll", "--now", NOW)
+    assert polled.exit_code == 75 and polled.stderr.count("\n") == 1
+    assert "[UNAVAILABLE] Temporary authentication failure" in polled.stderr
+    token_issuer.down = False
+    assert pbem(tmp_path / "pbem.toml", "poll", "--now", NOW).exit_code == 0
+
+
+def test_pbem_run_rides_out_a_token_server_down_and_a_failing_token_helper(
+        club, tmp_path, oauth2_dovecot, oauth2_sink, token_issuer):
+    broken = tmp_path / "broken"
+    helper = tmp_path / "token-helper"
+    helper.write_text(f"#!/bin/sh\nif [ -e {broken} ]; then echo 'no route to the token "
+                      f"server' >&2; exit 1; fi\ncat {club.token_file}\n")
+    helper.chmod(0o755)
+    config = tmp_path / "pbem.toml"
+    config.write_text(config.read_text().replace(f"cat {club.token_file}", str(helper)))
+    club.store.execute("UPDATE outbox SET next_attempt = ?", [iso(EARLIEST)])  # due now
+    running = Running(tmp_path)
+    try:
+        wait_until(lambda: len(oauth2_sink.deliveries) == 2, running=running)  # the welcomes
+        welcomes = parsed(d.raw for d in oauth2_sink.deliveries)
+        for number, (outage, mending) in enumerate([
+                (lambda: setattr(token_issuer, "down", True),
+                 lambda: setattr(token_issuer, "down", False)),
+                (broken.touch, broken.unlink)]):
+            outage()
+            oauth2_dovecot.stop()  # the connection drops: pbem run must log in again
+            oauth2_dovecot.start()
+            asked = f"<ann.{number}@players.example>"
+            oauth2_dovecot.append(reply(welcome_for(welcomes, "ann"), "STATUS", asked))
+            wait_until(lambda: running.said().count("reconnecting in") >= 2 * (number + 1),
+                       running=running)
+            mending()
+            wait_until(lambda: answers(parsed(d.raw for d in oauth2_sink.deliveries), asked),
+                       running=running)
+    finally:
+        said = running.stop()
+    assert "[UNAVAILABLE] Temporary authentication failure" in said
+    assert "no route to the token server" in said

@@ -26,7 +26,7 @@ from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
 from .app import Referee
 from .newgame import SEAT_OPTIONS, SeatSpec
-from . import console
+from . import console, private
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity
 from .errors import PbemError
@@ -54,6 +54,7 @@ def common(command):
         try:
             # a path typed on the command line is the shell's: from the current folder
             config = load(config_path, overrides={"db": str(Path(db).absolute())} if db else None)
+            private.close_up(config)
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
@@ -184,6 +185,8 @@ def main():
 
     Example: pbem demo
     """
+    previous = private.umask()  # all it makes is the referee's alone
+    click.get_current_context().call_on_close(lambda: os.umask(previous))
 
 
 @main.command()

@@ -2,6 +2,7 @@
 a backup before every upgrade, and a database from a newer pbem refused."""
 
 import json
+import os
 import shutil
 import sqlite3
 import stat
@@ -154,3 +155,33 @@ def test_a_restored_backup_is_the_club_as_it_was(tmp_path):
     (tmp_path / "pbem.db.restored").replace(tmp_path / "pbem.db")
     assert json.loads(run("list", "--json"))[0]["status"] == "running"
     assert "verified" in run("replay", "rome", "--verify")
+
+
+def test_what_pbem_makes_is_private_and_what_it_finds_open_is_closed_once(tmp_path):
+    club = tmp_path / "pbem"
+    club.mkdir(mode=0o755)  # as a new server's /srv/pbem often is
+
+    def run(*args) -> subprocess.CompletedProcess:  # from a shell with the usual umask
+        done = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=club, text=True,
+                              capture_output=True, timeout=120, preexec_fn=lambda: os.umask(0o022))
+        assert done.returncode == 0, done.stderr
+        return done
+    run("init", "--dir", ".")
+    run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+        "--seat", "bob=bob@x.example", "--now", START)
+    run("tick", "--now", START)
+    run("backup", "backups/monday.db")
+    run("publish", "--out", "site")
+    made = [p for p in club.rglob("*") if "site" not in p.parts]
+    assert len(made) > 10 and [p for p in made if mode(p) & 0o077] == []
+    site = list((club / "site").rglob("*"))
+    assert site and {mode(p) for p in site} == {0o644, 0o755}  # the archive is for all
+
+    outbox = club / "mail" / "outbox"
+    for path in [club / "pbem.db", outbox, *outbox.rglob("*")]:  # a cp, an older pbem
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    told = run("list").stderr
+    assert told.count("\n") == 1 and told.startswith("pbem: others could read these")
+    assert f"{club / 'pbem.db'} (was 0644)" in told and f"{outbox} (was 0755)" in told
+    assert [p for p in club.rglob("*") if "site" not in p.parts and mode(p) & 0o077] == []
+    assert run("list").stderr == ""  # said once

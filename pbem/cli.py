@@ -29,7 +29,7 @@ from .newgame import SEAT_OPTIONS, SeatSpec
 from . import console, private
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity
-from .errors import PbemError
+from .errors import PbemError, disk_full
 from .i18n import counted, said
 from .identity import without_tokens
 from .store import SQLITE_MAX, Store
@@ -55,6 +55,7 @@ def common(command):
             # a path typed on the command line is the shell's: from the current folder
             config = load(config_path, overrides={"db": str(Path(db).absolute())} if db else None)
             private.close_up(config)
+            click.get_current_context().find_root().meta["pbem.db"] = config.path("db")
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
@@ -77,6 +78,11 @@ def os_problem(problem: OSError) -> str:
     return f"{what}: {where}" if where else what
 
 
+def problem_file(problem: Exception) -> str:
+    """The file an error is about: the one it names, else the current folder."""
+    return getattr(problem, "filename", None) or os.path.join(os.getcwd(), ".")
+
+
 class Commands(click.Group):
     """pbem's commands: an OS or database error ends a command with one line, never a trace,
     and every error line begins 'pbem: ' (a wrong command line keeps click's usage lines)."""
@@ -87,21 +93,28 @@ class Commands(click.Group):
         except BrokenPipeError:  # `pbem log G | head`: the reader has gone; so do we
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
-        except OSError as problem:
-            raise console.Fail(os_problem(problem)) from None
-        except sqlite3.OperationalError as problem:
-            busy = "locked" in str(problem) or "busy" in str(problem)
-            raise console.Fail(f"the database refused: {problem}"
-                               + (" (another pbem is writing; run again later)" if busy else ""),
-                               console.TEMPFAIL if busy else console.REFUSED) from None
-        except sqlite3.Error as problem:
-            raise console.Fail(f"the database refused: {problem}") from None
+        except (OSError, sqlite3.Error) as problem:
+            raise console.Fail(*system_failure(problem, ctx.meta.get("pbem.db"))) from None
         except click.UsageError:
             raise
         except click.ClickException as problem:
             if isinstance(problem, console.Fail):
                 raise
             raise console.Fail(problem.format_message(), problem.exit_code) from None
+
+
+def system_failure(problem: OSError | sqlite3.Error, db) -> tuple[str, int]:
+    """The line and exit code for an error of the system or of SQLite: a full disk, a busy
+    database, a file that cannot be read..."""
+    full = disk_full(problem, db or problem_file(problem))
+    if full is not None:
+        return str(full), full.exit_code
+    if isinstance(problem, OSError):
+        return os_problem(problem), console.REFUSED
+    busy = "locked" in str(problem) or "busy" in str(problem)
+    return (f"the database {db or ''} refused: {problem}".replace("  ", " ")
+            + (" (another pbem is writing; run again later)" if busy else ""),
+            console.TEMPFAIL if busy else console.REFUSED)
 
 
 class Hours(click.ParamType):

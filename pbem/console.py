@@ -11,8 +11,8 @@ next (the sysexits convention):
     2   the command line is wrong (an unknown option, a missing argument)
     75  EX_TEMPFAIL: a temporary failure, worth running again later: a mail
         server that cannot be reached or refuses for now, a password or token
-        program that fails, a mail that will be tried again, another tick or
-        poll running on the same database
+        program that fails, a full disk, a mail that will be tried again,
+        another tick or poll running on the same database
     78  EX_CONFIG: the settings must change first: a login or token refused,
         a certificate not trusted, a password or token program that cannot be
         run,

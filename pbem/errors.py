@@ -40,3 +40,31 @@ def plainly(problem: BaseException) -> str:
     text = re.sub(r"\s*\(_ssl\.c:\d+\)", "", " ".join(text.split()))
     quoted = re.fullmatch(r"b(['\"])(.*)\1", text)  # str() of bytes, as imapclient gives it
     return (quoted.group(2) if quoted else text) or "the connection closed"
+
+
+def disk_full(problem: BaseException, path) -> "TryLater | None":
+    """The error for a failure to write `path` because its disk is full (SQLite says 'disk
+    is full', or 'disk I/O error' when it could not even make its -wal or -shm file; the
+    system says ENOSPC), or None when that is not why."""
+    import errno
+    import sqlite3
+    if isinstance(problem, OSError):
+        full = problem.errno in (errno.ENOSPC, errno.EDQUOT)
+    elif isinstance(problem, sqlite3.Error):
+        full = "is full" in str(problem) or ("I/O error" in str(problem) and no_room(path))
+    else:
+        full = False
+    if not full:
+        return None
+    return TryLater(f"disk full: cannot write {path}; free some space, and the next run "
+                    "goes on from where this one stopped")
+
+
+def no_room(path) -> bool:
+    """Is the disk that holds `path` full?"""
+    from pathlib import Path
+    try:
+        found = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < 64 * 1024

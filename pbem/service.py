@@ -24,6 +24,7 @@ import signal
 import time
 
 from .app import poll_lock, tick_lock
+from .errors import disk_full
 from .locks import job_lock
 from .timeutil import iso, parse_time
 
@@ -122,7 +123,8 @@ class Service:
         try:
             report = self.referee.round(iso(self.clock()), stop=lambda: self.stopping)
         except Exception as problem:  # one game or one server never stops the others' turns
-            log.error("this round stopped: %s: %s", type(problem).__name__, problem)
+            log.error("this round stopped: %s", disk_full(problem, self.referee.store.path)
+                      or f"{type(problem).__name__}: {problem}")
             log.debug("the round's failure", exc_info=True)
             return
         for line in report.trouble():

@@ -26,7 +26,7 @@ import sqlite3
 
 from . import __version__
 from .adjudicator.contract import Event, canonical
-from .errors import Misconfigured, PbemError
+from .errors import Misconfigured, PbemError, disk_full
 
 log = logging.getLogger(__name__)
 
@@ -374,7 +374,8 @@ class Store:
             private_file(Path(path))
             conn = connect(path)
         except (OSError, sqlite3.Error) as problem:
-            raise PbemError(f"cannot open the database {path}: {problem}") from None
+            raise disk_full(problem, path) or PbemError(
+                f"cannot open the database {path}: {problem}") from None
         self.conn = conn
         self.path = str(path)
         self.migrate()
@@ -449,7 +450,8 @@ class Store:
         try:
             yield self
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
 

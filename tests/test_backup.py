@@ -11,6 +11,7 @@ import sys
 import time
 
 from click.testing import CliRunner
+import pytest
 
 from pbem import __version__
 from pbem.cli import main
@@ -185,3 +186,55 @@ def test_what_pbem_makes_is_private_and_what_it_finds_open_is_closed_once(tmp_pa
     assert f"{club / 'pbem.db'} (was 0644)" in told and f"{outbox} (was 0755)" in told
     assert [p for p in club.rglob("*") if "site" not in p.parts and mode(p) & 0o077] == []
     assert run("list").stderr == ""  # said once
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a disk of its own, 8 MB in all."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.fail(f"a full disk is tested on a small tmpfs, mounted as root: {mounted.stderr}")
+    yield disk
+    subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+def fill(disk, leaving: int = 0) -> None:
+    """Fill a disk up to `leaving` bytes left."""
+    with open(disk / f"filler-{leaving}", "wb") as filler:
+        room = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize - leaving
+        while room > 0:
+            try:
+                room -= filler.write(b"\0" * min(room, 65536))
+            except OSError:
+                break
+
+
+def test_a_full_disk_says_disk_full_in_one_line_whenever_it_fills(small_disk):
+    def run(*args) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pbem", *args], cwd=small_disk,
+                              text=True, capture_output=True, timeout=120)
+    run("init")
+    run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+        "--seat", "bob=bob@x.example", "--now", START)
+    assert run("tick", "--now", START).returncode == 0
+    big = plain("ann@x.example", "pbem@localhost", "a long letter", "words " * 50_000,
+                message_id="<big@x.example>")
+    (small_disk / "mail" / "inbox" / "new" / "0001.big").write_bytes(big)
+    fill(small_disk, leaving=len(big) // 2)
+    filling = run("poll", "--now", START)  # the disk fills while the mail is stored
+    fill(small_disk)
+    full = run("tick", "--now", START)     # it is full when the next command starts
+    for done in (filling, full):
+        assert done.returncode == 75 and done.stdout == ""
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"pbem: disk full: cannot write {small_disk}")
+    for leftover in small_disk.glob("filler-*"):
+        leftover.unlink()
+    assert run("poll", "--now", START).returncode == 0  # space again: it goes on
+    assert run("tick", "--now", START).returncode == 0
+    [(status,)] = sqlite3.connect(small_disk / "pbem.db").execute(
+        "SELECT status FROM inbox").fetchall()
+    assert status != "new"  # stored once, and handled

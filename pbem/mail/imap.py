@@ -37,7 +37,7 @@ from imapclient.exceptions import CapabilityError, LoginError
 
 from . import intake
 from ..config import ConfigError
-from ..errors import Misconfigured, PbemError, TryLater, plainly
+from ..errors import Misconfigured, PbemError, TryLater, disk_full, plainly
 from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
@@ -152,7 +152,7 @@ class Poller:
         """The error a failure is: Misconfigured when only new settings can cure it, else
         TryLater, in words that say where it is (the server, or the database)."""
         if isinstance(problem, sqlite3.OperationalError):
-            return TryLater(f"the database {self.store.path} could not store the mail: "
+            return disk_full(problem, self.store.path) or TryLater(f"the database {self.store.path} could not store the mail: "
                             f"{plainly(problem)}")
         if isinstance(problem, PbemError):  # a password or token command's failure
             return problem

@@ -5,7 +5,7 @@ A setting ``key`` at the top of pbem.toml is ``PBEM_KEY`` in the environment;
 Relative paths are relative to the folder of pbem.toml (or the current folder
 when there is none). Passwords never come from the command line: give
 ``password``, ``password_env`` (the name of a variable holding it) or
-``password_command`` (a command that prints it). For OAuth2 (XOAUTH2: Microsoft
+``password_command`` (a command that prints it). For OAuth2 (XOAUTH2 or OAUTHBEARER: Microsoft
 365, Outlook.com, Gmail), ``token_command`` is a command that prints a fresh
 access token, as for mutt, isync and msmtp; it takes the password's place.
 

@@ -17,7 +17,8 @@ from pbem.timeutil import EARLIEST, iso
 from conftest import START, seats
 from mails import plain
 from test_run import Running, answers, parsed, reply, wait_until, welcome_for
-from servers import (mail_referee, oauth2_dovecot, oauth2_sink, token_issuer,  # noqa: F401
+from servers import (mail_referee, oauth2_dovecot, oauth2_sink, oauthbearer_dovecot,  # noqa: F401
+                     oauthbearer_sink, token_issuer,
                      USER)
 
 NOW = "2026-12-01T13:00:00Z"
@@ -164,3 +165,29 @@ def test_pbem_run_rides_out_a_token_server_down_and_a_failing_token_helper(
         said = running.stop()
     assert "[UNAVAILABLE] Temporary authentication failure" in said
     assert "no route to the token server" in said
+
+
+def test_a_server_that_takes_only_oauthbearer_gets_it(tmp_path, oauthbearer_dovecot,
+                                                      oauthbearer_sink, token_issuer):
+    token_file = tmp_path / "token"
+    token_file.write_text(token_issuer.issue("ya29.bearer-token") + "\n")
+    referee = mail_referee(
+        tmp_path, imap=oauthbearer_dovecot.settings(password="", token_command=f"cat {token_file}"),
+        smtp=oauthbearer_sink.settings(user=USER, token_command=f"cat {token_file}"))
+    referee.new_game("auguste", "rome", seats("ann", "bob"), START, seed="fixed-seed")
+    config = tmp_path / "pbem.toml"
+    oauthbearer_dovecot.append(plain("ann@players.example", "pbem@referee.example", "hi",
+                                     "hello", message_id="<hi.1@players.example>"))
+    for command in ("poll", "tick"):
+        done = pbem(config, command, "--now", START)
+        assert (done.exit_code, done.stdout, done.stderr) == (0, "", "")
+    assert "method=OAUTHBEARER" in oauthbearer_dovecot.log()
+    assert {"ann@players.example", "bob@players.example"} <= {
+        d.rcpt_tos[0] for d in oauthbearer_sink.deliveries}  # the welcomes
+    assert referee.store.all("SELECT id FROM inbox")
+
+    token_issuer.expire("ya29.bearer-token")
+    referee.new_game("auguste", "lyon", seats("cat", "dan"), START, seed="fixed-seed")
+    for command, said in (("poll", "AUTHENTICATIONFAILED"), ("tick", "login refused: 535")):
+        refused = pbem(config, command, "--now", START)
+        assert refused.exit_code == 78 and said in refused.stderr

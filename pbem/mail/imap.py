@@ -184,10 +184,12 @@ class Poller:
         return client
 
     def log_in(self, client: IMAPClient) -> None:
-        """Log in with an OAuth2 token (XOAUTH2) when token_command is set, else the
-        password."""
+        """Log in with an OAuth2 token when token_command is set (XOAUTH2, or OAUTHBEARER
+        when the server offers only that), else the password."""
         token = self.config.token("imap")
-        if token is not None:
+        if token is not None and bearer_only(client):
+            client.oauthbearer_login(self.part["user"], token)
+        elif token is not None:
             client.oauth2_login(self.part["user"], token)
         else:
             client.login(self.part["user"], self.config.secret("imap"))
@@ -273,6 +275,12 @@ class Poller:
             client.idle_check(timeout=self.part["idle_seconds"])
         finally:
             client.idle_done()
+
+
+def bearer_only(client: IMAPClient) -> bool:
+    """Does the server take OAUTHBEARER (RFC 7628) and not XOAUTH2?"""
+    return client.has_capability("AUTH=OAUTHBEARER") and \
+        not client.has_capability("AUTH=XOAUTH2")
 
 
 def move(client: IMAPClient, uids: list[int], target: str) -> None:

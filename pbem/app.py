@@ -604,8 +604,8 @@ class Referee:
         """One tick's work, under the caller's tick lock (see `tick`).
 
         `stop` (a function) is asked between mails and between games: once it says
-        True, the mail in hand is finished, nothing more is handled, and what was
-        queued is still sent.
+        True, the mail in hand is finished (and the mail being sent), and the rest
+        waits, queued, for the next start.
         """
         stop = stop or (lambda: False)
         report = TickReport()
@@ -630,7 +630,7 @@ class Referee:
             from .mail import outbox
             done = outbox.Sending()
             try:
-                outbox.flush(self, now, done)
+                outbox.flush(self, now, done, stop)
             except PbemError as problem:
                 done.stopped = problem
             report.sending(done)

@@ -672,7 +672,7 @@ def run_command(referee, source, listen):
     on time. Only one runs per database, and no tick or poll beside it. It logs
     warnings and errors on standard error (-v: each mail and each round of
     answers too). Stop it with SIGTERM or Ctrl-C: the mail in hand is finished
-    first.
+    first, and the mails still queued wait for the next start.
 
     Example: pbem run -v
     """

@@ -12,7 +12,8 @@ cannot be reached, a game that fails) is tried again after a growing pause.
 
 It holds the database's tick and poll locks while it runs: a second `pbem
 run`, or a tick or poll from cron, says so and stops. SIGTERM or Ctrl-C: the
-mail in hand is finished, what was queued is sent, and it exits.
+mail in hand is finished (and the mail being sent), what else was queued
+waits for the next start, and it exits.
 """
 
 from datetime import datetime, timezone
@@ -106,7 +107,7 @@ class Service:
                 self.bell.close()
 
     def on_signal(self, number, frame) -> None:
-        """SIGTERM, SIGINT: finish the mail in hand, then stop."""
+        """SIGTERM, SIGINT: finish the mail in hand, then stop (the queue waits)."""
         self.stopping = True
         self.bell.ring()
 

@@ -8,6 +8,8 @@ from email import message_from_bytes, policy
 import os
 from pathlib import Path
 import random
+import re
+import shutil
 import signal
 import smtplib
 import subprocess
@@ -250,7 +252,7 @@ def test_a_login_the_server_refuses_stops_it_with_the_reason(tmp_path, dovecot):
     assert "Traceback" not in done.stderr
 
 
-def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkeypatch):
+def test_sigterm_finishes_the_mail_in_hand_and_leaves_the_rest_queued(tmp_path, monkeypatch):
     referee = mail_referee(tmp_path)
     new_game(referee)
     referee.tick(system_now())  # the welcomes
@@ -277,10 +279,16 @@ def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkey
     assert signal.getsignal(signal.SIGTERM) is previous
     rows = referee.store.all("SELECT status FROM inbox ORDER BY id")
     assert [r["status"] for r in rows] == ["done"] * 3 + ["new"] * 9
-    assert referee.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
-    sent = parsed(p.read_bytes() for p in (tmp_path / "mail" / "outbox" / "new").iterdir())
-    assert [len(answers(sent, f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] == \
-        [1] * 3 + [0] * 9
+    waiting = referee.store.all("SELECT kind FROM outbox WHERE status = 'pending'")
+    assert len(waiting) == 3  # the answers wait for the next start, which sends them first
+
+    def sent():
+        return parsed(p.read_bytes() for p in (tmp_path / "mail" / "outbox" / "new").iterdir())
+    assert [len(answers(sent(), f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] \
+        == [0] * 12
+    referee.tick(system_now())
+    assert [len(answers(sent(), f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] \
+        == [1] * 12
 
 
 RUN_KILLED_AT_WRITE = KILLED_AT_WRITE + """
@@ -390,3 +398,35 @@ def test_a_tick_or_poll_refused_while_pbem_run_holds_the_database_is_told_so(ref
             with tick_lock(path):
                 pass
     assert "another pbem tick is running on this database" in str(taken.value)
+
+
+def units(page: Path) -> dict[str, str]:
+    """The systemd units a page gives in full: {file name: text}, each block begun by its
+    '# /etc/systemd/system/NAME' line."""
+    found = re.findall(r"```ini\n# /etc/systemd/system/(\S+)\n(.*?)```", page.read_text(), re.S)
+    return dict(found)
+
+
+def test_the_systemd_units_of_the_docs_pass_systemd_analyze_verify(tmp_path):
+    if shutil.which("systemd-analyze") is None:
+        pytest.fail("the systemd units are checked by systemd-analyze: apt-get install systemd")
+    written = units(Path(__file__).parent.parent / "docs" / "running.md")
+    assert {"pbem.service", "pbem-failed@.service", "pbem-poll.service", "pbem-tick.service",
+            "pbem-tick.timer"} <= set(written)
+    club = tmp_path / "srv-pbem"
+    club.mkdir()
+    (club / ".venv").symlink_to(Path(sys.executable).parent.parent)  # pbem's venv
+    folder = tmp_path / "system"
+    folder.mkdir()
+    for name, text in written.items():
+        (folder / name).write_text(text.replace("/srv/pbem", str(club)))
+    checked = subprocess.run(["systemd-analyze", "verify", *sorted(map(str, folder.iterdir()))],
+                             capture_output=True, text=True, timeout=120)
+    assert (checked.returncode, checked.stderr) == (0, ""), checked.stderr
+    run = dict(re.findall(r"^(\w+)=(.*)$", written["pbem.service"], re.M))
+    assert run["Restart"] == "on-failure" and run["RestartPreventExitStatus"] == "78"  # 75 too
+    assert run["OnFailure"] == "pbem-failed@%n.service" and run["TimeoutStopSec"]
+    assert (run["ProtectSystem"], run["ReadWritePaths"], run["PrivateTmp"],
+            run["NoNewPrivileges"], run["UMask"]) == ("strict", "/srv/pbem", "yes", "yes",
+                                                      "0077")
+    assert f"ExecStart={club}/.venv/bin/pbem run -v" in (folder / "pbem.service").read_text()

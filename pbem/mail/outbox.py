@@ -280,12 +280,14 @@ def sender_for(config):
     return SmtpSender(config) if config["smtp"]["host"] else MaildirSender(config)
 
 
-def flush(referee, now: str, done: Sending | None = None) -> Sending:
+def flush(referee, now: str, done: Sending | None = None, stop=None) -> Sending:
     """Send what is due in the outbox; return what was sent, and what was not and why.
 
     A run stopped before its end (TryLater: the server cannot be reached;
     Misconfigured: the settings must change) raises, after every mail left
     has recorded why, with `done` (when given) telling what went out before.
+    Once `stop` (a function) says True, the mail being sent is finished and the
+    others wait in the queue.
     """
     store, config = referee.store, referee.config
     done = Sending() if done is None else done
@@ -298,6 +300,8 @@ def flush(referee, now: str, done: Sending | None = None) -> Sending:
     delivered = []
     try:
         for ref in due:
+            if stop is not None and stop():
+                break
             row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
                             [ref["id"]])
             if row is None:

@@ -29,7 +29,7 @@ from .newgame import SEAT_OPTIONS, SeatSpec
 from . import console, private
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity
-from .errors import PbemError, disk_full
+from .errors import PbemError, ServerDown, disk_full
 from .i18n import counted, said
 from .identity import without_tokens
 from .store import SQLITE_MAX, Store
@@ -491,10 +491,19 @@ def poll(referee, watch, as_json, now):
 
     Example: pbem poll && pbem tick
     """
+    from . import outages
     if watch:
         console.start_logging(with_time=True)
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
-    count = referee.poll(moment, watch=watch)
+    try:
+        count = referee.poll(moment, watch=watch)
+    except ServerDown as down:  # said when it begins, once a day, and when it ends
+        if outages.failing(referee.store, down.server, str(down), when(now)):
+            raise ServerDown(f"{down}{outages.NOTE}", down.server, down.where) from None
+        sys.exit(down.exit_code)
+    ended = None if watch else outages.working(referee.store, "IMAP")
+    if ended is not None:
+        console.error(outages.over_line("IMAP", imap_where(referee.config), ended, when(now)))
     if as_json:
         emit_json({"stored": count})
     done(f"{counted(count, 'new mail')} stored")
@@ -541,6 +550,13 @@ def tick(referee, no_send, as_json, now):
         console.error(line)
     if report.exit_code:
         sys.exit(report.exit_code)
+
+
+def imap_where(config) -> str:
+    """The IMAP server, for the referee: IMAP host:port."""
+    from .mail.imap import PORTS
+    part = config["imap"]
+    return f"IMAP {part['host']}:{part['port'] or PORTS.get(part['security'], 0)}"
 
 
 def known_ids(store, table: str, ids) -> None:

@@ -16,6 +16,16 @@ class TryLater(PbemError):
     exit_code = os.EX_TEMPFAIL
 
 
+class ServerDown(TryLater):
+    """A mail server that fails for now (or its password or token program): an outage, said
+    when it begins, once a day, and when it ends (pbem/outages.py)."""
+
+    def __init__(self, message: str, server: str, where: str):
+        super().__init__(message)
+        self.server = server  # IMAP or SMTP
+        self.where = where    # "IMAP imap.example.org:993"
+
+
 class Misconfigured(PbemError):
     """A failure only new settings can cure: a login refused, a certificate not trusted
     (exit 78)."""

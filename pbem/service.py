@@ -130,9 +130,24 @@ class Service:
             return
         for line in report.trouble():
             log.warning(line)
+        if report.down is not None or report.recovered:  # no one reads the log: mail it
+            self.tell_referee(report)
         if report.mails_read or report.started or report.phases or report.reminders \
                 or report.sent or report.failed or report.published:
             log.info("; ".join(line for line in report.lines() if not line.endswith(": 0")))
+
+    def tell_referee(self, report) -> None:
+        """Mail the referee that the SMTP server fails (when the outage begins, and once a
+        day), or works again; the mail goes out when the server takes mail again."""
+        from . import outages
+        now = iso(self.clock())
+        if report.down is not None:
+            line = outages.begun_line(str(report.down),
+                                      outages.since(self.referee.store, "SMTP") or now, now)
+            outages.mail_referee(self.referee, f"{report.down.where} fails", line, now)
+        else:
+            outages.mail_referee(self.referee, f"{self.referee.sending_to()} works again",
+                                 report.recovered, now)
 
     def rest(self) -> None:
         """Sleep until mail arrives, the next due time comes, or another process changes the

@@ -308,6 +308,13 @@ def _m08c_outbox_turn(db) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
 
 
+def _m09a_outages(db) -> None:
+    # A mail server that fails, from when, when the referee was last told, and why: see
+    # pbem/outages.py.
+    db.execute("CREATE TABLE outages (server TEXT PRIMARY KEY, since TEXT NOT NULL, "
+               "told_at TEXT NOT NULL, problem TEXT NOT NULL)")
+
+
 # A new step changes the schema, and so raises pbem's version (pyproject.toml and
 # pbem/__init__.py; tests/test_store.py keeps each version's schema): an older pbem then
 # refuses the database, naming both versions.
@@ -322,7 +329,7 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
               ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
-              ("08j_archive", _m08j_archive)]
+              ("08j_archive", _m08j_archive), ("09a_outages", _m09a_outages)]
 
 
 def private_file(path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from pbem.cli import main
 from pbem.config import ConfigError, load
 from pbem.mail import intake
-from pbem.timeutil import system_now
+from pbem.timeutil import later, system_now
 
 from conftest import START, seats
 from mails import plain
@@ -88,7 +88,9 @@ def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tm
     server.controller.start()
     try:
         back = pbem(config, "tick", "--now", NOW)
-        assert (back.exit_code, back.stdout, back.stderr) == (0, "", "")
+        assert (back.exit_code, back.stdout) == (0, "")
+        assert back.stderr.startswith(f"pbem: SMTP 127.0.0.1:{port} works again, after failing "
+                                      f"from {START} to {NOW}")
         assert len(server.deliveries) == 2
     finally:
         server.controller.stop()
@@ -210,7 +212,7 @@ def test_security_none_towards_another_machine_is_warned_about(tmp_path, monkeyp
     assert 'security = "none"' in warning and "in clear to mail.invalid" in warning
     assert result.exit_code == 75 and "IMAP mail.invalid:143" in error
     quiet = pbem(config, "-q", "poll", "--now", NOW)
-    assert quiet.exit_code == 75 and quiet.stderr.count("\n") == 1
+    assert quiet.exit_code == 75 and quiet.stderr == ""  # the outage was said
     assert load(str(config)).clear_text_warning("smtp") is None  # no host at all
     for local in ("127.0.0.1", "localhost", "::1"):
         config.write_text(f'[imap]\nhost = "{local}"\nsecurity = "none"\n')
@@ -278,3 +280,40 @@ def test_the_crontab_lines_of_the_docs_work_as_written_from_a_bare_environment(t
     assert stat.S_IMODE((club / "backups").stat().st_mode) == 0o700
     assert stat.S_IMODE(copy.stat().st_mode) == 0o600
     assert sqlite3.connect(copy).execute("SELECT id FROM games").fetchall() == [("rome",)]
+
+
+def test_an_outage_is_said_when_it_begins_once_a_day_and_when_it_ends(tmp_path, dovecot, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, imap=dovecot.settings(), smtp=sink.settings()))
+    dovecot.stop()
+    sink.controller.stop()
+    said, codes = [], []
+    for minutes in range(0, 36 * 60, 20):  # poll && tick, every 20 minutes for 36 hours
+        moment = later(START, minutes / 60)
+        for command in ("poll", "tick"):
+            done = pbem(config, command, "--now", moment)
+            codes.append(done.exit_code)
+            said += [(minutes, line) for line in done.stderr.splitlines()]
+            if done.exit_code:
+                break
+    assert set(codes) == {75}  # each run: try again later
+    assert [(m, line.split(":")[1].strip()) for m, line in said] == [
+        (0, "IMAP 127.0.0.1"), (24 * 60, "IMAP 127.0.0.1")]  # poll && tick: no tick ran
+    assert "said again in a day if it lasts, and when it is over" in said[0][1]
+    dovecot.start()
+    moment = later(START, 36)
+    polled = pbem(config, "poll", "--now", moment)
+    ticked = pbem(config, "tick", "--now", moment)
+    assert polled.exit_code == 0 and polled.stderr.startswith(
+        f"pbem: IMAP 127.0.0.1:{dovecot.port} works again, after failing from {START} to")
+    assert ticked.exit_code == 75 and ticked.stderr.startswith(
+        f"pbem: mail not sent: SMTP 127.0.0.1:{sink.port}: Connection refused")
+    for hours in (36.1, 37, 59.9):
+        assert pbem(config, "tick", "--now", later(START, hours)).stderr == ""
+    assert pbem(config, "tick", "--now", later(START, 60)).stderr.count("\n") == 1
+    sink.restart()
+    back = pbem(config, "tick", "--now", later(START, 61))
+    assert back.exit_code == 0 and "SMTP" in back.stderr and "works again" in back.stderr
+    assert pbem(config, "tick", "--now", later(START, 62)).stderr == ""
+    assert sink.deliveries and [d for d in sink.deliveries
+                                if d.rcpt_tos == ["boss@referee.example"]] == []  # cron told

@@ -430,3 +430,27 @@ def test_the_systemd_units_of_the_docs_pass_systemd_analyze_verify(tmp_path):
             run["NoNewPrivileges"], run["UMask"]) == ("strict", "/srv/pbem", "yes", "yes",
                                                       "0077")
     assert f"ExecStart={club}/.venv/bin/pbem run -v" in (folder / "pbem.service").read_text()
+
+
+def test_an_outage_mails_the_referee_when_it_begins_and_when_it_ends(tmp_path, dovecot, sink):
+    mail_referee(tmp_path, imap=dovecot.settings(), smtp=sink.settings())
+    running = Running(tmp_path)
+
+    def to_referee() -> list:
+        return [m for m in parsed(d.raw for d in sink.deliveries)
+                if m["To"] == "boss@referee.example"]
+    try:
+        wait_until(lambda: "pbem run: mail from" in running.said(), running=running)
+        dovecot.stop()  # the connection drops, then each new one is refused
+        wait_until(lambda: running.said().count("reconnecting in") >= 3, running=running)
+        dovecot.start()
+        wait_until(lambda: len(to_referee()) == 2, running=running)
+        time.sleep(1)
+    finally:
+        running.stop()
+    began, ended = to_referee()
+    where = f"IMAP 127.0.0.1:{dovecot.port}"
+    assert began["Subject"] == f"[pbem] {where} fails"
+    assert "Connection refused" in text(began) and "when it is over" in text(began)
+    assert ended["Subject"] == f"[pbem] {where} works again"
+    assert len(to_referee()) == 2  # not one for each attempt

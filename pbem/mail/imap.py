@@ -37,7 +37,8 @@ from imapclient.exceptions import CapabilityError, LoginError
 
 from . import intake
 from ..config import ConfigError
-from ..errors import Misconfigured, PbemError, TryLater, disk_full, plainly
+from .. import outages
+from ..errors import Misconfigured, PbemError, ServerDown, TryLater, disk_full, plainly
 from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
@@ -73,6 +74,7 @@ class Poller:
     """One referee's IMAP folder: connect, sweep, wait for more."""
 
     def __init__(self, referee, clock):
+        self.referee = referee
         self.store = referee.store
         self.config = referee.config
         self.part = referee.config["imap"]
@@ -100,9 +102,11 @@ class Poller:
         except FATAL + PASSING as problem:
             error = self.trouble(problem)
             if isinstance(error, TryLater):
-                error = TryLater(f"{error}. {counted(self.stored, 'mail')} "
-                                 f"{'was' if self.stored == 1 else 'were'} stored before that; "
-                                 "the next poll goes on from there.")
+                kept = (f"{error}. {counted(self.stored, 'mail')} "
+                        f"{'was' if self.stored == 1 else 'were'} stored before that; the next "
+                        "poll goes on from there.")
+                error = ServerDown(kept, "IMAP", error.where) \
+                    if isinstance(error, ServerDown) else TryLater(kept)
             raise error from None
         return self.stored
 
@@ -113,8 +117,11 @@ class Poller:
         self.stop = stop or threading.Event()
         delay = BACKOFF_FIRST
         while not self.stop.is_set():
+            connected = False
             try:
                 with self.connect() as client:
+                    connected = True
+                    self.working()
                     self.client = client
                     while not self.stop.is_set():
                         before = self.stored
@@ -133,11 +140,32 @@ class Poller:
                 if self.stop.is_set():
                     break
                 log.warning("%s; reconnecting in %s s", error, delay)
+                if isinstance(error, ServerDown) and not connected:  # a drop is no outage
+                    self.failing(error)
                 self.stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
             finally:
                 self.client = None
         return self.stored
+
+    def failing(self, error: ServerDown) -> None:
+        """A watch cannot connect: tell the referee by mail when the outage begins, and once
+        a day while it lasts."""
+        now = self.clock()
+        if outages.failing(self.store, "IMAP", str(error), now):
+            outages.mail_referee(self.referee, f"{error.where} fails",
+                                 outages.begun_line(str(error), outages.since(self.store, "IMAP")
+                                                    or now, now), now)
+
+    def working(self) -> None:
+        """A watch is connected: tell the referee by mail when that ends an outage."""
+        now = self.clock()
+        ended = outages.working(self.store, "IMAP")
+        if ended is not None:
+            where = f"IMAP {self.part['host']}:{self.port}"
+            line = outages.over_line("IMAP", where, ended, now)
+            log.warning(line)
+            outages.mail_referee(self.referee, f"{where} works again", line, now)
 
     def interrupt(self) -> None:
         """End a watch from another thread: set its stop, and cut the connection it waits on
@@ -154,16 +182,18 @@ class Poller:
         if isinstance(problem, sqlite3.OperationalError):
             return disk_full(problem, self.store.path) or TryLater(f"the database {self.store.path} could not store the mail: "
                             f"{plainly(problem)}")
-        if isinstance(problem, PbemError):  # a password or token command's failure
-            return problem
         where = f"IMAP {self.part['host']}:{self.port}"
+        if isinstance(problem, TryLater):  # a password or token command's failure
+            return ServerDown(str(problem), "IMAP", where)
+        if isinstance(problem, PbemError):
+            return problem
         if isinstance(problem, ConfigError):
             return Misconfigured(f"{where}: {problem}")
         if isinstance(problem, FATAL) and not FOR_NOW.search(plainly(problem)):
             hint = self.config.token_hint("imap") if isinstance(problem, LoginError) else ""
             return Misconfigured(f"{where}: {plainly(problem)} (check the [imap] settings"
                                  f"{hint})")
-        return TryLater(f"{where}: {plainly(problem)}")
+        return ServerDown(f"{where}: {plainly(problem)}", "IMAP", where)
 
     def connect(self) -> IMAPClient:
         """A logged-in connection, over verified TLS unless the settings say security = "none"."""

@@ -38,7 +38,7 @@ import ssl
 
 from . import maildir
 from ..config import ConfigError
-from ..errors import Misconfigured, PbemError, TryLater, plainly
+from ..errors import Misconfigured, PbemError, ServerDown, TryLater, plainly
 from ..timeutil import iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ class MaildirSender:
     """Delivers into a local Maildir folder."""
 
     limit = -1  # no cap: nothing limits how much a local folder takes
+    where = "the outgoing Maildir"
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
@@ -280,13 +281,13 @@ def sender_for(config):
     return SmtpSender(config) if config["smtp"]["host"] else MaildirSender(config)
 
 
-def flush(referee, now: str, done: Sending | None = None, stop=None) -> Sending:
+def flush(referee, now: str, done: Sending | None = None, stopping=None) -> Sending:
     """Send what is due in the outbox; return what was sent, and what was not and why.
 
     A run stopped before its end (TryLater: the server cannot be reached;
     Misconfigured: the settings must change) raises, after every mail left
     has recorded why, with `done` (when given) telling what went out before.
-    Once `stop` (a function) says True, the mail being sent is finished and the
+    Once `stopping` (a function) says True, the mail being sent is finished and the
     others wait in the queue.
     """
     store, config = referee.store, referee.config
@@ -300,7 +301,7 @@ def flush(referee, now: str, done: Sending | None = None, stop=None) -> Sending:
     delivered = []
     try:
         for ref in due:
-            if stop is not None and stop():
+            if stopping is not None and stopping():
                 break
             row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
                             [ref["id"]])
@@ -309,10 +310,15 @@ def flush(referee, now: str, done: Sending | None = None, stop=None) -> Sending:
             try:
                 transport.send(row, store.outbox_mail(row))
             except Unreachable as problem:
-                done.stopped = TryLater(f"{problem}; the mails left wait for the next run")
+                done.stopped = ServerDown(f"{problem}; the mails left wait for the next run",
+                                          "SMTP", transport.where)
                 break
             except ConfigError as problem:
                 done.stopped = Misconfigured(str(problem))
+                break
+            except TryLater as problem:  # the password or token program failed
+                done.stopped = ServerDown(f"{problem}; the mails left wait for the next run",
+                                          "SMTP", transport.where)
                 break
             except PbemError as problem:
                 done.stopped = problem

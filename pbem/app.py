@@ -164,6 +164,7 @@ class Referee:
                     position: dict | None = None) -> str:
         """`new_game` inside the caller's transaction (an open game that starts)."""
         from . import letters
+        from .mail.compose import message_id
         now = iso(parse_time(now))
         game = ruleset_module(ruleset)
         check_new_game(game_id, seats)
@@ -190,7 +191,8 @@ class Referee:
                 "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
                 "lang": normal_language(seat.lang) if seat.lang else default_lang,
                 "player": seat.player,
-                "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+                "thread_id": message_id(domain, f"{game_id}.{seat.name}", seed,
+                                        ["thread", seat.name]),
             })
         blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
         table = self.record(blank, events, now)

@@ -24,7 +24,8 @@ from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
-from .app import Referee
+from .app import Referee, poll_lock, tick_lock
+from .locks import job_lock
 from .newgame import SEAT_OPTIONS, SeatSpec
 from . import console, private
 from .config import SOURCES, ConfigError, load
@@ -670,6 +671,34 @@ def backup(referee, file):
                                  param_hint="FILE")
     referee.store.backup(target)
     done(f"database {referee.store.path} copied to {target}")
+
+
+@main.command()
+@click.argument("backup", type=click.Path(exists=True, dir_okay=False))
+@common
+def restore(referee, backup):
+    """Put a backup in the database's place, and read again the mail received since.
+
+    Stop everything that runs pbem first (pbem run, cron's poll and tick). The
+    database as it was is kept beside it (pbem.db.before-restore). Each mail
+    the mailbox still holds that arrived after the copy (the IMAP folder and
+    its Processed folder, or the local Maildir) is read again, in the order it
+    came, each after what fell due before it: the games go on as they went.
+    The next tick (or pbem run) sends the answers, each with the Message-ID it
+    had the first time, so players' mail clients take it for the mail they have.
+
+    Example: pbem restore backups/pbem-3.db
+    """
+    from .restore import restore as put_back
+    copy = Path(backup)
+    if copy.resolve() == Path(referee.store.path).resolve():
+        raise click.BadParameter("that is the database itself: name a backup", param_hint="BACKUP")
+    path = referee.store.path
+    with job_lock(path, "run"), tick_lock(path), poll_lock(path):
+        done_ = put_back(referee, copy)
+    click.echo(f"{path} is now the copy {copy} (the database as it was: {done_.kept}); "
+               f"{counted(done_.read_again, 'mail')} received since the copy read again from "
+               f"{done_.source}; the next tick sends what they call for")
 
 
 @main.command("run", epilog=console.EXIT_HELP)

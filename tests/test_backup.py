@@ -14,8 +14,13 @@ from click.testing import CliRunner
 import pytest
 
 from pbem import __version__
+from pbem.adjudicator.rng import PhaseRng
+from pbem.app import Referee
 from pbem.cli import main
+from pbem.config import load
 from pbem.mail.parse import message_from_bytes
+from pbem.store import Store
+from pbem.timeutil import parse_time, system_now
 
 from conftest import START, seats
 from mails import plain
@@ -151,9 +156,7 @@ def test_a_restored_backup_is_the_club_as_it_was(tmp_path):
         "--seat", "bob=bob@x.example", "--now", START)
     run("backup", "saved.db")
     run("end", "rome", "--reason", "a mistake", "--now", START)
-    # what docs/running.md says, pbem stopped: the copy in the database's place
-    shutil.copy(tmp_path / "saved.db", tmp_path / "pbem.db.restored")
-    (tmp_path / "pbem.db.restored").replace(tmp_path / "pbem.db")
+    assert "0 mails received since the copy" in run("restore", "saved.db")  # docs/running.md
     assert json.loads(run("list", "--json"))[0]["status"] == "running"
     assert "verified" in run("replay", "rome", "--verify")
 
@@ -238,3 +241,110 @@ def test_a_full_disk_says_disk_full_in_one_line_whenever_it_fills(small_disk):
     [(status,)] = sqlite3.connect(small_disk / "pbem.db").execute(
         "SELECT status FROM inbox").fetchall()
     assert status != "new"  # stored once, and handled
+
+
+def test_a_restore_mid_game_reads_the_mail_since_again_and_players_get_nothing_new(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    players = ("ann", "bob", "cat", "dan")
+    pbem("init")
+    pbem("new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1", "--now", START,
+         *[arg for name in players for arg in ("--seat", f"{name}={name}@players.example")])
+    pbem("tick", "--now", START)
+    referee = Referee(Store(tmp_path / "pbem.db"), load("pbem.toml"))
+
+    def mail(seat: str, body: str, number: int, at: str) -> None:
+        """A player's mail reaching the Maildir at `at`, then pbem poll && pbem tick."""
+        token = referee.store.seat("rome", seat)["token"]
+        raw = plain(f"{seat}@players.example", f"pbem+rome.{token}@referee.example",
+                    f"Re: [pbem rome #{token}] Turn", f"Bonjour,\n\n{body}\n\n{seat}",
+                    message_id=f"<{seat}.{number}@players.example>")
+        new = tmp_path / "mail" / "inbox" / "new" / f"{number:04d}.test"
+        new.write_bytes(raw)
+        stamp = parse_time(at).timestamp()
+        os.utime(new, (stamp, stamp))
+        pbem("poll", "--now", at)
+        pbem("tick", "--now", at)
+
+    def orders(seat: str) -> str:
+        table = referee.table("rome")
+        return table.game.bot_orders(table.state["game"], seat, PhaseRng("t", seat, 0))
+
+    def received() -> dict:
+        """What players' mailboxes took since last asked: Message-ID -> mail."""
+        folder = tmp_path / "mail" / "outbox" / "new"
+        mails = {}
+        for path in sorted(folder.iterdir()):
+            found = message_from_bytes(path.read_bytes())
+            mails[str(found["Message-ID"])] = found
+            path.unlink()
+        return mails
+
+    mail("ann", orders("ann"), 1, "2026-12-01T13:00:00Z")
+    mail("bob", orders("bob"), 2, "2026-12-01T14:00:00Z")
+    pbem("backup", "backups/night.db")
+    mail("cat", orders("cat"), 3, "2026-12-01T15:00:00Z")
+    mail("dan", orders("dan"), 4, "2026-12-01T16:00:00Z")  # the turn is resolved
+    mail("ann", orders("ann"), 5, "2026-12-01T17:00:00Z")  # her orders for turn 2
+    mail("bob", "STATUS", 6, "2026-12-01T18:00:00Z")
+    had = received()
+    before = json.loads(pbem("show", "rome", "--json").stdout)
+    assert before["phase"]["number"] == 2
+
+    said = pbem("restore", "backups/night.db").stdout
+    assert "4 mails received since the copy read again" in said
+    assert sorted(p.name for p in tmp_path.glob("pbem.db.before-*")) == ["pbem.db.before-restore"]
+    assert json.loads(pbem("show", "rome", "--json").stdout) == before  # the same game
+    pbem("tick", "--now", "2026-12-01T19:00:00Z")
+    again = received()
+    assert again and set(again) <= set(had)  # each mail sent again is one they have
+    for message_id, mail_again in again.items():
+        assert mail_again["Subject"] == had[message_id]["Subject"]
+    answers = [m for m in again.values() if m["In-Reply-To"]]
+    assert sorted(m["In-Reply-To"] for m in answers) == [
+        "<ann.5@players.example>", "<bob.6@players.example>", "<cat.3@players.example>",
+        "<dan.4@players.example>"]
+    orders_in = json.loads(pbem("orders", "rome", "--json").stdout)
+    assert [s["seat"] for s in orders_in["seats"] if s["sent"]] == ["ann"]  # turn 2, as before
+    assert "verified" in pbem("replay", "rome", "--verify").stdout
+    assert mode(tmp_path / "pbem.db") == 0o600
+
+
+def test_a_restore_reads_again_what_imap_moved_to_processed_since_the_copy(tmp_path,
+                                                                          dovecot):
+    referee = mail_referee(tmp_path, imap=dovecot.settings())
+    referee.new_game("auguste", "rome", seats("ann", "bob"), system_now(), seed="fixed-seed")
+    config = str(tmp_path / "pbem.toml")
+    pbem("tick", "--config", config)
+
+    def send(seat: str, number: int) -> None:
+        table = referee.table("rome")
+        token = referee.store.seat("rome", seat)["token"]
+        orders = table.game.bot_orders(table.state["game"], seat, PhaseRng("t", seat, 0))
+        dovecot.append(plain(f"{seat}@players.example", f"pbem+rome.{token}@referee.example",
+                             f"Re: [pbem rome #{token}] Turn 1", orders,
+                             message_id=f"<{seat}.{number}@players.example>"))
+        pbem("poll", "--config", config)
+        pbem("tick", "--config", config)
+    send("ann", 1)
+    pbem("backup", str(tmp_path / "copy.db"), "--config", config)
+    send("bob", 2)
+    assert len(dovecot.messages("Processed")) == 2
+    outbox = tmp_path / "mail" / "outbox" / "new"
+    had = {str(message_from_bytes(p.read_bytes())["Message-ID"]) for p in outbox.iterdir()}
+    before = json.loads(pbem("show", "rome", "--json", "--config", config).stdout)
+    for path in outbox.iterdir():
+        path.unlink()
+
+    said = pbem("restore", str(tmp_path / "copy.db"), "--config", config).stdout
+    assert "1 mail received since the copy read again from IMAP 127.0.0.1" in said
+    after = json.loads(pbem("show", "rome", "--json", "--config", config).stdout)
+    assert after["phase"]["number"] == before["phase"]["number"] == 2
+    pbem("poll", "--config", config)  # nothing new: each mail stored once
+    pbem("tick", "--config", config)
+    again = {str(message_from_bytes(p.read_bytes())["Message-ID"]) for p in outbox.iterdir()}
+    assert again and again <= had
+    assert [r["message_id"] for r in referee.store.all(
+        "SELECT message_id FROM inbox ORDER BY id")] == ["<ann.1@players.example>",
+                                                          "<bob.2@players.example>"]

@@ -243,7 +243,8 @@ ROOT = Path(__file__).parent.parent
 def crontab_lines(page: str) -> list[str]:
     """The crontab lines of a page, in order: variables and jobs."""
     return [line for line in (ROOT / page).read_text().splitlines()
-            if re.match(r"[A-Z_]+=|[0-9*/,-]+ +[0-9*/,-]+ +[0-9*]+ +[0-9*]+ +[0-9*]+ ", line)]
+            if re.fullmatch(r"[A-Z_]+=\S+", line)
+            or re.match(r"[0-9*/,-]+ +[0-9*/,-]+ +[0-9*]+ +[0-9*]+ +[0-9*]+ ", line)]
 
 
 def as_cron_runs(line: str, club: Path, variables: dict) -> subprocess.CompletedProcess:

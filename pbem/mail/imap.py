@@ -178,10 +178,11 @@ class Poller:
 
     def trouble(self, problem: Exception) -> PbemError:
         """The error a failure is: Misconfigured when only new settings can cure it, else
-        TryLater, in words that say where it is (the server, or the database)."""
+        ServerDown (the server or its password program: an outage) or TryLater (the
+        database), in words that say where it is."""
         if isinstance(problem, sqlite3.OperationalError):
-            return disk_full(problem, self.store.path) or TryLater(f"the database {self.store.path} could not store the mail: "
-                            f"{plainly(problem)}")
+            return disk_full(problem, self.store.path) or TryLater(
+                f"the database {self.store.path} could not store the mail: {plainly(problem)}")
         where = f"IMAP {self.part['host']}:{self.port}"
         if isinstance(problem, TryLater):  # a password or token command's failure
             return ServerDown(str(problem), "IMAP", where)

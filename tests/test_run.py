@@ -167,19 +167,21 @@ def test_a_turn_is_resolved_at_its_deadline_with_no_mail_arriving(tmp_path):
     referee = mail_referee(tmp_path)  # mail in and out through the local Maildir folders
     new_game(referee, turn_hours="0.0006")  # a turn of about two seconds
     deadline = referee.table("rome").state["engine"]["deadline"]
+    outbox = tmp_path / "mail" / "outbox" / "new"
+
+    def reports() -> list:
+        return [m for m in parsed(p.read_bytes() for p in outbox.iterdir())
+                if "Turn 2" in m["Subject"]] if outbox.is_dir() else []
     running = Running(tmp_path)
     try:
-        wait_until(lambda: referee.store.game("rome")["phase"] >= 2, running=running)
+        wait_until(lambda: len(reports()) == len(SEATS), running=running)
     finally:
         running.stop()
     closed = next(referee.store.event_rows("rome", of_type="orders_set"))
     assert closed["payload"]["defaulted"] == list(SEATS)  # nobody wrote: default orders
     assert deadline <= closed["at"] <= later(deadline, 3 / 3600)  # on time, not before
     assert referee.store.one("SELECT COUNT(*) AS n FROM inbox")["n"] == 0
-    outbox = tmp_path / "mail" / "outbox" / "new"
-    reports = [m for m in parsed(p.read_bytes() for p in outbox.iterdir())
-               if "Turn 2" in m["Subject"]]
-    assert sorted(m["To"] for m in reports) == [f"{n}@players.example" for n in SEATS]
+    assert sorted(m["To"] for m in reports()) == [f"{n}@players.example" for n in SEATS]
 
 
 def test_it_goes_on_when_the_mail_servers_restart(tmp_path, dovecot, sink):

@@ -206,7 +206,7 @@ def test_a_position_file_of_any_kind_of_wrong_is_refused_in_one_line(run, tmp_pa
     before = dump(tmp_path / "pbem.db")
     path = bad_file(tmp_path, kind)
     error = one_error(run(*GAMES[game], "--position", path, code=1))
-    assert error.startswith(f"Error: {path}: ") and len(error) < 300, error
+    assert error.startswith(f"pbem: {path}: ") and len(error) < 300, error
     assert dump(tmp_path / "pbem.db") == before
 
 
@@ -223,7 +223,7 @@ def test_a_mistyped_position_key_is_named_with_the_closest(run, tmp_path):
     (tmp_path / "position.toml").write_text('phase = "spring 1901 movement"\n'
                                             '[unit]\ngermany = ["A BER"]\n')
     error = one_error(run(*GAMES["diplomacy"], "--position", "position.toml", code=1))
-    assert error == ("Error: Diplomacy reads no 'unit' in a position (it reads centres, "
+    assert error == ("pbem: Diplomacy reads no 'unit' in a position (it reads centres, "
                      "phase, powers, units); did you mean units?")
 
 
@@ -239,7 +239,7 @@ def test_a_settings_file_of_any_kind_of_wrong_is_refused_in_one_line(run, tmp_pa
     run("init")
     path = bad_file(tmp_path, kind)
     error = one_error(run("list", "--config", path, code=78))
-    assert error.startswith(f"Error: {path}: ") and len(error) < 300, error
+    assert error.startswith(f"pbem: {path}: ") and len(error) < 300, error
 
 
 @pytest.mark.parametrize("command", [["receipt", "rome", "--check"],
@@ -250,7 +250,7 @@ def test_orders_and_mails_past_the_size_cap_are_refused_in_one_line(run, tmp_pat
     run(*NEW)
     before = dump(tmp_path / "pbem.db")
     error = one_error(run(*command, ZERO, code=1))
-    assert error.startswith(f"Error: {ZERO}: more than ") and "no file this large" in error
+    assert error.startswith(f"pbem: {ZERO}: more than ") and "no file this large" in error
     assert dump(tmp_path / "pbem.db") == before
 
 
@@ -271,7 +271,7 @@ def test_orders_typed_in_from_any_file_get_an_answer_not_a_traceback(run, tmp_pa
               code=1 if kind == "too big" else 0)
     assert "Traceback" not in out
     out = run("receipt", "rome", "--check", path, code=1)
-    assert "Traceback" not in out and "Error: " in out
+    assert "Traceback" not in out and "pbem: " in out
 
 
 def case_positions(game: str) -> list:

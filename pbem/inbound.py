@@ -502,9 +502,9 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
     turn, round_ = table.turn()
     subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
-        told = engine.told_words(closed["turn"], closed["round"]) \
+        told = engine.told_words(closed["turn"], closed["round"], table.game) \
             if closed["turn"] is not None else _("an earlier turn")
-        now_told = engine.told_words(turn, round_)
+        now_told = engine.told_words(turn, round_, table.game)
         notes = [_("The referee took the game back to {told}: your mail answers my mail "
                    "“{subject}”, of a turn that was undone, so the orders and commands in it "
                    "were not used.").format(told=now_told, subject=subject) if undone else

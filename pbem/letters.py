@@ -217,7 +217,7 @@ class Table:
             context["heading"] = heading(context["game"], said)
             stamp = of_now or self
             turn, round_ = stamp.turn()
-            subject = f"{context['tag']} {subject_words(turn, round_, said)}"
+            subject = f"{context['tag']} {subject_words(turn, round_, said, self.game)}"
             first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
@@ -261,11 +261,15 @@ def phase_turns(game, rows) -> dict:
     return told
 
 
-def subject_words(turn, round_, headline: str) -> str:
+def subject_words(turn, round_, headline: str, game=None) -> str:
     """A subject after its tag: 'Turn 3: your orders by Tue 18:00', 'Turn 1, round 2: ...',
-    'Setup: ...' before the first turn (current language)."""
+    'Setup: ...' before the first turn, or the name `game` gives its turn ('Spring 1901,
+    movement: ...', see engine.told_words), in the current language."""
     if not turn:
         return i18n._("Setup: {headline}").format(headline=headline)
+    if getattr(game, "turn_words", None) is not None:
+        return i18n._("{told}: {headline}").format(
+            told=capitalised(rules_engine.told_words(turn, round_, game)), headline=headline)
     if round_:
         return i18n._("Turn {turn}, round {round}: {headline}").format(
             turn=turn, round=round_, headline=headline)
@@ -632,7 +636,18 @@ def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = N
     teams = getattr(table.game, "teams", None)
     table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
                lang=lang, press_seat=others[0] if others else seat["name"],
-               press_teams=bool(teams and teams(table.state["game"])))
+               press_teams=bool(teams and teams(table.state["game"])),
+               named_turn=named_turn(table, lang or seat["lang"]))
+
+
+def named_turn(table: Table, lang: str) -> dict | None:
+    """The turn under way, as HELP shows HISTORY's example of it ({"told": "Spring 1901,
+    movement", "initials": "S1901M"}), when the game names its turns; else None."""
+    if getattr(table.game, "turn_words", None) is None:
+        return None
+    with i18n.speaking(lang):
+        told = rules_engine.told_words(*table.turn(), table.game)
+    return {"told": told, "initials": rules_engine.initials(told)}
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:
@@ -865,7 +880,8 @@ def history(table: Table, seat: dict) -> list[dict]:
     for row in rows:
         event = row_event(row)
         if event.type == "phase_opened" and row["seq"] not in gone:
-            told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]]))
+            told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]],
+                                                       table.game))
         if row["seq"] in gone or not event.visible(seat["name"]):
             continue
         with i18n.for_reader(seat["name"], seat["tz"]):

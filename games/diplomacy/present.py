@@ -16,23 +16,32 @@ from .board import board
 from .orders import SAID, order_text, place_words, power_in_sentence, power_words
 from .adjustments import disorder_removals
 from .position import adjustment, powers_units, unit_text
-from .rules import SEASONS, free_homes, seat_powers, turn_of
+from .rules import SEASONS, YEAR, free_homes, seat_powers, turn_of
 
 WIDTH = 78
 NBSP = "\u00a0"
-PHASES = {"movement": N_("movement"), "retreat": N_("retreats"),
-          "adjustment": N_("adjustments")}
 RESULTS = {"succeeded": N_("succeeded"), "bounced": N_("bounced"), "cut": N_("cut"),
            "dislodged": N_("dislodged"), "void": N_("void"), "no convoy": N_("no convoy")}
 VOID = {"unmatched": N_("void: the unit it helps was ordered otherwise"),
         "overland": N_("void: the army goes over land")}
 
 
+PHASES = {"movement": N_("movement"), "retreat": N_("retreats"),
+          "adjustment": N_("adjustments")}
+
+
+def turn_words(turn: int, round_=None) -> str:
+    """A turn (rules.turn_of) as players name it, in the current language: "Spring 1901,
+    movement", "Automne 1901, retraites", "Winter 1901, adjustments"."""
+    year, at = divmod(turn, len(YEAR))
+    season, phase = YEAR[at]
+    return _("{season} {year}, {phase}").format(season=_(SEASONS[season]), year=year,
+                                                phase=_(PHASES[phase]))
+
+
 def when_words(position: dict) -> str:
     """A phase in words: "Spring 1901, movement", "Printemps 1901, mouvements"."""
-    season, phase = SEASONS[position["season"]], PHASES[position["phase"]]
-    return _("{season} {year}, {phase}").format(season=_(season), year=position["year"],
-                                                phase=_(phase))
+    return turn_words(turn_of({"position": position})[0])
 
 
 def who(power: str, seat: str | None) -> str:

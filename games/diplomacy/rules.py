@@ -203,8 +203,14 @@ def survivors(state: dict) -> list:
     return sorted({seat for power, seat in state["powers"].items() if seat and power in alive})
 
 
+# A year's phases in order: a turn's number is the year's five phases counted from year 0.
+YEAR = (("spring", "movement"), ("spring", "retreat"), ("fall", "movement"),
+        ("fall", "retreat"), ("winter", "adjustment"))
+
+
 def turn_of(state: dict) -> tuple:
-    """The turn a mail's subject names: each Spring and each Fall is a turn (1901's Spring
-    is turn 1); its retreats, and the Winter after a Fall, share its number. No rounds."""
+    """The turn a mail names: each phase of each year is one (turn_words names it). No
+    rounds."""
     position = state["position"]
-    return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2), None
+    return position["year"] * len(YEAR) + YEAR.index((position["season"],
+                                                       position["phase"])), None

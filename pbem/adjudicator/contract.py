@@ -60,6 +60,11 @@ stream arrives as an argument.
                                         None otherwise). Late replies and HISTORY name turns
                                         the same way. Without it, the public view's "turn",
                                         else the phase's number
+    turn_words(turn, round) -> str      (optional) a turn's name as players say it, in the
+                                        current language, from turn_of's numbers alone
+                                        ("Spring 1901, movement"); subjects, reports,
+                                        HISTORY, late replies and the archive say it
+                                        (engine.told_words). Without it, "turn 3"
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A

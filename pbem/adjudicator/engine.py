@@ -10,6 +10,7 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 
 import hashlib
 import json
+import re
 
 from ..i18n import Said, _, format_date, reader_zone
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
@@ -399,7 +400,7 @@ def narrate_engine(event: Event, game=None) -> str | None:
                  "{seats}.").format(seats=", ".join(p["seats"]))
     if event.type == "phase_rolled_back" and "told" in p:
         return _("The referee took the game back to {told}: {reason}. What happened since is "
-                 "undone, and {told} is open again.").format(told=told_words(*p["told"]),
+                 "undone, and {told} is open again.").format(told=told_words(*p["told"], game),
                                                             reason=p["reason"])
     if event.type == "game_conceded":
         return _("{seat} is the only seat still playing, every other has conceded or is out: "
@@ -413,14 +414,26 @@ def narrate_engine(event: Event, game=None) -> str | None:
     return None
 
 
-def told_words(turn, round_) -> str:
-    """A turn (and round) as a mail named it, inside a sentence: 'turn 3', 'turn 1, round
-    2', 'the setup' (turn None or 0), in the current language."""
+def told_words(turn, round_, game=None) -> str:
+    """A turn (and round) as a mail named it, inside a sentence, in the current language:
+    the name `game` gives it when it names its turns (``turn_words``: 'Spring 1901,
+    movement'), else 'turn 3', 'turn 1, round 2'; 'the setup' for turn None or 0. The one
+    way pbem names a turn: subjects, reports, HISTORY, late replies and the archive."""
     if not turn:
         return _("the setup")
+    named = getattr(game, "turn_words", None)
+    if named is not None:
+        return named(turn, round_)
     if round_:
         return _("turn {turn}, round {round}").format(turn=turn, round=round_)
     return _("turn {turn}").format(turn=turn)
+
+
+def initials(name: str) -> str:
+    """A turn's name as players shorten it: each word's first letter, numbers whole
+    ("Spring 1901, movement": "S1901M"). HISTORY reads it back."""
+    return "".join(word if word.isdigit() else word[:1].upper()
+                   for word in re.findall(r"\w+", name))
 
 
 def narrate_lateness(p: dict) -> str | None:

@@ -1,0 +1,68 @@
+"""The judges' conventions, by mail, in English and in French.
+
+fay plays Austria in French, gus Turkey in English, as the club of
+tests/test_diplomacy_people.py does: each test is one convention a Diplomacy
+player expects of a judge, met through real mails in and out.
+"""
+
+from pbem.app import SeatSpec
+from pbem.timeutil import later
+
+from conftest import START, make_referee
+from players import answered, flat, outbox
+
+BALKANS = {"phase": "spring 1902 movement", "powers": {"austria": "fay", "turkey": "gus"},
+           "units": {"austria": ["A SER", "F GRE", "A VIE"], "turkey": ["A BUL", "F BLA"]},
+           "centres": {"austria": ["VIE", "BUD", "TRI", "SER", "GRE"],
+                       "turkey": ["ANK", "CON", "SMY", "BUL"]}}
+
+
+def club(tmp_path, position=BALKANS, **options):
+    """fay (French, Austria) and gus (English, Turkey) at a position."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("fay", "fay@players.example", lang="fr"),
+                                        SeatSpec("gus", "gus@players.example")],
+                     START, options, seed="club", position=position)
+    return referee
+
+
+def subject(referee, seat: str, **where) -> str:
+    """The subject of the seat's last mail (of a kind), after its tag."""
+    return outbox(referee, seat=seat, **where)[-1]["subject"].split("] ", 1)[1]
+
+
+def test_phases_are_named_as_players_name_them(tmp_path):
+    referee = club(tmp_path)
+    assert subject(referee, "gus").startswith("Spring 1902, movement: "), subject(referee, "gus")
+    assert subject(referee, "fay").startswith("Printemps 1902, mouvements\u00a0: ")
+    first = outbox(referee, seat="gus")[-1]
+    answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul", START)
+    answered(referee, "d", "gus", "A Bul H\nF Bla H", START)
+    referee.tick(later(START, 0.05), send=False)
+    assert subject(referee, "gus", kind="report").startswith("Spring 1902, retreats: ")
+    assert "Spring 1902, movement, Turkey (gus): F BLA H; A BUL H (dislodged)" in \
+        flat(outbox(referee, seat="gus", kind="report")[-1])
+
+    _row, said = answered(referee, "d", "gus", "A Bul - Con", later(START, 0.1),
+                          answering=first)
+    assert "Spring 1902, movement is over" in said and "Now Spring 1902, retreats asks " \
+        "you" in said, said
+    answered(referee, "d", "gus", "HISTORY", later(START, 0.1))
+    listed = flat(outbox(referee, seat="gus", kind="history")[-1])
+    assert "Spring 1902, movement, opened" in listed and "Spring 1902, retreats, opened" in \
+        listed and "(HISTORY S1902M)" in listed, listed
+    answered(referee, "d", "gus", "HISTORY S1902M", later(START, 0.1))
+    assert subject(referee, "gus", kind="history").startswith(
+        "Spring 1902, retreats: your report for Spring 1902, movement")
+    answered(referee, "d", "fay", "HISTORIQUE printemps 1902 mouvements", later(START, 0.1))
+    assert "votre compte rendu (Printemps 1902, mouvements)" in \
+        subject(referee, "fay", kind="history")
+    answered(referee, "d", "fay", "HISTORIQUE P1902R", later(START, 0.1))
+    assert "Il n'y a pas encore de compte rendu de l'étape « Printemps 1902, " \
+        "retraites »" in flat(outbox(referee, seat="fay")[-1])
+    answered(referee, "d", "fay", "HISTORIQUE A1902R", later(START, 0.1))
+    assert "je ne connais aucune étape appelée « A1902R »" in \
+        flat(outbox(referee, seat="fay")[-1])
+    answered(referee, "d", "gus", "HELP", later(START, 0.1))
+    assert "HISTORY S1902R: your report of Spring 1902, retreats." in \
+        flat(outbox(referee, seat="gus", kind="help")[-1])

@@ -66,3 +66,30 @@ def test_phases_are_named_as_players_name_them(tmp_path):
     answered(referee, "d", "gus", "HELP", later(START, 0.1))
     assert "HISTORY S1902R: your report of Spring 1902, retreats." in \
         flat(outbox(referee, seat="gus", kind="help")[-1])
+
+
+def test_orders_pasted_from_other_engines_and_phones_are_read_as_written(tmp_path):
+    referee = club(tmp_path)
+    row, said = answered(referee, "d", "gus", "Hi Fay,\nThe army at Bulgaria hold.\n"
+                         "The fleet at Black Sea move to Constantinople.\nCheers", START)
+    assert row["reason"] == "orders recorded", said
+    assert "A BUL H F BLA - CON" in said, said
+    row, said = answered(referee, "d", "fay", "A Ser → Bul\nF Gre ⇒ Aeg\nA Vie -> Bud", START)
+    assert "A SER - BUL F GRE - AEG A VIE - BUD" in said and row["reason"] == \
+        "orders recorded", said
+    row, said = answered(referee, "d", "fay", "Fleet Greece support Army Serbia move to "
+                         "Bulgaria\nA Ser => Bul\nA Vie H", START)
+    assert "F GRE S A SER - BUL A SER - BUL A VIE TIENT" in said, said
+    referee.tick(later(START, 0.05), send=False)
+    _row, said = answered(referee, "d", "gus", "disband", later(START, 0.1))
+    assert "A BUL DISBAND" in said and "did you mean" not in said, said
+
+    winter = {**BALKANS, "phase": "winter 1902 adjustment",
+              "units": {"austria": ["A TRI", "A SER", "A ALB"], "turkey": ["A BUL"]},
+              "centres": {"austria": ["VIE", "BUD", "TRI", "SER"], "turkey": ["ANK", "BUL"]}}
+    (tmp_path / "winter").mkdir()
+    referee = club(tmp_path / "winter", winter)
+    _row, said = answered(referee, "d", "gus", "F ANK B", START)
+    assert "BUILD F ANK" in said, said
+    _row, said = answered(referee, "d", "fay", "A VIE B", START)
+    assert "CONSTRUIT A VIE" in said, said

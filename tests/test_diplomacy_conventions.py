@@ -9,7 +9,7 @@ from pbem.app import SeatSpec
 from pbem.timeutil import later
 
 from conftest import START, make_referee
-from players import answered, flat, outbox
+from players import answered, flat, outbox, text_of
 
 BALKANS = {"phase": "spring 1902 movement", "powers": {"austria": "fay", "turkey": "gus"},
            "units": {"austria": ["A SER", "F GRE", "A VIE"], "turkey": ["A BUL", "F BLA"]},
@@ -93,3 +93,22 @@ def test_orders_pasted_from_other_engines_and_phones_are_read_as_written(tmp_pat
     assert "BUILD F ANK" in said, said
     _row, said = answered(referee, "d", "fay", "A VIE B", START)
     assert "CONSTRUIT A VIE" in said, said
+
+
+def test_a_report_says_what_a_support_did_and_keeps_the_lines_of_press(tmp_path):
+    referee = club(tmp_path)
+    answered(referee, "d", "gus", "PRESS fay\nDear Austria,\n\nSerbia is yours, Bulgaria "
+             "mine.\nAgreed?\n\nTurkey", START)
+    answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul\nA Vie H", START)
+    answered(referee, "d", "gus", "A Bul H\nF Bla S A Bul", START)
+    referee.tick(later(START, 0.05), send=False)
+    told = flat(outbox(referee, seat="gus", kind="report")[-1])
+    assert "Austria (fay): F GRE S A SER - BUL (given); A SER - BUL (bounced)" in told, told
+    assert "Turkey (gus): F BLA S A BUL (given)" in told and "succeeded" not in told, told
+    told = flat(outbox(referee, seat="fay", kind="report")[-1])
+    assert "F GRE S A SER - BUL (soutien donné) ; A SER - BUL (rebond)" in told, told
+
+    answered(referee, "d", "fay", "HISTORIQUE P1902M", later(START, 0.1))
+    history = text_of(outbox(referee, seat="fay", kind="history")[-1])
+    assert "- Message de gus à fay\u00a0: Dear Austria,\n\n  Serbia is yours, Bulgaria " \
+        "mine.\n  Agreed?\n\n  Turkey\n" in history, history

@@ -22,6 +22,9 @@ WIDTH = 78
 NBSP = "\u00a0"
 RESULTS = {"succeeded": N_("succeeded"), "bounced": N_("bounced"), "cut": N_("cut"),
            "dislodged": N_("dislodged"), "void": N_("void"), "no convoy": N_("no convoy")}
+# What a support or a convoy did when it was neither cut nor void: a move it helped may
+# still bounce, so it is not said to have "succeeded".
+HELPED = {"support": N_("given"), "convoy": N_("convoyed")}
 VOID = {"unmatched": N_("void: the unit it helps was ordered otherwise"),
         "overland": N_("void: the army goes over land")}
 
@@ -214,11 +217,13 @@ def whole(order: str) -> str:
 
 
 def result_words(result: dict) -> str:
-    """One order and what became of it: "A PAR - BUR (bounced)", "A BUD H (no order)"; a
-    hold that stood says no result."""
+    """One order and what became of it: "A PAR - BUR (bounced)", "A BUD H (no order)",
+    "A BUD S A VIE - GAL (given)"; a hold that stood says no result."""
     order = whole(order_text(result["order"], current()))
     marks = [_("no order")] if result.get("default") else []
     said = VOID.get(result.get("why")) if result["result"] == "void" else None
+    if said is None and result["result"] == "succeeded":
+        said = HELPED.get(result["order"]["type"])
     if said is None and (result["result"] != "succeeded" or
                          result["order"]["type"] not in ("hold", "waive")):
         said = RESULTS[result["result"]]

@@ -112,3 +112,25 @@ def test_a_report_says_what_a_support_did_and_keeps_the_lines_of_press(tmp_path)
     history = text_of(outbox(referee, seat="fay", kind="history")[-1])
     assert "- Message de gus à fay\u00a0: Dear Austria,\n\n  Serbia is yours, Bulgaria " \
         "mine.\n  Agreed?\n\n  Turkey\n" in history, history
+
+
+def test_each_winter_report_has_the_table_of_supply_centres_with_the_year_s_change(tmp_path):
+    referee = club(tmp_path, {**BALKANS, "phase": "fall 1902 movement"})
+    answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul", START)
+    answered(referee, "d", "gus", "A Bul H\nF Bla - Rum", START)
+    referee.tick(later(START, 0.05), send=False)
+    answered(referee, "d", "gus", "disband", later(START, 0.1))
+    referee.tick(later(START, 0.2), send=False)
+    report = text_of(outbox(referee, seat="gus", kind="report")[-1])
+    assert "Centres, and the change since last year:\n  Austria  6  +1\n  Turkey   4   =\n" \
+        in report, report
+    report = text_of(outbox(referee, seat="fay", kind="report")[-1])
+    assert "Centres, et leur évolution depuis l'an dernier\u00a0:\n  Autriche  6  +1\n" \
+        "  Turquie   4   =\n" in report, report
+
+    (tmp_path / "quiet").mkdir()
+    referee = club(tmp_path / "quiet", {**BALKANS, "phase": "fall 1902 movement"})
+    referee.tick(later(START, 100), send=False)
+    report = flat(outbox(referee, seat="gus", kind="report")[-1])
+    assert "Supply centres after the Fall of 1902: none changed hands. Centres, and the " \
+        "change since last year: Austria 5 = Turkey 4 =" in report, report

@@ -284,21 +284,31 @@ def narrate(event, state=None) -> str | None:
 
 
 def centres_words(p: dict) -> str:
-    """The supply centres that changed hands after a Fall, and every power's count."""
+    """The supply centres that changed hands after a Fall, then the table of every power's
+    centres with the change since last year, one power a line."""
     changes = []
+    gained = dict.fromkeys(p["centres"], 0)
     for change in p["changes"]:
         gainer = power_in_sentence(board(), change["to"])
+        gained[change["to"]] += 1
         if change["from"]:
+            gained[change["from"]] -= 1
             changes.append(_("{centre} to {power} (from {loser})").format(
                 centre=change["centre"], power=gainer,
                 loser=power_in_sentence(board(), change["from"])))
         else:
             changes.append(_("{centre} to {power}").format(centre=change["centre"],
                                                            power=gainer))
-    counts = ", ".join(f"{power_words(board(), power)} {count}"
-                       for power, count in p["centres"].items() if count)
-    return _("Supply centres after the Fall of {year}: {changes}. Centres now: {counts}.").format(
-        year=p["year"], changes=_("; ").join(changes), counts=counts)
+    head = _("Supply centres after the Fall of {year}: {changes}.").format(
+        year=p["year"], changes=_("; ").join(changes)) if changes else \
+        _("Supply centres after the Fall of {year}: none changed hands.").format(year=p["year"])
+    rows = [(power_words(board(), power), count, gained[power])
+            for power, count in p["centres"].items() if count or gained[power]]
+    width = max(len(name) for name, _count, _change in rows)
+    return "\n".join([head, _("Centres, and the change since last year:")] + [
+        f"{name.ljust(width)} {count:>2}  {change:+d}" if change else
+        f"{name.ljust(width)} {count:>2}   =" for name, count, change in rows])
+
 
 
 def next_words(position: dict) -> str:

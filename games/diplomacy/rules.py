@@ -12,10 +12,10 @@ The game's state is plain data::
 A phase resolves into public events, each told in the reports: every
 power's orders with their results (``orders_resolved``), the units
 dislodged and where they may go (``dislodged``), the provinces a standoff
-left empty (``standoffs``), the supply centres that changed hands after
-Fall (``centres_changed``), then ``phase_begun`` with the next position
-(marked ``final`` when the game ends there), and ``game_won`` or
-``game_ended`` when the game is over. A phase that asks no
+left empty (``standoffs``), once each Fall is over the supply centres
+that changed hands (if any) and every power's count (``centres_changed``),
+then ``phase_begun`` with the next position (marked ``final`` when the game
+ends there), and ``game_won`` or ``game_ended`` when the game is over. A phase that asks no
 seat anything (a retreat or a winter of powers nobody plays) is resolved at
 once, with the phase before it.
 """
@@ -147,9 +147,9 @@ def resolve_phase(scratch: Scratch, given: dict) -> None:
     if report.get("contested"):
         scratch.emit(public("standoffs", provinces=report["contested"], **when))
     after = report["position"]
-    changed = centre_changes(position["centres"], after["centres"])
-    if changed:
-        scratch.emit(public("centres_changed", changes=changed, year=position["year"],
+    if position["season"] == "fall" and after["season"] != "fall":
+        scratch.emit(public("centres_changed", year=position["year"],
+                            changes=centre_changes(position["centres"], after["centres"]),
                             centres={p: centre_count(after, p) for p in the_board.powers}))
     solo = winner(the_board, after)
     last = state["last_year"]

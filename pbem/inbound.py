@@ -573,6 +573,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     reading = greeted_orders(table, seat["name"], read_text(text, names), names)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
+    before = table.game_row["last_seq"]
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
     with speaking(seat["lang"]):
@@ -599,7 +600,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                            understood=answer.understood, errors=answer.errors,
                            ignored=answer.ignored, remarks=answer.remarks,
                            on_file=answer.on_file, recorded=answer.recorded,
-                           commands=reading.names,
+                           commands=noted(referee, table, reading.names, before),
                            resolving=answer.recorded and referee.ready(table),
                            receipts=answer.receipts, relayed=relayed,
                            told_waiting=answer.told_waiting,
@@ -610,6 +611,16 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             "outcome": "reply to press" if relayed else outcome(
                 answer.recorded, reading.has_orders, reading.names, answer.errors,
                 len(answer.remarks))}
+
+
+def noted(referee, table, names: list[str], before: int) -> list[str]:
+    """The commands an answer's headline says were noted: a PRESS that sent nothing (its
+    answer says why) is not, so the subject never says "PRESS noted" of press not sent.
+    `before` is the game's last event before the mail was acted on."""
+    if "press" not in names or any(referee.store.event_rows(table.game_row["id"], before,
+                                                            of_type="press")):
+        return names
+    return [name for name in names if name != "press"]
 
 
 def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:

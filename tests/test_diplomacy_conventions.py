@@ -134,3 +134,33 @@ def test_each_winter_report_has_the_table_of_supply_centres_with_the_year_s_chan
     report = flat(outbox(referee, seat="gus", kind="report")[-1])
     assert "Supply centres after the Fall of 1902: none changed hands. Centres, and the " \
         "change since last year: Austria 5 = Turkey 4 =" in report, report
+
+
+def test_press_goes_to_powers_by_name_in_either_language_or_by_code(tmp_path):
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("fay", "fay@players.example", lang="fr"),
+                                        SeatSpec("gus", "gus@players.example"),
+                                        SeatSpec("hal", "hal@players.example")],
+                     START, {"powers": "fay:austria,gus:turkey,hal:russia+england"},
+                     seed="club")
+    row, said = answered(referee, "d", "gus", "PRESS Austria\nHello Fay, Serbia is yours.",
+                         START)
+    assert "Press sent to fay." in said and row["reason"].startswith("commands press"), said
+    _row, said = answered(referee, "d", "fay", "PRESSE Turquie, Russie\nMerci !", START)
+    assert "Message envoyé à gus, hal." in said, said
+    _row, said = answered(referee, "d", "gus", "PRESS ENG, AUS: an alliance?", START)
+    assert "Press sent to fay, hal." in said, said
+    told = flat(outbox(referee, seat="hal", kind="press")[-1])
+    assert "an alliance?" in told and "gus sent this message to fay, hal." in told, told
+
+    _row, said = answered(referee, "d", "gus", "PRESS Italy\nanyone there?", START)
+    assert outbox(referee, seat="gus")[-1]["subject"].endswith("no orders found") and \
+        "PRESS noted" not in said and "there is no seat or team called italy" in said, said
+
+
+def test_grey_press_to_a_power_names_no_sender(tmp_path):
+    referee = club(tmp_path, press="anonymous")
+    _row, said = answered(referee, "d", "gus", "PRESS Autriche\nWatch Russia.", START)
+    assert "Press sent to fay, without your name." in said, said
+    told = flat(outbox(referee, seat="fay", kind="press")[-1])
+    assert "Watch Russia." in told and "gus" not in told, told

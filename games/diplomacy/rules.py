@@ -61,6 +61,19 @@ def seat_powers(state: dict, seat: str) -> list:
     return [power for power, player in state["powers"].items() if player == seat]
 
 
+def teams(state: dict) -> dict:
+    """The powers a PRESS may name, each by its English and French names and its
+    three-letter code ("PRESS France", "PRESSE Turquie", "PRESS FRA, ENG"): {name: [the
+    seat playing it]}. A power nobody plays is no one to write to."""
+    out = {}
+    for key, power in board().powers.items():
+        seat = state["powers"][key]
+        if seat:
+            for name in (power.name, power.french, power.name[:3].upper()):
+                out[name] = [seat]
+    return dict(sorted(out.items()))
+
+
 def acts(state: dict, power: str) -> bool:
     """Has this power something to order in the phase under way?"""
     position = state["position"]

@@ -48,9 +48,11 @@ stream arrives as an argument.
                                         outcome gives it as a plain key ("judged")
     bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
                                         ruling, for demos and tests
-    teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's
-                                        Caesar, Pompey...); without it PRESS takes a seat
-                                        or ALL
+    teams(state) -> {team: [seats]}     (optional) the groups of seats a PRESS may name,
+                                        each under every name players write for it: teams
+                                        (Auguste's Caesar, Pompey...) or the roles seats
+                                        play (Diplomacy's powers: France, Turquie, FRA);
+                                        without it PRESS takes a seat or ALL
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat

@@ -361,6 +361,13 @@ class Referee:
         if self.ready(table):
             self.store.update("games", {"id": game_id}, {"dirty": 1})
 
+    def withdraw_orders(self, game_id: str, seat: str, phase: int) -> bool:
+        """Withdraw a seat's orders for a phase (CLEAR, inside a transaction); were there
+        any?"""
+        return bool(self.store.execute(
+            "UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+            "AND phase = ? AND status = 'current'", [game_id, seat, phase]).rowcount)
+
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""
         if not reminder_due(self.store.game(game_id), now):

@@ -574,7 +574,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
     before = table.game_row["last_seq"]
-    run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
+    run_commands(mail, [c for c in reading.commands if c.name in BEFORE_ORDERS])
     seat = mail.seat
     with speaking(seat["lang"]):
         press = None if "press" in reading.names else players.press_answered(mail)
@@ -593,7 +593,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                 answer.notes.append(_("I found no orders in your mail. Write them as the "
                                       "first lines of your reply, one per line; send HELP for "
                                       "the syntax."))
-        run_commands(mail, [c for c in reading.commands if c.name not in SETTINGS])
+        run_commands(mail, [c for c in reading.commands if c.name not in BEFORE_ORDERS])
         table = mail.table
         if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
@@ -726,7 +726,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
     before = orders_text
-    orders, orders_text, errors = completing(referee, table, target, orders, orders_text, errors)
+    merged = keeping_others if getattr(table.game, "order_keys", None) else completing
+    orders, orders_text, errors = merged(referee, table, target, orders, orders_text, errors)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -754,6 +755,9 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
                                    else _("Orders received; they replace any you sent before "
                                           "for this turn.") if orders_text == before else
+                                   _("Orders received; each replaces your order on file for "
+                                     "the same unit, and your other orders stand: the whole "
+                                     "set is below.") if merged is keeping_others else
                                    _("Orders received. Your orders on file had lines I could "
                                      "not accept, and this mail gives none of the others "
                                      "again: I kept those I had accepted, with these. To "
@@ -894,6 +898,32 @@ def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
         again, still = table.game.parse(table.state["game"], target, joined)
         if len(still) <= len(errors):
             return again, joined, still
+    return orders, text, errors
+
+
+def keeping_others(referee, table, target: str, orders, text: str, errors) -> tuple:
+    """(orders, text, errors) of a mail in a game that keeps the orders on file for what a
+    new mail does not order again (its ``order_keys``: the judges' way): the mail's lines,
+    then each line on file that orders something the mail does not, read together (the
+    mail's lines keep their errors as read). A line on file that no longer reads beside the
+    mail's (a build too many) is not kept."""
+    sub = referee.current_submission(table.game_row["id"], target,
+                                     table.state["engine"]["phase"])
+    if sub is None:
+        return orders, text, errors
+    keys = partial(table.game.order_keys, table.state["game"], target)
+    named = {key for found in keys(text).values() for key in found}
+    filed = sub["text"].splitlines()
+    kept = [filed[number - 1] for number, found in sorted(keys(sub["text"]).items())
+            if not named.intersection(found)]
+    mine = len(text.splitlines())
+    while kept:
+        joined = "\n".join(text.splitlines() + kept)
+        again, still = table.game.parse(table.state["game"], target, joined)
+        late = {e.line - mine for e in still if e.line > mine}
+        if not late:
+            return again, joined, errors
+        kept = [line for at, line in enumerate(kept, 1) if at not in late]
     return orders, text, errors
 
 
@@ -1081,6 +1111,11 @@ class Mail:
     incoming: object = None
 
 
+# The commands acted on before a mail's orders: how its answer is written, and CLEAR, after
+# which the mail's orders are a new set.
+BEFORE_ORDERS = (*SETTINGS, "clear")
+
+
 def run_commands(mail: Mail, commands: list) -> None:
     """Act on each command of a mail, in the order written (each at most once)."""
     done = set()
@@ -1097,6 +1132,22 @@ def wait_command(mail: Mail, command) -> None:
                               {"wait_phase": mail.table.state["engine"]["phase"]})
     mail.answer.notes.append(_("WAIT noted: this turn will not be resolved before its "
                                "deadline unless you send READY."))
+
+
+def clear_command(mail: Mail, command) -> None:
+    """CLEAR: withdraw every order the seat has on file for the open phase; orders in the
+    same mail are a new set."""
+    table = mail.table
+    with speaking(mail.seat["lang"]):
+        if mail.seat["name"] not in table.state["engine"]["requests"]:
+            said = _("Nothing is asked of you now, so you have no orders to clear.")
+        elif mail.referee.withdraw_orders(table.game_row["id"], mail.seat["name"],
+                                          table.state["engine"]["phase"]):
+            said = _("CLEAR noted: your orders on file for this turn are withdrawn. Send new "
+                     "ones before the deadline, or your default orders count.")
+        else:
+            said = _("CLEAR noted: you had no orders on file for this turn.")
+    mail.answer.notes.append(said)
 
 
 def ready_command(mail: Mail, command) -> None:
@@ -1164,6 +1215,7 @@ def status_command(mail: Mail, command) -> None:
 
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
+                    "clear": clear_command,
                     "help": help_command, "status": status_command,
                     "language": language_command, "timezone": timezone_command,
                     "press": players.press_command, "absence": players.absence_command,

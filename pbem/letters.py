@@ -137,6 +137,7 @@ class Table:
                                            seat["token"]),
             "marker": REPLY_MARKERS.get(i18n.current(), REPLY_MARKERS["en"]),
             "slow": engine["timing"]["slow"] > 0,
+            "by_unit": getattr(self.game, "order_keys", None) is not None,
             "press": rules_engine.setting(self.state, "press"),
             "over": engine["over"],
             "briefing": "",

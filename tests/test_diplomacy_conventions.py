@@ -164,3 +164,39 @@ def test_grey_press_to_a_power_names_no_sender(tmp_path):
     assert "Press sent to fay, without your name." in said, said
     told = flat(outbox(referee, seat="fay", kind="press")[-1])
     assert "Watch Russia." in told and "gus" not in told, told
+
+
+def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_all(tmp_path):
+    referee = club(tmp_path)
+    answered(referee, "d", "gus", "A Bul - Ser\nF Bla - Rum", START)
+    row, said = answered(referee, "d", "gus", "Change of plan:\nF Bla - Con", START)
+    assert "each replaces your order on file for the same unit, and your other orders " \
+        "stand" in said and "F BLA - CON A BUL - SER" in said, said
+    _row, said = answered(referee, "d", "gus", "A Bul - Xyz", START)
+    assert "F BLA - CON A BUL - SER" in said and "line 1: there is no province XYZ" in said
+    _row, said = answered(referee, "d", "gus", "CLEAR\nA Bul H", START)
+    assert "CLEAR noted: your orders on file for this turn are withdrawn" in said, said
+    assert "A BUL H F BLA H (no order: it holds)" in said, said
+    _row, said = answered(referee, "d", "gus", "STATUS", START)
+    assert "A BUL H F BLA H (no order: it holds)" in said, said
+
+    answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul\nA Vie - Bud", START)
+    _row, said = answered(referee, "d", "fay", "A Vie tient", START)
+    assert "chacun remplace votre ordre enregistré pour la même unité" in said and \
+        "A VIE TIENT A SER - BUL F GRE S A SER - BUL" in said, said
+    _row, said = answered(referee, "d", "fay", "EFFACER", START)
+    assert "EFFACER noté : vos ordres enregistrés pour ce tour sont retirés" in said, said
+    _row, said = answered(referee, "d", "fay", "EFFACER", START)
+    assert "vous n'aviez aucun ordre enregistré pour ce tour" in said, said
+    assert "un nouveau message remplace les ordres des unités qu'il ordonne à nouveau" in said
+    referee.tick(later(START, 100), send=False)
+    told = flat(outbox(referee, seat="gus", kind="report")[-1])
+    assert "Austria (fay): no orders, every unit held" in told and \
+        "Turkey (gus): F BLA H (no order); A BUL H." in told, told
+
+    (tmp_path / "winter").mkdir()
+    referee = club(tmp_path / "winter", {**BALKANS, "phase": "winter 1902 adjustment",
+                                         "units": {"turkey": ["A BUL", "F BLA", "A ANK"]}})
+    answered(referee, "d", "gus", "BUILD A CON", START)
+    _row, said = answered(referee, "d", "gus", "BUILD F SMY", START)
+    assert "BUILD F SMY" in said and "BUILD A CON" not in said and "error" not in said, said

@@ -118,6 +118,22 @@ def parse(state: dict, seat: str, text: str) -> tuple:
     return read_orders(board(), state["position"], seat_powers(state, seat), text)
 
 
+def order_keys(state: dict, seat: str, text: str) -> dict:
+    """What each line of a seat's orders gives an order for, as the judges count it: {line
+    number: [the provinces of the units it orders, or of its builds; "WAIVE" and the power
+    for a waive]}. A line that gives no order has none: a new mail replaces the orders of
+    the units it names, and the others stand."""
+    powers = seat_powers(state, seat)
+    keys = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        orders, errors = read_orders(board(), state["position"], powers, line)
+        if not errors:
+            keys[number] = [f"WAIVE {power}" if order["type"] == "waive" else
+                            order["at"].partition("/")[0]
+                            for power, given in orders.items() for order in given]
+    return {number: found for number, found in keys.items() if found}
+
+
 def default_orders(state: dict, seat: str) -> dict:
     """A silent seat gives no order: its units hold, its dislodged units are disbanded, it
     builds nothing, and removes by civil disorder (adjustments.py)."""

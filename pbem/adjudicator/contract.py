@@ -53,6 +53,12 @@ stream arrives as an argument.
                                         (Auguste's Caesar, Pompey...) or the roles seats
                                         play (Diplomacy's powers: France, Turquie, FRA);
                                         without it PRESS takes a seat or ALL
+    order_keys(state, seat, text)       (optional) {line: [keys]}: what each line of a
+                                        seat's orders gives an order for (Diplomacy: a unit,
+                                        by its province). A game that has it keeps the
+                                        orders on file for what a new mail does not order
+                                        again (the judges' way; CLEAR withdraws them all);
+                                        without it a new mail replaces the whole set
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat

@@ -259,6 +259,8 @@ class Referee:
                 if not self.due(table, now):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
+                if self.grace(table, now):
+                    continue  # the phase waits on for the orders still missing
                 table = self.resolve_phase(table, now)
                 resolved += 1
             if not self.due(table, now):  # the phase just opened waits, as most do
@@ -273,6 +275,21 @@ class Referee:
             return False
         return (eng["deadline"] is not None and eng["deadline"] <= now) or self.ready(table)
 
+    def grace(self, table: Table, now: str) -> bool:
+        """At a deadline that passed with orders still missing, the game's grace
+        (``grace_hours``), once: the deadline moved, and each seat still silent told. Were
+        they given?"""
+        from . import letters
+        event = None if self.ready(table) else engine.grace(table.state, now)
+        if event is None:
+            return False
+        table = self.record(table, [event], now)
+        given = self.current_submissions(table.game_row["id"], table.state["engine"]["phase"])
+        for seat in self.store.seats(table.game_row["id"]):
+            if seat["name"] in table.state["engine"]["requests"] and seat["name"] not in given:
+                letters.grace(table, seat, now)
+        return True
+
     def resolve_phase(self, table: Table, now: str) -> Table:
         """Close the open phase with the orders in, report it, open what comes next."""
         from . import letters
@@ -286,6 +303,7 @@ class Referee:
                 if sub["text"].strip():
                     texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
+        since = table.state["engine"].get("grace") or table.state["engine"]["deadline"]
         with speaking("en"):  # the log is written in English, whoever is reading
             events = engine.close_phase(table.game, table.state, given, seed, texts)
             table = self.record(table, events, now)
@@ -295,7 +313,7 @@ class Referee:
                 if late.payload["disorder"]:
                     letters.disorder_notice(table, late.payload["disorder"], now)
             table = self.record(table, [engine.after_resolution(table.game, table.state, now,
-                                                                seed)], now)
+                                                                seed, since)], now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)

@@ -678,6 +678,18 @@ def more_time(table: Table, seat: dict, now: str) -> None:
                notes=[note], understood=[], errors=[])
 
 
+def grace(table: Table, seat: dict, now: str) -> None:
+    """The deadline passed without the seat's orders: the game's grace gives it until the
+    new deadline (the mail gives it), then its default orders count."""
+    with i18n.speaking(seat["lang"]):
+        note = i18n._("The deadline passed without your orders: the turn waits for them a "
+                      "little longer, until the deadline below; after it, your default "
+                      "orders count.")
+    table.send(seat, "deadline", lambda context: i18n._("grace period: {asked}").format(
+        asked=asked_words(context) or i18n._("your answer")), "ack", now,
+               notes=[note], understood=[], errors=[])
+
+
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
            game=None, kind="notice", lang: str = "en") -> None:
     """A short mail outside any seat's thread (rejections, referee notices), in `lang`:

@@ -200,3 +200,26 @@ def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_al
     answered(referee, "d", "gus", "BUILD A CON", START)
     _row, said = answered(referee, "d", "gus", "BUILD F SMY", START)
     assert "BUILD F SMY" in said and "BUILD A CON" not in said and "error" not in said, said
+
+
+def test_deadlines_keep_the_club_s_days_and_a_grace_period_waits_for_late_orders(tmp_path):
+    referee = club(tmp_path, deadlines="mon,thu 20:00", tz="Europe/Paris", grace_hours="24")
+    deadline = referee.table("d").state["engine"]["deadline"]
+    assert deadline == "2026-12-03T19:00:00Z"  # Thursday 20:00 in Paris, after 48 hours
+    answered(referee, "d", "fay", "A Vie H", "2026-12-01T12:30:00Z")
+    answered(referee, "d", "gus", "A Bul H", "2026-12-01T12:30:00Z")
+    referee.tick("2026-12-01T12:31:00Z", send=False)  # resolved early: Fall, still Thursday's
+    assert referee.table("d").state["engine"]["deadline"] == "2026-12-03T19:00:00Z"
+
+    referee.tick("2026-12-03T19:04:00Z", send=False)  # nobody sent: the grace begins
+    engine = referee.table("d").state["engine"]
+    assert engine["deadline"] == "2026-12-04T19:00:00Z" and engine["phase"] == 2
+    assert outbox(referee, seat="gus")[-1]["subject"].endswith(
+        "Fall 1902, movement: grace period: your orders by Fri 19:00")
+    assert "La date limite est passée sans vos ordres" in flat(outbox(referee, seat="fay")[-1])
+    answered(referee, "d", "fay", "A Vie H", "2026-12-04T10:00:00Z")
+    answered(referee, "d", "gus", "A Bul H", "2026-12-04T10:00:00Z")
+    referee.tick("2026-12-04T10:01:00Z", send=False)  # the next counts from Thursday's
+    engine = referee.table("d").state["engine"]
+    assert engine["phase"] == 3 and engine["deadline"] == "2026-12-07T19:00:00Z", engine
+    assert "seats_late" not in [e["type"] for e in referee.events("d", None)]

@@ -31,7 +31,7 @@ import time
 from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
-from .adjudicator.contract import OrderError
+from .adjudicator.contract import OrderError, canonical
 from .adjudicator.spelling import as_remark, asks, heads, introduces, readings, unlinked
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
@@ -903,10 +903,10 @@ def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
 
 def keeping_others(referee, table, target: str, orders, text: str, errors) -> tuple:
     """(orders, text, errors) of a mail in a game that keeps the orders on file for what a
-    new mail does not order again (its ``order_keys``: the judges' way): the mail's lines,
-    then each line on file that orders something the mail does not, read together (the
-    mail's lines keep their errors as read). A line on file that no longer reads beside the
-    mail's (a build too many) is not kept."""
+    new mail does not order again (its ``order_keys``: the judges' way): each line on file
+    that orders something the mail does not, then the mail's lines (which keep their errors
+    as read). The mail's lines count first: a line on file that no longer reads after them
+    (a build too many) is not kept."""
     sub = referee.current_submission(table.game_row["id"], target,
                                      table.state["engine"]["phase"])
     if sub is None:
@@ -916,15 +916,26 @@ def keeping_others(referee, table, target: str, orders, text: str, errors) -> tu
     filed = sub["text"].splitlines()
     kept = [filed[number - 1] for number, found in sorted(keys(sub["text"]).items())
             if not named.intersection(found)]
-    mine = len(text.splitlines())
+    parse, mine = partial(table.game.parse, table.state["game"], target), text.splitlines()
     while kept:
-        joined = "\n".join(text.splitlines() + kept)
-        again, still = table.game.parse(table.state["game"], target, joined)
-        late = {e.line - mine for e in still if e.line > mine}
+        again, still = parse("\n".join(mine + kept))
+        late = {e.line - len(mine) for e in still if e.line > len(mine)}
         if not late:
-            return again, joined, errors
+            written = "\n".join(kept + mine)  # the set as it reads: what stands, then the new
+            shown = parse(written)[0]
+            if unordered(shown) == unordered(again):
+                return shown, written, errors
+            return again, "\n".join(mine + kept), errors
         kept = [line for at, line in enumerate(kept, 1) if at not in late]
     return orders, text, errors
+
+
+def unordered(orders) -> object:
+    """A game's orders compared whatever the order of their lists ({power: [order]})."""
+    if isinstance(orders, dict):
+        return {key: sorted(map(canonical, value)) if isinstance(value, list)
+                else canonical(value) for key, value in orders.items()}
+    return canonical(orders)
 
 
 def in_place(filed: str, refused: set, text: str) -> str:
@@ -1135,9 +1146,11 @@ def wait_command(mail: Mail, command) -> None:
 
 
 def clear_command(mail: Mail, command) -> None:
-    """CLEAR: withdraw every order the seat has on file for the open phase; orders in the
-    same mail are a new set."""
+    """CLEAR: withdraw every order the seat has on file for the open phase, and a READY;
+    orders in the same mail are a new set."""
     table = mail.table
+    mail.referee.store.update("seats", {"game": table.game_row["id"], "name": mail.seat["name"]},
+                              {"ready_phase": 0})
     with speaking(mail.seat["lang"]):
         if mail.seat["name"] not in table.state["engine"]["requests"]:
             said = _("Nothing is asked of you now, so you have no orders to clear.")

@@ -171,9 +171,9 @@ def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_al
     answered(referee, "d", "gus", "A Bul - Ser\nF Bla - Rum", START)
     row, said = answered(referee, "d", "gus", "Change of plan:\nF Bla - Con", START)
     assert "each replaces your order on file for the same unit, and your other orders " \
-        "stand" in said and "F BLA - CON A BUL - SER" in said, said
+        "stand" in said and "A BUL - SER F BLA - CON" in said, said
     _row, said = answered(referee, "d", "gus", "A Bul - Xyz", START)
-    assert "F BLA - CON A BUL - SER" in said and "line 1: there is no province XYZ" in said
+    assert "A BUL - SER F BLA - CON" in said and "line 1: there is no province XYZ" in said
     _row, said = answered(referee, "d", "gus", "CLEAR\nA Bul H", START)
     assert "CLEAR noted: your orders on file for this turn are withdrawn" in said, said
     assert "A BUL H F BLA H (no order: it holds)" in said, said
@@ -183,7 +183,7 @@ def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_al
     answered(referee, "d", "fay", "A Ser - Bul\nF Gre S A Ser - Bul\nA Vie - Bud", START)
     _row, said = answered(referee, "d", "fay", "A Vie tient", START)
     assert "chacun remplace votre ordre enregistré pour la même unité" in said and \
-        "A VIE TIENT A SER - BUL F GRE S A SER - BUL" in said, said
+        "A SER - BUL F GRE S A SER - BUL A VIE TIENT" in said, said
     _row, said = answered(referee, "d", "fay", "EFFACER", START)
     assert "EFFACER noté : vos ordres enregistrés pour ce tour sont retirés" in said, said
     _row, said = answered(referee, "d", "fay", "EFFACER", START)

@@ -141,16 +141,13 @@ def wrap(text: str, keep=(), width: int = TEXT_WIDTH, indent: str = "") -> str:
 
     Long words (addresses) stay whole, and so does each phrase in `keep`
     (a subject tag such as '[pbem rome #code]'); `indent` starts every line
-    after the first (a list item's continuation: a press message's own lines
-    stay lines of the item, under it).
+    after a paragraph's first (a list item's continuation).
     """
     text = str(text)
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", "\0"))
-    lines = text.split("\n")
-    lines[1:] = [indent + line if line.strip() else "" for line in lines[1:]]
     return "\n".join(line if fits(line, width) else filled(line, width, indent)
-                     for line in lines).replace("\0", " ")
+                     for line in text.split("\n")).replace("\0", " ")
 
 
 @lru_cache(maxsize=1024)

@@ -11,7 +11,6 @@ notices to anyone else are in English.
 from dataclasses import dataclass, field
 from functools import cached_property
 import json
-import secrets
 
 from markupsafe import Markup
 
@@ -298,7 +297,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
-    msg_id = msg_id or message_id(domain, game)
+    msg_id = msg_id or fixed_id(referee, game, kind, to, in_reply_to, now)
     draft = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                     text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
                     in_reply_to=in_reply_to, references=references, images=images,
@@ -312,6 +311,24 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
+
+
+def fixed_id(referee, game: str | None, kind: str, to: str, in_reply_to: str | None,
+             now: str) -> str:
+    """A mail's Message-ID, from what it is: its game, kind and reader, the game's last
+    event, the mail it answers (a mail outside any game and answering none: its time).
+    Written again after a backup is restored, it has the same ID; two mails alike in all
+    that are told apart by a number, counted in the outbox, so the same again too."""
+    row = referee.store.game(game) if game else None
+    key = row["seed"] if row else referee.config["address"]
+    what = [kind, to.lower(), row["last_seq"] if row else "", in_reply_to or ("" if row else now)]
+    domain = referee.config["address"].partition("@")[2] or "localhost"
+    first = message_id(domain, game, key, what)
+    found, number = first, 1
+    while referee.store.one("SELECT 1 FROM outbox WHERE message_id = ?", [found]):
+        number += 1
+        found = first.replace("@", f".{number}@", 1)
+    return found
 
 
 def happenings(table: Table, seat: dict) -> list[str]:
@@ -928,10 +945,13 @@ def replacement(table: Table, seat: dict, now: str) -> None:
 # ------------------------------------------------------------ press
 
 
-def press_message_id(table: Table, seq: int) -> str:
-    """The Message-ID of a press mail: it names the press event, so a reply finds its sender."""
+def press_message_id(table: Table, seq: int, seat: str) -> str:
+    """The Message-ID of a press mail to a seat: it names the press event, so a reply finds
+    its sender (the rest is fixed by the seat, as every mail's: see `fixed_id`)."""
     domain = table.referee.config["address"].partition("@")[2] or "localhost"
-    return f"<{table.game_row['id']}.press.{seq}.{secrets.token_hex(6)}@{domain}>"
+    game = table.game_row["id"]
+    fixed = message_id(domain, game, table.game_row["seed"], ["press", seq, seat])
+    return fixed.replace(f"<{game}.", f"<{game}.press.{seq}.", 1)
 
 
 def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
@@ -956,7 +976,7 @@ def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
                             "to the sender alone, unless it holds orders or commands, which "
                             "are read as such and sent to nobody.")))
         tell(table, seat, "press", headline, notes, now, quoted=p["text"],
-             msg_id=press_message_id(table, seq))
+             msg_id=press_message_id(table, seq, name))
     notice(table.referee, table.referee.config["referee"],
            f"game {table.game_row['id']}: press from {p['from']} to {', '.join(p['to'])}",
            [("Anonymous press" if p["anonymous"] else "Press") +

@@ -17,7 +17,7 @@ from pbem.timeutil import later
 
 from conftest import START, make_referee
 from mailkinds import SAGA_START
-from players import answer_to, flat, outbox, reply
+from players import answer_to, flat, outbox, reply, text_of
 from test_saga_leaks import LeakWatch
 
 # bob is ann's vassal; cat (on Cumbria) may attack bob's homeland, Mercia.
@@ -164,6 +164,31 @@ def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_pat
     referee.tick(deadline(referee), send=False)
     game = referee.table("c").state["game"]
     assert (game["factions"]["ann"], game["homelands"]["ann"]) == ("scots", "Alba")
+
+
+def test_a_signup_hint_copied_as_the_mail_shows_it_is_read(tmp_path):
+    """'faction normands   patrie Normandie', copied from the welcome, was refused, as was
+    the error's own example 'faction bretons de strathclyde'; the factions an error lists
+    are named as a French seat writes them."""
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    [welcome] = outbox(referee, seat="ann", kind="welcome")
+    [shown] = [line.strip() for line in text_of(welcome).splitlines()
+               if line.strip().startswith("faction normands") and "patrie" in line]
+    assert shown == "faction normands   patrie Normandie"
+    said = flat(answer_to(referee, reply(referee, "c", "ann", shown, START)))
+    assert "faction : Normands" in said and "patrie : Normandie" in said, said
+    assert "ligne 1" not in said
+    said = flat(answer_to(referee, reply(referee, "c", "ann", "patrie Strathclyde", START)))
+    example = said.split("par exemple ")[1].split()[:2]
+    assert example == ["faction", "bretons-de-strathclyde"], said
+    for faction in ("bretons de strathclyde", "bretons-de-strathclyde",
+                    "Strathclyde Britons"):
+        said = flat(answer_to(referee, reply(referee, "c", "ann", "patrie Strathclyde\n"
+                                             f"faction {faction}", START)))
+        assert "faction : Bretons de Strathclyde" in said and "ligne 2" not in said, said
+    said = flat(answer_to(referee, reply(referee, "c", "ann", "faction saxons", START)))
+    assert "nommez une faction : vikings, anglo-danois, gallois, normands" in said, said
+    assert "welsh" not in said
 
 
 def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):

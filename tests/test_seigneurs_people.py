@@ -159,6 +159,23 @@ def test_a_building_named_as_the_mails_name_it_is_read(tmp_path):
     assert "you put wood 1 on your warrior house" in flat(answer_to(referee, bob))
 
 
+def test_the_short_form_of_a_payment_pays_what_is_owed_or_says_why_not(tmp_path):
+    """'build walls', the HELP's short form, on walls already paid in full, was answered
+    with the limit of a turn's payments."""
+    referee = valley_game(tmp_path, {
+        "stage": "construction", "stocks": {"ann": {"stone": 5}, "bob": {"stone": 5}},
+        "projects": {"ann": {"walls": {"paid": {"stone": 4}, "started": 1}},
+                     "bob": {"walls": {"paid": {"stone": 3}, "started": 1}}}},
+        lang={"ann": "fr"})
+    help_text = flat(answer_to(referee, reply(referee, "v", "bob", "HELP", START)))
+    assert "(or just: build walls)" in help_text
+    said = flat(answer_to(referee, reply(referee, "v", "bob", "build walls", START)))
+    assert "you put stone 1 on your walls" in said and "line 1" not in said, said
+    said = flat(answer_to(referee, reply(referee, "v", "ann", "construire murailles", START)))
+    assert "ligne 1 : le chantier (murailles) est payé en entier : il sera achevé à la " \
+           "construction du tour 3" in said, said
+
+
 def test_a_seat_without_a_hit_is_neither_offered_nor_let_name_victims(tmp_path):
     referee = valley_game(tmp_path, {"stage": "movement", "warriors": {
         "ann": {"C4": 2}, "bob": {"C4": 2}}, "relations": {"ann|bob": "war"}})

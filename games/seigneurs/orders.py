@@ -20,7 +20,7 @@ from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
-from .material import (BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
+from .material import (BUILDINGS, BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
                        building_name, card_name, good_name, goods_text, offered_text, plain,
                        valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
@@ -542,7 +542,9 @@ def read_build(r, orders, args, line):
         raise LineError(_("name a building{example}").format(
             example=example_for(r.state, r.seat, "build")))
     if args[0] not in BUILDING_WORDS:
-        raise LineError(_("name a building{hint}").format(hint=close(args[0], BUILDING_WORDS)))
+        raise LineError(_("{word} is not a building; buildings: {names}{hint}").format(
+            word=args[0], names=", ".join(building_name(b) for b in BUILDINGS),
+            hint=close(args[0], BUILDING_WORDS)))
     building = BUILDING_WORDS[args[0]]
     args = args[1:]
     tails = BUILDING_TAILS.get(building, ())
@@ -551,7 +553,13 @@ def read_build(r, orders, args, line):
     if development.done_building(r.state, r.seat, building):
         raise LineError(_("your {building} is finished already").format(
             building=building_name(building)))
-    goods = r.goods(args) if args else development.still_owed(r.state, r.seat, building)
+    owed = development.still_owed(r.state, r.seat, building)
+    if not owed:
+        raise LineError(_("your {building} project is paid in full: it is finished in "
+                          "the construction of turn {turn}").format(
+            building=building_name(building),
+            turn=development.finished_in(r.state, r.seat, building)))
+    goods = r.goods(args) if args else owed
     orders.setdefault("build", []).append({"building": building,
                                            "goods": [[g, n] for g, n in goods.items()]})
 

@@ -122,7 +122,7 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     orders, errors = parse_ruling("Ruling winner ann kept every oath\nA fine game.",
                                   {"winner": ["ann", "bob"]}, by="barb")
     assert errors == []
-    assert orders == {"set": {"winner": "ann"}, "text": "kept every oath A fine game.",
+    assert orders == {"set": {"winner": "ann"}, "text": "kept every oath; A fine game.",
                       "by": "barb"}
     _, errors = parse_ruling("I cannot decide", {"winner": ["ann", "bob"]}, by="barb")
     assert errors[0].message == "the ruling must set winner, e.g. winner ann"
@@ -130,6 +130,20 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     assert errors[0].message == "say what winner is, e.g. winner ann"
     _, errors = parse_ruling("I cannot decide", {"points": []}, by="barb")
     assert errors[0].message == "the ruling must set points"
+
+
+def test_a_rulings_reasons_are_whole_and_its_courtesies_are_remarks():
+    orders, errors = parse_ruling(
+        "Hi all,\nHere is my final ruling:\nMes seigneurs,\nwinner ann\nbob burnt the mill\n"
+        "Cheers,\nBarb the Great\n", {"winner": ["ann", "bob"]}, by="barb")
+    assert orders["text"] == "bob burnt the mill"
+    assert [(e.line, e.remark) for e in errors] == [(1, True), (2, True), (3, True),
+                                                   (6, True), (7, True)]
+    orders, errors = parse_ruling("The winner is plain.\nwinner bob\nbarb",
+                                  {"winner": ["ann", "bob"]}, by="barb")
+    assert orders["text"] == "The winner is plain." and [e.line for e in errors] == [3]
+    _, errors = parse_ruling("Hello,\nbarb", {"winner": ["ann", "bob"]}, by="barb")
+    assert errors[0].message == "the ruling must set winner, e.g. winner ann"
 
 
 def test_a_ruling_sets_several_values_on_a_line_and_names_every_one_missing():

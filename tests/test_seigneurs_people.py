@@ -227,6 +227,32 @@ def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broke
     assert "votre décision : vainqueur : bob" in said and "winner" not in said, said
 
 
+def test_the_final_judgement_publishes_the_judges_reasons_not_its_courtesies(tmp_path):
+    """The barbarian's greeting and signature were published as its reasons, and the reason
+    given with 'rompu 2' was dropped."""
+    referee = valley_game(tmp_path, {
+        "stage": "growth", "farms": {"I5": "bob"}, "goods": {"I5": {"food": 4}},
+        "agreements": [{"kind": "peace", "parties": ["ann", "bob"],
+                        "terms": {"ann": "paix", "bob": "peace"}, "turn": 1},
+                       {"kind": "peace", "parties": ["ann", "zed"],
+                        "terms": {"ann": "paix", "zed": "peace"}, "turn": 1}]},
+        lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    reason = "bob a pillé les fermes d'ann malgré la paix"
+    row = reply(referee, "v", "zed", "Bonjour à tous,\n\nVoici mon jugement, mes seigneurs.\n"
+                f"vainqueur ann\nrompu 2 : {reason}\n\nBien à vous,\nZed le Barbare",
+                later(referee.table("v").state["engine"]["deadline"], -1))
+    said = flat(answer_to(referee, row))
+    assert f"vos raisons : rompu 2 : {reason} " in said, said
+    assert "Ignoré : Bien à vous, Ignoré : Zed le Barbare" in said
+    assert "ligne 3 : Voici mon jugement, mes seigneurs." in said
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    final = flat(outbox(referee, seat="ann", kind="over")[-1])
+    assert f"winner: ann (rompu 2 : {reason})." in final, final
+    assert f"The barbarian says: rompu 2 : {reason}" in final
+    assert "Bien à vous" not in final and "Barbare" not in final and "Voici" not in final
+
+
 def test_help_shows_press_to_a_seat_of_the_game_and_no_team(tmp_path):
     referee = valley_game(tmp_path, {"stage": "market", "card": "border-raid"},
                           lang={"ann": "fr"})

@@ -263,9 +263,11 @@ def parse_judge(state, seat, text):
     for line in text.splitlines():
         tokens = words(line)
         if tokens and tokens[0] in ("broken", "rompu", "rompus", "breach", "breaches"):
-            broken += [int(t) for t in tokens[1:] if t.isdigit()]
-        else:
-            rest.append(line)
+            numbers = [int(t) for t in tokens[1:] if t.isdigit()]
+            broken += numbers
+            # "rompu 2 : bob a pillé les fermes d'ann": the line is a reason too
+            line = line if len(tokens) > len(numbers) + 1 else ""
+        rest.append(line)
     orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat,
                                   words=RULING_WORDS)
     orders["broken"] = sorted(set(broken))

@@ -2,9 +2,11 @@
 
 from collections import Counter
 
+from hypothesis import given
+from hypothesis import strategies as st
 import pytest
 
-from pbem.adjudicator import bags, dice, knowledge, offers, results, rounds
+from pbem.adjudicator import bags, dice, knowledge, numbers, offers, results, rounds
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rng import PhaseRng
 from pbem.adjudicator.rulings import parse_ruling
@@ -116,6 +118,30 @@ def test_a_result_is_read_in_english_or_french_with_points():
     assert results.parse_result("Bravo à ann.\nrésultat : perdu (9 points)") == (
         {"outcome": "lost", "points": 9},
         [OrderError(1, "Bravo à ann.", "not an order: set aside as a remark", remark=True)])
+
+
+@given(st.integers(0, 12), st.sampled_from(["en", "fr"]), st.booleans())
+def test_a_number_reads_in_digits_and_in_words_in_either_language(n, lang, shout):
+    english = "zero one two three four five six seven eight nine ten eleven twelve".split()
+    french = "zero un deux trois quatre cinq six sept huit neuf dix onze douze".split()
+    word = (english if lang == "en" else french)[n]
+    assert numbers.number(str(n)) == n
+    if n:
+        assert numbers.number(word.upper() if shout else word.title()) == n
+    assert numbers.number("une") == 1 and numbers.number("Douze.") == 12
+    assert numbers.number("pierre") is None and numbers.number("") is None
+
+
+def test_a_result_and_an_offer_read_numbers_in_words():
+    assert results.parse_result("résultat gagné, douze points", with_points=True)[0] == \
+        {"outcome": "won", "points": 12}
+    assert results.parse_result("result lost points nine", with_points=True)[0] == \
+        {"outcome": "lost", "points": 9}
+    assert results.parse_result("result won, one more for the Lord") == \
+        ({"outcome": "won", "points": None}, [])
+    goods = {"wood": "wood", "bois": "wood", "pierres": "stone", "stone": "stone"}
+    assert offers.read_goods(["trois", "pierres", "bois"], goods) == {"stone": 3, "wood": 1}
+    assert offers.read_goods(["wood", "two"], goods) == {"wood": 2}
 
 
 def test_a_ruling_mail_sets_values_and_keeps_the_reasons():

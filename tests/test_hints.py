@@ -140,14 +140,17 @@ class Hints:
                     hints += orders if who == seat else []
             self.probe(state, seat, lang, hints, phase)
 
-    def check(self, state, seat, lang, hints, where) -> None:
+    def check(self, state, seat, lang, hints, where, after_mistake=False) -> None:
         """Feed each hint to the parser for the seat; keep those it refuses (a hint of
-        two readings, a tuple, is refused when both are)."""
+        two readings, a tuple, is refused when both are). After a mistaken line
+        (`after_mistake`), that first line may be set aside as a remark."""
         self.stages.add(stage(state))
         with speaking(lang):
             for hint in hints:
                 readings = hint if isinstance(hint, tuple) else (hint,)
-                errors = [self.game.parse(state, seat, text)[1] for text in readings]
+                errors = [[e for e in self.game.parse(state, seat, text)[1]
+                           if not (after_mistake and e.remark and e.line == 1 and "\n" in text)]
+                          for text in readings]
                 self.checked += 1
                 if all(errors):
                     self.refused.append(f"{self.ruleset} {stage(state)} {seat} ({lang}), "
@@ -184,7 +187,8 @@ class Hints:
                     if not error.text:      # about the whole mail: a line to add to it
                         hints = [f"{wrong}\n{h[0] if isinstance(h, tuple) else h}"
                                  for h in hints]
-                    self.check(state, seat, lang, hints, f"the answer to {wrong!r}")
+                    self.check(state, seat, lang, hints, f"the answer to {wrong!r}",
+                               after_mistake=True)
 
 
 def other_language(name: str) -> str:

@@ -191,6 +191,24 @@ def test_a_signup_hint_copied_as_the_mail_shows_it_is_read(tmp_path):
     assert "welsh" not in said
 
 
+@pytest.mark.parametrize("line, said", [
+    ("recruter une levee", "recruter 1 unité de Levées"),
+    ("recruter 1 guerrier", "recruter 1 unité de Guerriers"),
+    ("reconnaissance Mercie -- on y va", "reconnaissance de Mercie"),
+    ("scout Mercia // let's see", "reconnaissance de Mercie"),
+    ("diviser ost deux pillards", "2 unités de Levées quittent ost et deviennent pillards"),
+])
+def test_numbers_in_words_and_chat_after_a_zone_are_read(tmp_path, line, said):
+    """'recruter une levee' and 'recruter 1 guerrier' were refused; 'scout Cumbria -- on y
+    va' read the chat as part of the zone."""
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}, "active": "ann"},
+                       lang={"ann": "fr"})
+    row = reply(referee, "c", "ann", line, START)
+    answer = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), answer
+    assert said in answer, answer
+
+
 def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
     from pbem.games import saga
     referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})
@@ -214,6 +232,7 @@ def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
     ("scenario 4 (Homeland)", "Homeland"),
     ("scenario the bridge", "The bridge"),
     ("scénario Bataille pour le pont", "The bridge"),
+    ("scenario three", "The monastery"),
 ])
 def test_a_scenario_written_as_the_options_name_it_is_read(tmp_path, line, scenario):
     referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})

@@ -307,6 +307,46 @@ def test_a_building_named_with_its_article_is_read(tmp_path, line, said):
     assert said in flat(answer_to(referee, ann))
 
 
+@pytest.mark.parametrize("position, seat, line, said", [
+    ({"stage": "taxation"}, "ann", "produire trois pierres", "votre domaine produit pierre 3"),
+    ({"stage": "taxation"}, "bob", "produce two stone one wood",
+     "your domain produces wood 1, stone 2"),
+    ({"stage": "market", "card": "horde", "stocks": {"bob": {"metal": 3}}}, "bob",
+     "sell metal one", "you sell metal 1 to the merchants"),
+    ({"stage": "market", "stocks": {"ann": {"wood": 3}}}, "ann",
+     "offre bob donne deux bois contre une pierre", "vous proposez à bob bois 2 contre "
+                                                   "pierre 1"),
+    ({"stage": "construction", "stocks": {"ann": {"wood": 5, "food": 5}}}, "ann",
+     "batir caserne bois 1", "vous mettez bois 1 sur votre chantier : maison de guerriers"),
+    ({"stage": "construction", "stocks": {"bob": {"wood": 5, "stone": 5}}}, "bob",
+     "build the church stone 1", "you put stone 1 on your church"),
+    ({"stage": "construction", "stocks": {"ann": {"wood": 5, "stone": 5}}}, "ann",
+     "construire les remparts pierre 1", "vous mettez pierre 1 sur votre chantier : "
+                                         "murailles"),
+])
+def test_numbers_in_words_and_buildings_by_their_everyday_names_are_read(
+        tmp_path, position, seat, line, said):
+    """'produire trois pierres' and 'sell metal one' were refused; 'batir caserne' got only
+    'nommez un bâtiment'."""
+    referee = valley_game(tmp_path, position, lang={"ann": "fr"})
+    row = reply(referee, "v", seat, line, START)
+    answer = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), answer
+    assert said in answer, answer
+
+
+def test_warriors_sent_against_a_claim_are_counted_in_words(tmp_path):
+    """'oppose E8 three' was refused."""
+    referee = valley_game(tmp_path, {"stage": "taxation", "farms": {"D5": "bob"},
+                                     "goods": {"D5": {"metal": 2}, "C2": {"wood": 1}}})
+    reply(referee, "v", "ann", "tax C2 all", START)
+    reply(referee, "v", "bob", "tax D5 all", START)
+    referee.tick(later(START, 0.1), send=False)
+    said = flat(answer_to(referee, reply(referee, "v", "ann", "oppose D5 two",
+                                         later(START, 0.2))))
+    assert "2 warriors oppose the claim on D5" in said, said
+
+
 def test_a_good_the_merchants_do_not_trade_says_what_they_trade(tmp_path):
     """'vendre bois 2' when the merchants traded metal and weapons was answered 'bois
     n'est pas une ressource ici'."""

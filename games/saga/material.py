@@ -8,6 +8,7 @@ the state, the events and the data files hold.
 from functools import lru_cache
 import unicodedata
 
+from pbem.adjudicator import numbers
 from pbem.i18n import LANGUAGES, N_, _, current, ngettext, speaking
 
 # Unit types, from the most valuable to the cheapest; one point buys one unit.
@@ -130,8 +131,9 @@ def faction_word(faction: str) -> str:
 def scenario_of(word: str) -> str | None:
     """The scenario a word or a die face names, or None."""
     key = squash(word)
-    if key.isdigit() and 1 <= int(key) <= len(SCENARIO_NAMES):
-        return list(SCENARIO_NAMES)[int(key) - 1]
+    face = numbers.number(key)
+    if face is not None and 1 <= face <= len(SCENARIO_NAMES):
+        return list(SCENARIO_NAMES)[face - 1]
     return SCENARIO_WORDS.get(key)
 
 

@@ -24,6 +24,7 @@ from difflib import get_close_matches
 import re
 
 from pbem.adjudicator.contract import OrderError, plain_copy
+from pbem.adjudicator import numbers
 from pbem.adjudicator.results import LEAD, parse_result
 from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
@@ -81,9 +82,6 @@ FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "
           "comme", "units", "unit", "unites", "unite"}
 # The armies every seat starts with, by their French names (réserve reads as reserve).
 ARMY_WORDS = {"ost": "host"}
-# Numbers of units as people write them: "je perds une levée", "two warriors".
-NUMBER_WORDS = {"an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3,
-                "trois": 3, "four": 4, "quatre": 4}
 NOTHING = {"none", "no", "nothing", "non", "rien", "aucune", "aucun", "decline", "refuse"}
 # What each phase accepts.
 ACCEPTS = {
@@ -227,10 +225,10 @@ class Reader:
         units = {t: 0 for t in UNIT_TYPES}
         lord, name, count, cheap = False, None, None, 0
         for token in tokens:
-            if token.isdigit() or token in NUMBER_WORDS:
+            if numbers.number(token) is not None or token == "an":  # "je perds une levée"
                 if count is not None:
                     cheap += count
-                count = int(token) if token.isdigit() else NUMBER_WORDS[token]
+                count = 1 if token == "an" else numbers.number(token)
                 continue
             kind = unit_of(token)
             if kind:
@@ -416,7 +414,10 @@ class Reader:
         self.take(number, line, {"do": "disband", "army": name, "units": units, "lord": False})
 
     def read_recruit(self, number, line, args) -> None:
-        """RECRUIT type [zone|army]: one unit of each type per turn."""
+        """RECRUIT [1] type [zone|army]: one unit of each type per turn ("recruter une
+        levée", "recruit 1 warrior")."""
+        if args and numbers.number(args[0]) == 1:
+            args = args[1:]
         kind = unit_of(args[0]) if args else None
         if kind is None:
             raise ValueError(_("RECRUIT needs a unit type{example}").format(

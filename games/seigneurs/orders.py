@@ -10,6 +10,7 @@ written.
 from functools import partial
 import re
 
+from pbem.adjudicator import numbers
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.editions import edition
@@ -155,14 +156,15 @@ class Reader:
         return word
 
     def count(self, word: str | None, default=None) -> int:
-        """A whole number of 1 or more."""
+        """A whole number of 1 or more, in digits or in words ("three", "trois")."""
         if word is None:
             if default is None:
                 raise LineError(_("say how many"))
             return default
-        if not word.isdigit() or int(word) < 1:
+        said = numbers.number(word)
+        if said is None or said < 1:
             raise LineError(_("{word} is not a number of 1 or more").format(word=word))
-        return int(word)
+        return said
 
     def good(self, word: str, allowed=RESOURCES) -> str:
         """A good named by a word."""
@@ -174,8 +176,14 @@ class Reader:
         return good
 
     def goods_list(self, tokens, size=None, allowed=RESOURCES) -> list[str]:
-        """Goods one by one ('stone stone food')."""
-        out = [self.good(t, allowed) for t in tokens if t not in FILLER]
+        """Goods one by one ('stone stone food'), or with their numbers ('trois pierres',
+        'stone 2 food')."""
+        tokens = [t for t in tokens if t not in FILLER]
+        if any(numbers.number(t) is not None for t in tokens):
+            out = [good for good, n in self.goods(tokens, allowed).items()
+                   for good in [good] * n]
+        else:
+            out = [self.good(t, allowed) for t in tokens]
         if size is not None and len(out) != size:
             raise LineError(_("name {number} resources, e.g. wood food").format(number=size))
         return out
@@ -186,7 +194,7 @@ class Reader:
         try:
             return trade.read_goods([t for t in tokens if t not in FILLER], table)
         except ValueError:
-            bad = next((t for t in tokens if not t.isdigit() and t not in table
+            bad = next((t for t in tokens if numbers.number(t) is None and t not in table
                         and t not in FILLER), None)
             if bad:
                 raise LineError(_("{word} is not a resource here{hint}").format(
@@ -263,15 +271,26 @@ def parse_judge(state, seat, text):
     for line in text.splitlines():
         tokens = words(line)
         if tokens and tokens[0] in ("broken", "rompu", "rompus", "breach", "breaches"):
-            numbers = [int(t) for t in tokens[1:] if t.isdigit()]
-            broken += numbers
+            named = agreements_named(tokens[1:])
+            broken += [numbers.number(t) for t in named if numbers.number(t)]
             # "rompu 2 : bob a pillé les fermes d'ann": the line is a reason too
-            line = line if len(tokens) > len(numbers) + 1 else ""
+            line = line if len(tokens) > len(named) + 1 else ""
         rest.append(line)
     orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat,
                                   words=RULING_WORDS)
     orders["broken"] = sorted(set(broken))
     return orders, errors
+
+
+def agreements_named(tokens: list[str]) -> list[str]:
+    """The words that number the agreements a "broken" line names, up to its reasons:
+    "2 et 5" of "rompus 2 et 5 : ..."."""
+    named = []
+    for token in tokens:
+        if not numbers.number(token) and not (named and token in ("and", "et")):
+            break
+        named.append(token)
+    return named
 
 
 # ---------------------------------------------------------------- one reader per verb

@@ -548,7 +548,8 @@ NARRATIONS = {
         seat=p["seat"], faction=faction_name(p["faction"]), zone=p["homeland"]),
     "armies_raised": lambda p: _("{seat}'s armies: {armies}").format(
         seat=p["seat"], armies=_("; ").join(
-            f"{n} {units_text(a['units'], a['lord'])}" for n, a in sorted(p["armies"].items()))),
+            f"{army_name(n)} {units_text(a['units'], a['lord'])}"
+            for n, a in sorted(p["armies"].items()))),
     "campaign_began": lambda p: _("the campaign begins"),
     "round_began": lambda p: _("round {round}: order of play {order}").format(
         round=p["round"], order=", ".join(p["order"])),

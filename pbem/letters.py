@@ -9,9 +9,11 @@ notices to anyone else are in English.
 """
 
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from functools import cached_property
 import json
 import secrets
+from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
@@ -26,6 +28,7 @@ from .mail.compose import Board, CloseUp, compose, message_id
 from .mail.parse import REPLY_MARKERS
 from .reading import shown
 from .store import row_event
+from .timeutil import parse_time
 
 
 ALL_PARTS = frozenset({"yours", "help"})  # the costly parts of a mail's context
@@ -632,7 +635,18 @@ def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = N
     teams = getattr(table.game, "teams", None)
     table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
                lang=lang, press_seat=others[0] if others else seat["name"],
-               press_teams=bool(teams and teams(table.state["game"])))
+               press_teams=bool(teams and teams(table.state["game"])),
+               away=away_example(seat, now, lang or seat["lang"]))
+
+
+def away_example(seat: dict, now: str, lang: str) -> dict:
+    """The days HELP's ABSENCE example names: a week starting two weeks from today in the
+    seat's zone, written as the seat's language writes dates ({"start", "end"})."""
+    zone = ZoneInfo(seat["tz"]) if seat.get("tz") else timezone.utc
+    first = parse_time(now).astimezone(zone).date() + timedelta(days=14)
+    written = "%d/%m/%Y" if lang == "fr" else "%Y-%m-%d"
+    return {"start": first.strftime(written),
+            "end": (first + timedelta(days=6)).strftime(written)}
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:

@@ -121,3 +121,13 @@ def test_a_french_reader_gets_no_english_words_nor_a_broken_sentence(tmp_path):
     referee.tick(later(START, 2), send=False)
     report = flat(outbox(referee, seat="bob")[-1])
     assert "armées de bob : ost 1 unité de Gardes" in report and "host" not in report, report
+
+
+def test_history_lists_what_each_turn_asked_in_french(tmp_path):
+    """A phase's prompt is kept in the log in English, filled in ("Orders for turn 1."):
+    a French HISTORIQUE listed it so."""
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "g", [SeatSpec(n, f"{n}@players.example", lang="fr")
+                                      for n in ("ann", "bob")], START, seed="french")
+    said = flat(answer_to(referee, reply(referee, "g", "ann", "HISTORIQUE", START)))
+    assert ") : Ordres du tour 1." in said and "Orders for turn" not in said, said

@@ -17,7 +17,7 @@ from pbem.timeutil import later
 
 from conftest import START, make_referee
 from mailkinds import SAGA_START
-from players import answer_to, flat, outbox, reply, text_of
+from players import answer_to, flat, outbox, parsed, reply, text_of
 from test_saga_leaks import LeakWatch
 
 # bob is ann's vassal; cat (on Cumbria) may attack bob's homeland, Mercia.
@@ -148,6 +148,43 @@ def test_the_referee_is_told_what_each_side_reported(tmp_path):
     [notice] = [row for row in outbox(referee) if row["kind"] == "ruling"]
     assert cat_said in flat(notice)
     assert "pbem ruling c" in flat(notice)
+
+
+def test_a_disputed_battle_brings_each_sides_words_and_photo_to_the_referee(tmp_path):
+    """The referee's mail said only 'won/won': the players' remarks and the photo of the
+    table reached neither the referee nor the opponent."""
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}, "active": "cat"},
+                       lang={"bob": "fr"})
+    now = START
+    reply(referee, "c", "cat", "move host Mercia", now)
+    while referee.table("c").state["game"]["turn"]["stage"] != "battle":
+        now = deadline(referee)
+        referee.tick(now, send=False)
+    points = referee.table("c").state["game"]["turn"]["battle"].get("points_rule")
+    photo = b"\xff\xd8\xff\xe0 the table at the end, bob's Lord on the bridge"
+    reply(referee, "c", "cat", "Hi,\nresult won" + (" points 12" if points else "") +
+          "\nMy hearthguards held the bridge to the last turn.\nCheers, Cat", now,
+          files=[("table.jpg", "image/jpeg", photo)])
+    reply(referee, "c", "cat", "PRESS ann\nbob will cry foul, watch", now)
+    reply(referee, "c", "bob", "Bonjour,\nrésultat gagné" + (" points 9" if points else "") +
+          "\nSon Seigneur est tombé au tour 5, la photo le montre.", now)
+    referee.tick(later(now, 1), send=False)
+    [notice] = [row for row in outbox(referee) if row["kind"] == "ruling"]
+    said = flat(notice)
+    assert "cat wrote: “result won" in said and \
+        "My hearthguards held the bridge to the last turn.”" in said, said
+    assert "bob wrote: “résultat gagné" in said and "Son Seigneur est tombé au tour 5" in said
+    assert "Attached: cat-table.jpg." in said and "cry foul" not in said
+    [attached] = [part for part in parsed(notice).iter_attachments()]
+    assert attached.get_filename() == "cat-table.jpg" and attached.get_content() == photo
+    told_bob = flat(outbox(referee, seat="bob", kind="report")[-1])
+    assert "cat a écrit à la partie : « result won" in told_bob and \
+        "held the bridge to the last turn." in told_bob, told_bob
+    assert "Son Seigneur" not in told_bob and "cry foul" not in told_bob
+    told_cat = flat(outbox(referee, seat="cat", kind="report")[-1])
+    assert "bob wrote to the game: “résultat gagné" in told_cat and \
+        "la photo le montre." in told_cat, told_cat
+    assert "cry foul" not in told_cat.split("bob wrote")[1]
 
 
 def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_path):

@@ -474,10 +474,10 @@ MAX_FILES_BYTES = 10_000_000
 
 
 def before_ruling(table: Table) -> dict:
-    """When the open phase asks the referee for a ruling: what each seat asked in the phase
-    before wrote to the game in it (a disputed battle's reports), {seat: {"said": [each
-    mail's own text, its commands and press left out], "files": [(file name, content type,
-    bytes)]}}; else {}."""
+    """When the open phase asks the referee for a ruling on a fact seats reported in the
+    phase before (a disputed battle, see adjudicator/results.py): what each of them wrote
+    to the game in that phase, {seat: {"said": [each mail's own text, its commands and
+    press left out], "files": [(file name, content type, bytes)]}}; else {}."""
     request = table.state["engine"]["requests"].get(REFEREE)
     if not request or request.get("kind") != "ruling":
         return {}
@@ -487,7 +487,9 @@ def before_ruling(table: Table) -> dict:
         "ORDER BY seq DESC LIMIT 2", [game_id])]
     if len(opened) < 2:
         return {}
-    seats = sorted(s for s in opened[1]["requests"] if s != REFEREE)
+    seats = sorted(s for s, asked in opened[1]["requests"].items() if asked["kind"] == "result")
+    if not seats:
+        return {}
     found = {seat: {"said": [], "files": []} for seat in seats}
     room = MAX_FILES_BYTES
     for row in store.all(

@@ -180,8 +180,8 @@ class Reader:
         'stone 2 food')."""
         tokens = [t for t in tokens if t not in FILLER]
         if any(numbers.number(t) is not None for t in tokens):
-            out = [good for good, n in self.goods(tokens, allowed).items()
-                   for good in [good] * n]
+            out = [good for good, many in self.goods(tokens, allowed).items()
+                   for _copy in range(many)]
         else:
             out = [self.good(t, allowed) for t in tokens]
         if size is not None and len(out) != size:

@@ -151,9 +151,10 @@ class Reader:
         self.errors.append(OrderError(number, line, message))
 
     def pieces(self, tokens) -> list[list[str]]:
-        """A line's orders: the line itself, or at the signup, each of its orders as the
-        mail shows them side by side ("faction normands   patrie Normandie")."""
-        if self.stage != "signup":
+        """A line's orders: the line itself, or at the signup, a line that starts with an
+        order, each of its orders as the mail shows them side by side ("faction normands
+        patrie Normandie")."""
+        if self.stage != "signup" or not tokens or VERBS.get(tokens[0]) not in ACCEPTS["signup"]:
             return [tokens] if tokens else []
         out = []
         for token in tokens:

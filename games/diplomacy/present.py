@@ -43,7 +43,8 @@ def who(power: str, seat: str | None) -> str:
 
 
 def view(state: dict, seat: str | None = None) -> dict:
-    """The board and the game as a seat (or the public, seat=None) sees it."""
+    """The board and the game as a seat (or the public, seat=None) sees it, with the orders
+    of the phases resolved last and their results (what the board draws)."""
     position = state["position"]
     the_board = board()
     powers = []
@@ -67,6 +68,7 @@ def view(state: dict, seat: str | None = None) -> dict:
                           if province.centre and p not in position["centres"]),
         "last_year": state["last_year"],
         "result": state["result"],
+        "resolved": state.get("resolved"),
     }
     if seat is not None:
         out["you"] = yours(state, seat)

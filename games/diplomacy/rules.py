@@ -6,6 +6,9 @@ The game's state is plain data::
      "position": {...},           # the position of the phase under way (position.py)
      "last_year": 1910 | None,    # --option years: the game ends after this year's Fall
      "adjust_hours": 24 | None,   # --option adjust_hours: retreats' and winters' length
+     "resolved": {"phases": [{"year", "season", "phase"}], "results": [...], "asked": bool},
+                                  # the orders of the phases resolved since a phase last asked
+                                  # someone, with their results: what the board draws
      "result": None | {"winners": [powers], "reason": "solo" | "years",
                        "centres": {power: count}}}
 
@@ -46,14 +49,31 @@ def apply(state: dict, event) -> dict:
         return {"powers": dict(p["powers"]), "position": p["position"],
                 "last_year": p["last_year"], "adjust_hours": p["adjust_hours"],
                 "result": None}
-    if event.type == "phase_begun":
+    if event.type == "orders_resolved":
+        shown(state, p)
+    elif event.type == "phase_begun":
         state["position"] = p["position"]
+        if "resolved" in state:
+            state["resolved"]["asked"] = bool(pending(state))
     elif event.type == "game_won":
         state["result"] = {"winners": [p["power"]], "reason": "solo", "centres": p["centres"]}
     elif event.type == "game_ended":
         state["result"] = {"winners": p["leaders"], "reason": p["reason"],
                            "centres": p["centres"]}
     return state
+
+
+def shown(state: dict, p: dict) -> None:
+    """Keep a power's results for the board: those of the phases resolved at once, since
+    the last phase that asked someone (a Spring's moves and the retreats nobody could
+    make are drawn together)."""
+    resolved = state.get("resolved")
+    if resolved is None or resolved["asked"]:
+        resolved = state["resolved"] = {"phases": [], "results": [], "asked": False}
+    when = {"year": p["year"], "season": p["season"], "phase": p["phase"]}
+    if when not in resolved["phases"]:
+        resolved["phases"].append(when)
+    resolved["results"] += [{"power": p["power"], **result} for result in p["results"]]
 
 
 def seat_powers(state: dict, seat: str) -> list:

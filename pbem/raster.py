@@ -272,8 +272,8 @@ def framed(svg: str, points: tuple) -> tuple[float, tuple] | None:
 @lru_cache(maxsize=16)
 def labels(svg: str) -> tuple:
     """What a close-up must not cut, in SVG units (x0, y0, x1, y1): each text, as wide as
-    its words are drawn, and each row of a legend (a ``<g class="key">``: its swatch with
-    its words)."""
+    its words are drawn, and each ``<g class="key">``: a legend, or each row of one (its
+    swatch with its words)."""
     found = []
     for match in TEXT_ELEMENT.finditer(svg):
         given = dict(ATTRIBUTE.findall(match.group(1)))
@@ -320,21 +320,21 @@ def window_around(spots: list, frame: Frame, whole=()) -> tuple[int, int, int, i
 
 
 def edge_clear(start: int, size: int, length: int, held: tuple, spans: list) -> int:
-    """Where a window `size` long starts along a side `length` long, nearest `start`, such
-    that it holds `held` (low, high) and neither of its ends falls inside a span (low,
-    high) of `spans`; `start` itself when no such place is."""
+    """Where a window `size` long starts along a side `length` long, such that it holds
+    `held` (low, high): where the fewest spans (low, high) of `spans` hold one of its ends,
+    and of those the nearest `start`."""
     low = max(0, math.ceil(held[1]) - size)
     high = min(length - size, math.floor(held[0]))
     if low > high:
         low, high = 0, length - size
+    start = min(max(low, start), high)
     spans = [(a, b) for a, b in spans if b > low and a < high + size]  # those it may meet
 
-    def clear(at: int) -> bool:
-        return low <= at <= high and not any(a < at < b or a < at + size < b
-                                             for a, b in spans)
-    tried = sorted({start} | {at for a, b in spans for at in (a, b, a - size, b - size)},
-                   key=lambda at: (abs(at - start), at))
-    return next((at for at in tried if clear(at)), start)
+    def cut(at: int) -> int:
+        return sum(1 for a, b in spans if a < at < b or a < at + size < b)
+    tried = {start} | {at for a, b in spans for at in (a, b, a - size, b - size)
+                       if low <= at <= high}
+    return min(tried, key=lambda at: (cut(at), abs(at - start), at))
 
 
 def png(svg: str) -> bytes:

@@ -4,8 +4,8 @@ For each mail that shows a seat its board, every label of the board (each text o
 SVG, at the size the browser shows the image) is at least 9 CSS pixels high; or else
 the mail carries a close-up of the board, and in it:
 
-- every label the close-up shows is whole (no text cut by its edges, no row of a
-  legend, ``<g class="key">``, shown without its words) and at least 9 CSS pixels high;
+- every label the close-up shows is whole (no text cut by its edges, no legend or row
+  of one, ``<g class="key">``, shown without its words) and at least 9 CSS pixels high;
 - the labels that matter to what the seat is asked are in it: all of the entry's
   `all_of` (a SAGA battle's zone), and one at least of its `any_of` (the seat's own
   area: a zone it holds, its village's tiles, its legion's cells).
@@ -63,7 +63,7 @@ class Map:
     position: dict | None = None
     play: list = field(default_factory=list)
     lang: dict = field(default_factory=dict)
-    legend: bool = True  # its board has a legend (each row a <g class="key">)
+    legend: bool = True  # its board has a legend (or each row of it) as a <g class="key">
 
 
 # ann attacks bob in Wessex, far from the north that bob holds: both read the battle's
@@ -80,6 +80,11 @@ MAPS = {
                    play=[{s: "pass" for s in ("ann", "bob", "cat", "dan")}], legend=False),
     "attila": Map(["ann", "bob", "cat"], {}, [Reader("ann", any_of=[
         "Belgica", "Raetia", "Noricum", "Pannonia", "Dacia", "Moesia"])]),
+    "diplomacy": Map(["ann", "bob", "cat", "dan", "eve", "fay", "gus"], {
+        "powers": "ann:france,bob:england,cat:germany,dan:italy,eve:austria,fay:russia,"
+                  "gus:turkey"}, [Reader("ann", any_of=["PAR", "MAR", "BRE"]),
+                                  Reader("bob", any_of=["LON", "EDI", "LVP"]),
+                                  Reader("fay", any_of=["MOS", "SEV", "WAR", "STP"])]),
     "saga": Map(["ann", "bob", "cat"], {}, [
         Reader("ann", any_of=["15 Kent", "18 Normandy"]),
         Reader("cat", any_of=["3 Alba"])], position=SAGA_START, lang={"cat": "fr"}),
@@ -152,10 +157,11 @@ def labels(svg: str) -> list[tuple]:
 
 
 def keys(svg: str) -> list[tuple]:
-    """(its words, the boxes of its swatch's shapes) of each row of a board's legends."""
+    """(its texts, the boxes of its other shapes) of each legend of a board, or each row
+    of one (a ``<g class="key">``)."""
     rows = []
     for row in KEY.findall(svg):
-        words = " ".join(html.unescape(text.strip()) for _attributes, text in TEXT.findall(row))
+        words = [html.unescape(text.strip()) for _attributes, text in TEXT.findall(row)]
         swatch = [raster.box_of(shape.group(0)) for shape in raster.ELEMENT.finditer(row)
                   if shape.group(1) != "text"]
         rows.append((words, [box for box in swatch if box]))
@@ -207,9 +213,10 @@ def faults_of(name: str, reader: Reader, svg: str, close_up, shown: dict) -> lis
         else:
             shown_words.add(words)
     for words, swatch in keys(svg):
-        if any(meets(pixels(zoomed, box), window) for box in swatch) and words not in \
-                shown_words:
-            faults.append(f"{name}: the close-up shows the legend's {words!r} without its words")
+        if any(meets(pixels(zoomed, box), window) for box in swatch) and \
+                not set(words) <= shown_words:
+            faults.append(f"{name}: the close-up shows a legend's colours without its words "
+                          f"{words}")
     faults += [f"{name}: the close-up lacks {words!r}" for words in reader.all_of
                if words not in shown_words]
     if reader.any_of and not shown_words & set(reader.any_of):

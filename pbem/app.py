@@ -287,6 +287,8 @@ class Referee:
                 if not self.due(table, now):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
+                if self.grace(table, now):
+                    continue  # the phase waits on for the orders still missing
                 table = self.resolve_phase(table, now)
                 resolved += 1
             if not self.due(table, now):  # the phase just opened waits, as most do
@@ -301,6 +303,21 @@ class Referee:
             return False
         return (eng["deadline"] is not None and eng["deadline"] <= now) or self.ready(table)
 
+    def grace(self, table: Table, now: str) -> bool:
+        """At a deadline that passed with orders still missing, the game's grace
+        (``grace_hours``), once: the deadline moved, and each seat still silent told. Were
+        they given?"""
+        from . import letters
+        event = None if self.ready(table) else engine.grace(table.state, now)
+        if event is None:
+            return False
+        table = self.record(table, [event], now)
+        given = self.current_submissions(table.game_row["id"], table.state["engine"]["phase"])
+        for seat in self.store.seats(table.game_row["id"]):
+            if seat["name"] in table.state["engine"]["requests"] and seat["name"] not in given:
+                letters.grace(table, seat, now)
+        return True
+
     def resolve_phase(self, table: Table, now: str) -> Table:
         """Close the open phase with the orders in, report it, open what comes next."""
         from . import letters
@@ -314,6 +331,7 @@ class Referee:
                 if sub["text"].strip():
                     texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
+        since = table.state["engine"].get("grace") or table.state["engine"]["deadline"]
         with speaking("en"):  # the log is written in English, whoever is reading
             events = engine.close_phase(table.game, table.state, given, seed, texts)
             table = self.record(table, events, now)
@@ -323,7 +341,7 @@ class Referee:
                 if late.payload["disorder"]:
                     letters.disorder_notice(table, late.payload["disorder"], now)
             table = self.record(table, engine.after_resolution(table.game, table.state, now,
-                                                               seed), now)
+                                                               seed, since), now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -388,6 +406,13 @@ class Referee:
         })
         if self.ready(table):
             self.store.update("games", {"id": game_id}, {"dirty": 1})
+
+    def withdraw_orders(self, game_id: str, seat: str, phase: int) -> bool:
+        """Withdraw a seat's orders for a phase (CLEAR, inside a transaction); were there
+        any?"""
+        return bool(self.store.execute(
+            "UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+            "AND phase = ? AND status = 'current'", [game_id, seat, phase]).rowcount)
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""

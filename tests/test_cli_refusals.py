@@ -224,7 +224,7 @@ def test_a_mistyped_position_key_is_named_with_the_closest(run, tmp_path):
                                             '[unit]\ngermany = ["A BER"]\n')
     error = one_error(run(*GAMES["diplomacy"], "--position", "position.toml", code=1))
     assert error == ("pbem: Diplomacy reads no 'unit' in a position (it reads centres, "
-                     "phase, powers, units); did you mean units?")
+                     "dislodged, phase, powers, standoffs, units); did you mean units?")
 
 
 def test_a_movement_phase_with_no_units_is_refused_in_one_line(run, tmp_path):

@@ -8,13 +8,14 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .drawing import own_area, svg_context
-from .present import board_text, briefing, describe_orders, narrate, view
-from .rules import (apply, default_orders, outcome, parse, pending, resolve, survivors,
-                    turn_of)
+from .present import board_text, briefing, describe_orders, narrate, turn_words, view
+from .rules import (apply, default_orders, order_keys, outcome, parse, pending, resolve,
+                    survivors, teams, turn_of)
 from .start import setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
-SUMMARY = "the seven great powers of 1901 Europe; every order written at once (2-7 players)"
+SUMMARY = N_("the seven great powers of 1901 Europe; every order written at once (2-7 "
+             "players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 OPTIONS = {
     "powers": "who plays which power, e.g. ann:england,bob:france+germany (default: the "
@@ -24,7 +25,7 @@ OPTIONS = {
     "adjust_hours": "hours retreats and winter adjustments stay open (default: a turn's)",
 }
 # The tables of a position file (docs/positions.md): any other key is refused by name.
-POSITION_KEYS = ("centres", "phase", "powers", "units")
+POSITION_KEYS = ("centres", "dislodged", "phase", "powers", "standoffs", "units")
 RESULT_REASONS = {"solo": N_("18 supply centres"),
                   "years": N_("the most supply centres when the last year was over"),
                   "nobody": N_("no player had a unit left: the most supply centres")}
@@ -43,4 +44,5 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_options",
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
-           "bot_orders", "briefing", "survivors", "turn_of", "POSITION_KEYS"]
+           "bot_orders", "briefing", "survivors", "teams", "turn_of", "turn_words", "order_keys",
+           "POSITION_KEYS"]

@@ -15,10 +15,10 @@ The game's state is plain data::
 A phase resolves into public events, each told in the reports: every
 power's orders with their results (``orders_resolved``), the units
 dislodged and where they may go (``dislodged``), the provinces a standoff
-left empty (``standoffs``), the supply centres that changed hands after
-Fall (``centres_changed``), then ``phase_begun`` with the next position
-(marked ``final`` when the game ends there), and ``game_won`` or
-``game_ended`` when the game is over. A phase that asks no
+left empty (``standoffs``), once each Fall is over the supply centres
+that changed hands (if any) and every power's count (``centres_changed``),
+then ``phase_begun`` with the next position (marked ``final`` when the game
+ends there), and ``game_won`` or ``game_ended`` when the game is over. A phase that asks no
 seat anything (a retreat or a winter of powers nobody plays) is resolved at
 once, with the phase before it.
 """
@@ -81,6 +81,19 @@ def seat_powers(state: dict, seat: str) -> list:
     return [power for power, player in state["powers"].items() if player == seat]
 
 
+def teams(state: dict) -> dict:
+    """The powers a PRESS may name, each by its English and French names and its
+    three-letter code ("PRESS France", "PRESSE Turquie", "PRESS FRA, ENG"): {name: [the
+    seat playing it]}. A power nobody plays is no one to write to."""
+    out = {}
+    for key, power in board().powers.items():
+        seat = state["powers"][key]
+        if seat:
+            for name in (power.name, power.french, power.name[:3].upper()):
+                out[name] = [seat]
+    return dict(sorted(out.items()))
+
+
 def acts(state: dict, power: str) -> bool:
     """Has this power something to order in the phase under way?"""
     position = state["position"]
@@ -125,6 +138,22 @@ def parse(state: dict, seat: str, text: str) -> tuple:
     return read_orders(board(), state["position"], seat_powers(state, seat), text)
 
 
+def order_keys(state: dict, seat: str, text: str) -> dict:
+    """What each line of a seat's orders gives an order for, as the judges count it: {line
+    number: [the provinces of the units it orders, or of its builds; "WAIVE" and the power
+    for a waive]}. A line that gives no order has none: a new mail replaces the orders of
+    the units it names, and the others stand."""
+    powers = seat_powers(state, seat)
+    keys = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        orders, errors = read_orders(board(), state["position"], powers, line)
+        if not errors:
+            keys[number] = [f"WAIVE {power}" if order["type"] == "waive" else
+                            order["at"].partition("/")[0]
+                            for power, given in orders.items() for order in given]
+    return {number: found for number, found in keys.items() if found}
+
+
 def default_orders(state: dict, seat: str) -> dict:
     """A silent seat gives no order: its units hold, its dislodged units are disbanded, it
     builds nothing, and removes by civil disorder (adjustments.py)."""
@@ -167,9 +196,9 @@ def resolve_phase(scratch: Scratch, given: dict) -> None:
     if report.get("contested"):
         scratch.emit(public("standoffs", provinces=report["contested"], **when))
     after = report["position"]
-    changed = centre_changes(position["centres"], after["centres"])
-    if changed:
-        scratch.emit(public("centres_changed", changes=changed, year=position["year"],
+    if position["season"] == "fall" and after["season"] != "fall":
+        scratch.emit(public("centres_changed", year=position["year"],
+                            changes=centre_changes(position["centres"], after["centres"]),
                             centres={p: centre_count(after, p) for p in the_board.powers}))
     solo = winner(the_board, after)
     last = state["last_year"]
@@ -223,8 +252,14 @@ def survivors(state: dict) -> list:
     return sorted({seat for power, seat in state["powers"].items() if seat and power in alive})
 
 
+# A year's phases in order: a turn's number is the year's five phases counted from year 0.
+YEAR = (("spring", "movement"), ("spring", "retreat"), ("fall", "movement"),
+        ("fall", "retreat"), ("winter", "adjustment"))
+
+
 def turn_of(state: dict) -> tuple:
-    """The turn a mail's subject names: each Spring and each Fall is a turn (1901's Spring
-    is turn 1); its retreats, and the Winter after a Fall, share its number. No rounds."""
+    """The turn a mail names: each phase of each year is one (turn_words names it). No
+    rounds."""
     position = state["position"]
-    return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2), None
+    return position["year"] * len(YEAR) + YEAR.index((position["season"],
+                                                       position["phase"])), None

@@ -48,8 +48,7 @@ def one_more_turn(referee) -> None:
         now = later(list(referee.store.event_rows("g"))[-1]["at"], 1)
         events = engine.close_phase(table.game, table.state, {}, SEED)
         table = referee.record(table, events, now)
-        referee.record(table, [engine.after_resolution(table.game, table.state, now, SEED)],
-                       now)
+        referee.record(table, engine.after_resolution(table.game, table.state, now, SEED), now)
 
 
 def floor(referee, site: Path, pages: dict) -> None:

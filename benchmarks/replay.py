@@ -62,7 +62,7 @@ def build(folder: Path, turns: int, ruleset: str = "auguste", options: dict | No
             now = later(now, 1)
             events = engine.close_phase(game, table.state, given, SEED)
             table = referee.record(table, events, now)
-            referee.record(table, [engine.after_resolution(game, table.state, now, SEED)], now)
+            referee.record(table, engine.after_resolution(game, table.state, now, SEED), now)
     return referee
 
 

@@ -98,6 +98,11 @@ class TickReport:
             self.exit_code = TryLater.exit_code
 
 
+# What a game's code raises on a position's value of the wrong kind: no game checks the
+# kind of every value of every table it reads.
+POSITION_FAULTS = (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError)
+
+
 class Referee:
     """pbem's operations on one database, with one set of settings."""
 
@@ -155,9 +160,19 @@ class Referee:
     def new_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
                  options: dict | None = None, seed: str | None = None,
                  position: dict | None = None) -> str:
-        """Create a game, mail every seat its welcome, and open the first phase."""
-        with self.store.transaction():
-            return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+        """Create a game, mail every seat its welcome, and open the first phase.
+
+        A position whose values are not of the kinds the game reads (a number where it
+        reads a table) is refused, nothing created."""
+        try:
+            with self.store.transaction():
+                return self.create_game(ruleset, game_id, seats, now, options, seed, position)
+        except POSITION_FAULTS as problem:
+            if position is None or isinstance(problem, PbemError):
+                raise
+            raise PbemError("this position cannot be played: a value in it is not of the "
+                            f"kind the game reads ({type(problem).__name__}: {problem}); "
+                            "see docs/positions.md") from None
 
     def create_game(self, ruleset: str, game_id: str, seats: list[SeatSpec], now: str,
                     options: dict | None = None, seed: str | None = None,
@@ -180,9 +195,12 @@ class Referee:
                 events = engine.creation_events(game, game_id, ruleset, options,
                                                 [s.name for s in seats], seed, position)
                 state = engine.fold(game, events)
-                events.append(engine.open_phase(game, state, now))
+                events += engine.opening(game, state, now, seed)
         except SetupError as problem:
             raise PbemError(str(problem)) from None
+        if events[-1].type == "game_over":
+            raise PbemError("this game would be over before anyone is asked anything: "
+                            "check its position")
         self.store.insert("games", {"id": game_id, "ruleset": ruleset, "seed": seed,
                                     "created_at": now})
         for position_index, seat in enumerate(seats):
@@ -322,8 +340,8 @@ class Referee:
                 table = self.record(table, [late], now)
                 if late.payload["disorder"]:
                     letters.disorder_notice(table, late.payload["disorder"], now)
-            table = self.record(table, [engine.after_resolution(table.game, table.state, now,
-                                                                seed, since)], now)
+            table = self.record(table, engine.after_resolution(table.game, table.state, now,
+                                                               seed, since), now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -530,7 +548,8 @@ class Referee:
             held = eng.get("paused")
             told = letters.turn_of(table.game, earlier)
             table = self.record(table, engine.rollback(phase, to_seq, reason, earlier, told), now)
-            table = self.record(table, [engine.open_phase(table.game, table.state, now)], now)
+            table = self.record(table, engine.opening(table.game, table.state, now,
+                                                      table.game_row["seed"]), now)
             if held:
                 table = self.record(table, [engine.paused(table.state, held["reason"], now)],
                                     now)

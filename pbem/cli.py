@@ -13,7 +13,6 @@ from pathlib import Path
 import re
 import sqlite3
 import sys
-import tomllib
 
 import click
 
@@ -31,6 +30,7 @@ from . import console, private
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity
 from .errors import PbemError, ServerDown, disk_full
+from .files import MAIL_BYTES, TEXT_BYTES, capped, read_bytes, read_toml
 from .i18n import counted, said
 from .identity import without_tokens
 from .store import SQLITE_MAX, Store
@@ -435,12 +435,7 @@ def new(referee, ruleset, game_id, seats, zones, langs, preset, options, judge, 
     if not specs:
         raise click.UsageError("give the players (--seat NAME=EMAIL, once per player), "
                                "or --open to let them join by mail")
-    data = None
-    if position:
-        try:
-            data = tomllib.loads(Path(position).read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as problem:
-            raise click.ClickException(f"{position}: {problem}") from None
+    data = read_toml(position) if position else None
     referee.new_game(ruleset, game_id, specs, when(now), opts, seed, data)
     click.echo(f"game {game_id} created; welcome mails queued for {', '.join(seat_map)} "
                "(pbem tick sends them)")
@@ -521,8 +516,9 @@ def ingest(referee, files, now):
     """
     from .mail import intake
     moment = when(now)
-    for name in files:
-        row = intake.ingest(referee.store, Path(name).read_bytes(), "file", moment)
+    mails = [(name, read_bytes(name, MAIL_BYTES)) for name in files]  # all, or none stored
+    for name, raw in mails:
+        row = intake.ingest(referee.store, raw, "file", moment)
         click.echo(f"{name}: stored as inbox {row}")
 
 
@@ -658,8 +654,8 @@ def backup(referee, file):
 
     It uses SQLite's online backup, so nothing a running poll --watch or tick
     has stored is missed (a plain cp of pbem.db can miss the latest mails).
-    FILE is readable by its owner alone, and replaced if it exists; its folder is
-    made when missing. To restore,
+    FILE is readable by its owner alone, and replaced if it is a file; its folder
+    is made when missing. To restore,
     stop pbem (cron, systemd) and put FILE in the database's place. Silent
     unless -v.
 
@@ -669,6 +665,9 @@ def backup(referee, file):
     if target.exists() and target.resolve() == Path(referee.store.path).resolve():
         raise click.BadParameter("that is the database itself: name another file",
                                  param_hint="FILE")
+    if target.exists() and not target.is_file():  # /dev/null would be replaced by a file
+        raise click.BadParameter(f"{file} is no regular file (a device, a pipe): name a "
+                                 "file", param_hint="FILE")
     referee.store.backup(target)
     done(f"database {referee.store.path} copied to {target}")
 
@@ -752,7 +751,8 @@ def submit(referee, game_id, seat, file, now):
     Example: echo "red: move BAK DOR" | pbem submit rome --seat ann --file -
     """
     from . import inbound
-    answer = inbound.submit(referee, game_id, seat, typed_text(file.read()), when(now))
+    text = typed_text(capped(file, getattr(file, "name", "-"), TEXT_BYTES))
+    answer = inbound.submit(referee, game_id, seat, text, when(now))
     for line in answer["notes"]:
         click.echo(line)
     for line in answer["understood"]:
@@ -1108,7 +1108,7 @@ def receipt(referee, game_id, seat, file, as_json):
     from .receipts import adjudicated, check, receipt as digest
     referee.game_row(game_id)
     if file is not None:
-        text = typed_text(file.read())
+        text = typed_text(capped(file, getattr(file, "name", "-"), TEXT_BYTES))
         found = [r for r in check(referee.store, game_id, text) if not seat or r["seat"] == seat]
         if as_json:
             emit_json(found)

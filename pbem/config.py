@@ -17,9 +17,9 @@ signed.
 import copy
 import os
 from pathlib import Path
-import tomllib
 
-from .errors import TryLater
+from .errors import PbemError, TryLater
+from .files import read_toml
 from .i18n import LANGUAGES
 from .identity import address_problem
 
@@ -224,9 +224,9 @@ def load(path: str | None = None, env=None, overrides: dict | None = None) -> Co
     source = None
     if file.exists():
         try:
-            merge(data, tomllib.loads(file.read_text(encoding="utf-8")), str(file))
-        except tomllib.TOMLDecodeError as problem:
-            raise ConfigError(f"{file}: {problem}") from None
+            merge(data, read_toml(file), str(file))
+        except PbemError as problem:
+            raise ConfigError(str(problem)) from None
         source = str(file)
     elif chosen:
         raise ConfigError(f"no settings file at {file}")

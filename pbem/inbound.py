@@ -18,6 +18,7 @@ LIST, JOIN, CONFIRM, LEAVE, each at most once a day); the referee gets, at
 most once a day, a digest of the mail refused (pbem/digest.py).
 """
 
+from bisect import insort
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -110,9 +111,9 @@ def handle_batch(referee, now: str, after: int, stop=lambda: False) -> tuple[int
                 status, reason, game, seat = handle(referee, row, head, now)
         except (Exception, Overtime) as problem:  # one mail never stops the others
             store.execute("ROLLBACK TO mail")
-            status, reason, game, seat = "quarantined", (
-                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}"), \
-                None, None
+            status, reason = "quarantined", (
+                f"could not be handled: {type(problem).__name__}: {shorten(str(problem))}")
+            game, seat = asked_again(referee, head, isinstance(problem, Overtime), now)
         store.execute("RELEASE mail")
         store.update("inbox", {"id": row_id}, {
             "status": status, "reason": reason, "game": game, "seat": seat,
@@ -121,6 +122,31 @@ def handle_batch(referee, now: str, after: int, stop=lambda: False) -> tuple[int
         count += 1
         after = row_id
     return count, after
+
+
+def asked_again(referee, head: Incoming | None, overtime: bool, now: str) -> tuple:
+    """(game, seat) of a mail that could not be handled, its seat (a proven one) told in
+    a short answer to send its orders again, alone: the mail took too long to read
+    (`overtime`), or its handling failed. (None, None) when no seat is proven, or when
+    even that answer cannot be written."""
+    if head is None or head.automatic or head.sender_problem:
+        return None, None
+    try:
+        who = identify(referee, head)
+        if who.seat is None or who.game["status"] == "over":
+            return None, None
+        table = referee.table(who.game["id"], who.game)
+        with speaking(who.seat["lang"]):
+            notes = [_("Your mail took too long to read, so it changed nothing.") if overtime
+                     else _("Something went wrong on my side while reading your mail, so it "
+                            "changed nothing; the referee is told."),
+                     _("Send your orders alone, as plain text, in a reply to this mail.")]
+        letters.seat_note(table, who.seat, head, N_("your mail was too long to read")
+                          if overtime else N_("your mail could not be read"), notes, now)
+        return who.game["id"], who.seat["name"]
+    except Exception:  # the mail stays set aside, with the reason it already has
+        referee.store.execute("ROLLBACK TO mail")
+        return None, None
 
 
 @contextmanager
@@ -626,9 +652,10 @@ def noted(referee, table, names: list[str], before: int) -> list[str]:
 def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
     """The reading with the courtesy lines that go on with an order the game accepts
     ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
-    beside that order, not a line to ignore."""
+    beside that order, not a line to ignore. Only the first READ_AGAIN of them are read
+    so: a mail of a thousand greetings is read in the time of a few."""
     lines = reading.orders_text.split("\n")
-    for number, line in list(reading.ignored):
+    for number, line in reading.ignored[:READ_AGAIN]:
         rest = after_greeting(line, names)
         if rest is None or number > len(lines):
             continue
@@ -961,23 +988,52 @@ def same(line: str) -> str:
 
 
 READ_AGAIN = 30  # the refused lines of a mail read again the other ways (the first ones)
+# What the game may be given to read, in characters, to try the other readings of a mail's
+# refused lines: this many, and as many times the mail's own length. A mail of a few
+# lines never needs a tenth of it; a long mail's refused lines past it keep the game's
+# own reasons, so that the work grows with the mail, not with its square.
+READ_AGAIN_CHARS = 200_000
+READ_AGAIN_TIMES = 2
 
 
-def tried(parse, lines: list, errors: list, number: int, reading) -> tuple:
+class Metered:
+    """A game's parse that counts down the characters it may still be given to read."""
+
+    def __init__(self, parse, chars: int):
+        self.parse, self.left = parse, chars
+
+    def __call__(self, text: str) -> tuple:
+        self.left -= len(text)
+        return self.parse(text)
+
+
+def tried(parse, lines: list, errors: list, number: int, reading, accepted: list) -> tuple:
     """(lines, orders, errors, remark): the mail with line `number` read as `reading`, a
     second order it gives read after the mail's other lines, to choose a reading: the
-    game reads it among the lines it accepts, the others left blank (their errors as
-    they were), so that trying each reading of each refused line costs no more in a mail
-    of many refused lines. The reading chosen is read again among all the lines (a line
-    after it may go with it)."""
+    game reads it among the lines it accepts (`accepted`, see accepted_lines), the others
+    left out (their errors as they were), so that trying each reading of each refused
+    line costs no more in a mail of many refused lines. The reading chosen is read again
+    among all the lines (a line after it may go with it)."""
     refusing = {e.line for e in errors} - {number}
-    also = [reading.also] if reading.also else []
-    context = ["" if at in refusing else line for at, line in enumerate(lines, 1)]
-    orders, found = parse("\n".join(context[:number - 1] + [reading.order] + context[number:]
-                                    + also))
+    trial = lines[:number - 1] + [reading.order] + lines[number:] + \
+        ([reading.also] if reading.also else [])
+    given = list(accepted)
+    insort(given, number)
+    if reading.also:
+        given.append(len(trial))
+    orders, found = parse("\n".join(trial[at - 1] for at in given))
+    found = [replace(e, line=given[e.line - 1]) if 0 < e.line <= len(given) else e
+             for e in found]
     kept = [e for e in errors if e.line in refusing]
-    return (lines[:number - 1] + [reading.order] + lines[number:] + also, orders,
-            sorted(found + kept, key=lambda e: e.line), reading.remark)
+    return trial, orders, sorted(found + kept, key=lambda e: e.line), reading.remark
+
+
+def accepted_lines(lines: list, errors) -> list[int]:
+    """The numbers of the lines the game accepts, in order: what a reading of a refused
+    line is tried among (blank lines left out: the games skip them, and a mail of many
+    refused lines would cost each reading the whole mail)."""
+    refused = {e.line for e in errors}
+    return [at for at, line in enumerate(lines, 1) if line.strip() and at not in refused]
 
 
 def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
@@ -988,21 +1044,27 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
     (line, words). With `led` False, an order after a sentence ("Agreed. orange: move
     XXX YYY", in a reply to press) counts only when the game accepts it whole.
     """
-    parse = partial(table.game.parse, table.state["game"], target)
     text = unbulleted(text)
+    parse = Metered(partial(table.game.parse, table.state["game"], target),
+                    READ_AGAIN_CHARS + READ_AGAIN_TIMES * len(text))
     orders, errors = parse(text)
     lines, remarks, chat = text.splitlines(), [], set()
     refusals = sorted({e.line: e for e in errors if 0 < e.line <= len(lines)}.values(),
                       key=lambda e: e.line)
+    accepted = accepted_lines(lines, errors)
     for refused in refusals[:READ_AGAIN]:
+        if parse.left <= 0:
+            break
         fallback = None  # else: an order the game refuses, with the chat beside it
         written = lines[refused.line - 1]
         for reading in readings(written, refused.remark):
+            if parse.left <= 0:
+                break
             if reading.led and not led:
                 reading = replace(reading, meant=False)
             if reading.chat and not set_aside(parse, reading.remark):
                 continue
-            trial = tried(parse, lines, errors, refused.line, reading)
+            trial = tried(parse, lines, errors, refused.line, reading, accepted)
             left = [e for e in trial[2] if e.line == refused.line or
                     (reading.also and e.line == len(trial[0]))]
             if not left:
@@ -1025,6 +1087,7 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
             paired = with_linked_order(parse, fallback, refused.line)
             if paired:
                 lines, orders, errors, remark = paired
+                accepted = accepted_lines(lines, errors)
                 if remark:
                     remarks.append((refused.line, remark))
             else:
@@ -1034,6 +1097,7 @@ def read_orders(table, target: str, text: str, led: bool = True) -> tuple:
                                                      "its own"))]
         elif fallback is not None:
             lines, orders, errors, remark = fallback
+            accepted = accepted_lines(lines, errors)
             if remark:
                 remarks.append((refused.line, remark))
         elif introduces(written):
@@ -1252,7 +1316,7 @@ def outcome(recorded: bool, has_orders: bool, commands: list[str], errors,
     if remarks and (recorded or errors):
         said += f"; {counted(remarks, 'remark')} set aside"
     if commands:
-        said += ("; " if said else "") + "commands " + ", ".join(commands)
+        said += ("; " if said else "") + "commands " + ", ".join(dict.fromkeys(commands))
     return said
 
 

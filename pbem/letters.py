@@ -14,7 +14,7 @@ from functools import cached_property
 import json
 from zoneinfo import ZoneInfo
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import i18n, raster, render
 from .adjudicator import engine as rules_engine
@@ -34,6 +34,9 @@ ALL_PARTS = frozenset({"yours", "help"})  # the costly parts of a mail's context
 BOARD_TEMPLATES = ("report", "welcome", "over", "replaced", "history")
 MAX_LINES = 50          # of errors, or of orders understood, in one answer
 MAX_LINE_CHARS = 300    # of one such line
+RECEIPT_LINES = 100     # of a receipt's lines an answer quotes
+RECEIPT_LINE_CHARS = 200  # of one such line
+MAX_ANSWER_BYTES = 64_000  # of an answer's text, and of its HTML, whatever it answers
 BOARD_CID = "<board@pbem>"  # the Content-ID of a mail's board image
 CLOSE_UP_CID = "<close-up@pbem>"  # and of the close-up of the seat's own area
 
@@ -229,6 +232,8 @@ class Table:
                 refs += reply_to_mail.references + [in_reply_to]
             text = render.render(self.ruleset, f"{template}.txt.j2", subject=subject, **context)
             html = render.render(self.ruleset, f"{template}.html.j2", subject=subject, **context)
+            if kind == "ack":
+                text, html = within_answer_size(text, html)
             engine = stamp.state["engine"]
             images = {cid: context[key] for cid, key in ((BOARD_CID, "image"),
                                                          (CLOSE_UP_CID, "close_up"))
@@ -629,20 +634,68 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
         if unrecorded:
             return i18n._("no orders recorded")
         if commands:
-            return i18n._("{commands} noted").format(
-                commands=", ".join(shown(c, i18n.current()) for c in commands))
+            return commands_noted(commands)
         return i18n._("no orders found")
 
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
-                   receipts=list(receipts), **({"waiting": []} if told_waiting else {}),
+                   receipts=[quoted_receipt(r) for r in receipts],
+                   **({"waiting": []} if told_waiting else {}),
                    understood=bounded(understood, i18n._("and {num} more orders")),
                    errors=bounded([error_text(e) for e in errors],
                                   i18n._("and {num} more lines I could not read")),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
                    remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
+
+
+def quoted_receipt(receipt: dict) -> dict:
+    """A receipt as an answer quotes it: its first RECEIPT_LINES lines, each cut to
+    RECEIPT_LINE_CHARS (its start and its end, an order padded with spaces shows its
+    words), with `cut` (how many lines it shows cut) and `more` (how many it leaves out)
+    when it quotes less than the lines its hash is of."""
+    lines = receipt["text"].splitlines()
+    half = RECEIPT_LINE_CHARS // 2
+    quoted = [line if len(line) <= RECEIPT_LINE_CHARS else
+              line[:half] + "…" + line[-(RECEIPT_LINE_CHARS - half - 1):]
+              for line in lines[:RECEIPT_LINES]]
+    return {**receipt, "text": "".join(line + "\n" for line in quoted),
+            "cut": sum(a != b for a, b in zip(quoted, lines)),
+            "more": max(0, len(lines) - RECEIPT_LINES), "at_most": RECEIPT_LINES,
+            "chars": RECEIPT_LINE_CHARS}
+
+
+def within_answer_size(text: str, html: str) -> tuple[str, str]:
+    """An answer's text and HTML, each of at most MAX_ANSWER_BYTES: past it, the text is cut
+    at a line, with a last line that says how many lines were left out, and the HTML part
+    is that text (current language)."""
+    if len(text.encode()) <= MAX_ANSWER_BYTES and len(html.encode()) <= MAX_ANSWER_BYTES:
+        return text, html
+    lines, kept, size = text.splitlines(), [], 0
+    for line in lines:
+        size += len(line.encode()) + 1
+        if size > MAX_ANSWER_BYTES - 1000:  # room for the last line
+            break
+        kept.append(line)
+    note = i18n.ngettext("[This answer is cut here: {num} more line left out.]",
+                         "[This answer is cut here: {num} more lines left out.]",
+                         len(lines) - len(kept)).format(
+                             num=i18n.format_number(len(lines) - len(kept)))
+    text = "\n".join(kept + ["", note]) + "\n"
+    return text, f'<pre style="white-space: pre-wrap">{escape(text)}</pre>'
+
+
+def commands_noted(commands) -> str:
+    """The headline of an answer to commands alone, naming one of them at most, whatever a
+    mail repeats: "HISTORY noted", "WAIT and 2 more commands noted" (current language)."""
+    distinct = list(dict.fromkeys(commands))
+    first = shown(distinct[0], i18n.current())
+    if len(distinct) == 1:
+        return i18n._("{commands} noted").format(commands=first)
+    return i18n.ngettext("{command} and {num} more command noted",
+                         "{command} and {num} more commands noted", len(distinct) - 1).format(
+                             command=first, num=len(distinct) - 1)
 
 
 def bounded(lines, more: str) -> list[str]:

@@ -21,6 +21,16 @@ from pbem.identity import reply_address, subject_tag
 from pbem.mail import intake
 from pbem.timeutil import later
 
+# One line as long as the mail: an order repeated, chat, an order padded with spaces, a
+# mistyped order with chat, a command's words, a press message.
+LONG_LINES = {
+    "long-line-order": lambda n: ("red: move GUR HAC " * (n // 18 + 1))[:n],
+    "long-line-chat": lambda n: ("sorry about that, thanks all, " * (n // 30 + 1))[:n],
+    "long-line-padded": lambda n: " " * n + "red: move GUR HAC",
+    "long-line-refused": lambda n: "red: move GUR Xyzq, " + "lol " * (n // 4),
+    "long-line-command": lambda n: "HISTORY " + "12 " * (n // 3),
+    "long-line-press": lambda n: "PRESS bob\n" + "blah " * (n // 5),
+}
 # Charset labels that are no charset, or no codec at all.
 CHARSETS = ["idna", "punycode", "rot13", "base64", "zlib", "utf\x00-8", "x-no-such-charset",
             "utf-7", "unicode_escape", "raw_unicode_escape", "undefined", "utf-16", "utf-32",
@@ -33,7 +43,7 @@ SENDERS = ["seat", "seat-no-code", "other-seat-code", "stranger", "display-addre
            "bogus-encoded-name"]
 BODIES = ["orders", "bad-lines", "quote-bomb", "long-line-quotes", "alternating-quotes", "flowed",
           "html-open-tags", "html-comments", "html-deep", "nul", "random", "base64-broken",
-          "qp-broken", "commands", "empty", "table"]
+          "qp-broken", "commands", "empty", "table", *LONG_LINES]
 MESSAGE_IDS = ["plain", "space", "paren", "semicolon", "bracket", "backslash", "control",
                "huge", "missing", "two"]
 HEADERS = ["none", "huge-references", "many-recipients", "encoded-subject", "many-lines",
@@ -208,6 +218,8 @@ def text(recipe: Recipe) -> str:
     n = recipe.size
     if recipe.body == "table":
         return table_text(random.Random(recipe.number), recipe.seat % 4, n)
+    if recipe.body in LONG_LINES:
+        return LONG_LINES[recipe.body](n)
     return {
         "orders": recipe.orders,
         "bad-lines": "".join(f"nonsense order {i}\n" for i in range(max(1, n // 20))),

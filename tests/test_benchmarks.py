@@ -47,6 +47,11 @@ def test_quote_strip_benchmark_runs():
     assert "blank lines, then quoted lines" in out and "floor ms" in out
 
 
+def test_long_lines_benchmark_runs():
+    out = run("long_lines.py", "--sizes", "1000,2000", "--games", "auguste", "--repeat", "1")
+    assert out.count("auguste") == 2 * 11 and "floor ms" in out and "growth" in out
+
+
 def test_replay_benchmark_runs():
     out = run("replay.py", "--turns", "20", "--repeat", "1")
     assert "pbem replay --verify" in out and "x floor" in out

@@ -1,7 +1,8 @@
 """No mail anyone can send stops, stalls or fools pbem.
 
 Hostile mails (tests/hostile.py: bad charsets, deep nesting, NULs, huge
-headers, mixed and broken encodings, ambiguous senders, quote and HTML bombs)
+headers, mixed and broken encodings, ambiguous senders, quote and HTML bombs,
+single lines of a megabyte)
 are stored and ticked one by one on a real referee, with a player's ordinary
 order mail after every few. Nothing may raise, every mail must end answered,
 quarantined or ignored with a reason, and every player's mail after a
@@ -76,6 +77,20 @@ def test_ten_thousand_hostile_mails(tmp_path):
     print(run.tally.line())
     assert_nothing_stopped(run.tally)
     assert run.tally.mails == 10_000 + run.players
+
+
+@pytest.mark.parametrize("body", hostile.LONG_LINES)
+def test_a_line_of_a_megabyte_is_answered_in_its_time(tmp_path, body):
+    """One line of nearly 1 MB (the most a mail may be), of each shape, from each kind of
+    sender: read and answered within the mail's time budget, or answered that it took too
+    long; never stopped, never unanswered."""
+    run = fuzz(tmp_path)
+    for sender in ("seat", "seat-no-code", "stranger"):
+        run.hostile(build(hostile.Recipe(sender=sender, body=body, size=990_000,
+                                         number=len(sender)), run.cast))
+    run.player()
+    assert_nothing_stopped(run.tally)
+    assert run.tally.statuses.get("quarantined", 0) == 0, run.tally.quarantined
 
 
 # A mail every two minutes: a seat's thirty an hour are never passed.

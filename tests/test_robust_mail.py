@@ -187,7 +187,7 @@ def test_a_mail_too_complex_to_parse_is_quarantined_and_its_seat_asked_to_resend
     assert "1 quarantined" in text and f"inbox {ann['id']}" in text
 
 
-def test_a_mail_whose_handling_fails_or_overruns_is_quarantined_and_the_next_handled(
+def test_a_mail_whose_handling_fails_or_overruns_is_quarantined_its_seat_asked_again(
         club, monkeypatch):
     import pbem.games.auguste as auguste
     real_parse = auguste.parse
@@ -211,7 +211,14 @@ def test_a_mail_whose_handling_fails_or_overruns_is_quarantined_and_the_next_han
         ("quarantined", "could not be handled: Overtime: took longer than 0.5 s")
     assert (cat["status"], cat["reason"]) == ("done", "orders recorded")
     assert club.submissions("ann") == club.submissions("bob") == []
-    assert club.answers("<ann.1@players.example>") == club.answers("<bob.1@players.example>") == []
+    [failed] = club.answers("<ann.1@players.example>")
+    [overran] = club.answers("<bob.1@players.example>")
+    assert "could not be read" in failed["Subject"]
+    assert "too long to read" in overran["Subject"]
+    said = overran.get_body(preferencelist=("plain",)).get_content()
+    assert "Your mail took too long to read, so it changed nothing." in said
+    assert "Send your orders alone, as plain text" in said
+    assert (failed["To"], overran["To"]) == ("ann@players.example", "bob@players.example")
 
 
 def test_a_mail_that_is_no_mail_at_all_is_stored_and_set_aside(club):

@@ -20,6 +20,9 @@ OPTIONS = {
     "board": "a board of games/attila/boards/ (default: default, the rules page's map)",
     "bid_hours": "hours a conflict's sealed bids stay open (default 24)",
 }
+# The tables of a position file (docs/positions.md): any other key is refused by name.
+POSITION_KEYS = ("board", "deck", "discards", "first", "hands", "influence", "pacified",
+                 "pawns", "scores", "tiles", "turn")
 BRIEF_UPDATES = True  # seats waiting for someone else's turn get a short update, no board
 
 
@@ -41,4 +44,4 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "demo_options", "setup",
            "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing", "turn_of"]
+           "timing", "bot_orders", "briefing", "turn_of", "POSITION_KEYS"]

@@ -28,6 +28,9 @@ OPTIONS = {
     "max_turns": "end the game after this many turns (0: no limit)",
     "seer_hours": "hours the SEER's second phase stays open (default 12)",
 }
+# The tables of a position file (docs/positions.md): any other key is refused by name.
+POSITION_KEYS = ("assign", "board", "cards", "laurel", "legions", "lone", "max_turns",
+                 "shields", "trumps", "turn", "walls")
 
 
 def demo_options(turns: int) -> dict:
@@ -59,4 +62,4 @@ def turn_of(state: dict) -> tuple:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "EDITION", "OPTIONS", "demo_options", "setup", "apply",
            "pending", "parse", "resolve", "default_orders", "view", "outcome", "describe_orders",
            "narrate", "board_text", "svg_context", "own_area",
-           "timing", "bot_orders", "briefing", "teams", "turn_of"]
+           "timing", "bot_orders", "briefing", "teams", "turn_of", "POSITION_KEYS"]

@@ -24,6 +24,8 @@ OPTIONS = {
              "(default 0: play to 18 centres)",
     "adjust_hours": "hours retreats and winter adjustments stay open (default: a turn's)",
 }
+# The tables of a position file (docs/positions.md): any other key is refused by name.
+POSITION_KEYS = ("centres", "dislodged", "phase", "powers", "standoffs", "units")
 RESULT_REASONS = {"solo": N_("18 supply centres"),
                   "years": N_("the most supply centres when the last year was over"),
                   "nobody": N_("no player had a unit left: the most supply centres")}
@@ -42,4 +44,5 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_options",
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
-           "bot_orders", "briefing", "survivors", "teams", "turn_of", "turn_words", "order_keys"]
+           "bot_orders", "briefing", "survivors", "teams", "turn_of", "turn_words", "order_keys",
+           "POSITION_KEYS"]

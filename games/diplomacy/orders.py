@@ -136,6 +136,12 @@ def name_index(board: Board) -> dict:
     return index
 
 
+@lru_cache(maxsize=4)
+def longest_name(board: Board) -> int:
+    """The most words a province's name is written in."""
+    return max(len(name) for name in name_index(board))
+
+
 def sea_adjective(name: str) -> tuple | None:
     """A sea's name as players shorten it, its one word without "Sea" or "Mer" ("Ionian",
     "Ionienne", "Adriatique"), or None for a name that does not shorten so."""
@@ -204,7 +210,7 @@ class Reader:
         self.words = words(line)
         self.at = 0
         self.index = name_index(board)
-        self.longest = max(len(k) for k in self.index)
+        self.longest = longest_name(board)
 
     def peek(self) -> str | None:
         return self.words[self.at] if self.at < len(self.words) else None
@@ -289,15 +295,27 @@ class Reader:
         if not span:
             return _("a province is missing at the end of the line")
         said = " ".join(span)
-        names = {k: k for k in self.board.provinces}
-        for key, province in self.board.provinces.items():
-            names[" ".join(words(province.name))] = key
-            names[" ".join(words(province.french))] = key
-        near = list(dict.fromkeys(names[n] for n in closest(said, names)))
+        near = nearest_provinces(self.board, said)
         if near:
             return _("there is no province {word}; did you mean {names}?").format(
                 word=said, names=_(" or ").join(place_words(self.board, n) for n in near))
         return _("there is no province {word}").format(word=said)
+
+
+@lru_cache(maxsize=4)
+def province_spellings(board: Board) -> dict:
+    """{abbreviation or name, in words: province} for the closest names to a mistyped one."""
+    names = {k: k for k in board.provinces}
+    for key, province in board.provinces.items():
+        names[" ".join(words(province.name))] = key
+        names[" ".join(words(province.french))] = key
+    return names
+
+
+def nearest_provinces(board: Board, said: str) -> tuple:
+    """The provinces whose names are closest to words that name none, best first."""
+    names = province_spellings(board)
+    return tuple(dict.fromkeys(names[n] for n in closest(said, names)))
 
 
 def place_words(board: Board, place: str) -> str:
@@ -863,7 +881,9 @@ SEPARATORS = re.compile(r"\s*[;,]\s*(?:(?:and|et|then|puis)\s+)?|\s+(?:and|et)\s
 def several(board: Board, phase: str, line: str, example: str) -> list | None:
     """The orders of a line that holds several, each readable alone, or None when the
     line does not read so (one order, or orders with chat between them)."""
-    pieces = [piece for piece in SEPARATORS.split(line.strip()) if piece]
+    # its spaces made one first: the separators' spaces, tried at each space of a long run,
+    # would cost the run's length each time
+    pieces = [piece for piece in SEPARATORS.split(" ".join(line.split())) if piece]
     if len(pieces) < 2:
         return None
     try:

@@ -115,6 +115,9 @@ def position_from(the_board: Board, given: dict) -> dict:
             if key not in the_board.provinces or not the_board.provinces[key].centre:
                 raise SetupError(f"{province!r} is not a supply centre")
             centres[key] = power_named(the_board, power)
+    if not units and phase[2] == "movement":
+        raise SetupError("units: a movement phase needs units on the board; give each "
+                         "power's, e.g. [units] germany = [\"A BER\", \"F KIE\"]")
     where = {"year": int(phase[1]), "season": phase[0], "phase": phase[2],
              "units": dict(sorted(units.items())), "centres": dict(sorted(centres.items()))}
     if phase[2] == "retreat":

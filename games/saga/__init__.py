@@ -28,6 +28,10 @@ OPTIONS = {
     "battle_hours": "hours the two players of a battle have to report it (default 168)",
     "board": "a map of games/saga/boards/ (default: default, the rules page's map)",
 }
+# The tables of a position file (docs/positions.md): any other key is refused by name.
+POSITION_KEYS = ("active", "armies", "board", "factions", "free", "gold", "homelands",
+                 "knowledge", "lords", "order", "owners", "played", "round", "tables",
+                 "tricks", "turn", "vassals")
 SEAT_BOARDS = True     # under fog each seat's map is drawn from what it knows
 # 2: a battle is kept from the overlords, the referee told each side's report, the end's
 # reason said in each reader's language (docs/rules/saga.md, "Editions")
@@ -54,4 +58,4 @@ __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "SEAT_BOARDS", "EDITION"
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context", "own_area",
            "timing", "bot_orders", "bot_ruling", "controller", "private_requests", "briefing",
-           "RULING_WORDS", "turn_of"]
+           "RULING_WORDS", "turn_of", "POSITION_KEYS"]

@@ -29,6 +29,11 @@ OPTIONS = {
     "turns": "how many turns the game lasts (default 10)",
     **ROUND_OPTIONS,
 }
+# The tables of a position file (docs/positions.md): any other key is refused by name.
+POSITION_KEYS = ("agreements", "armed", "bag", "building_table", "buildings", "card", "cards",
+                 "churches", "deck", "famine", "farms", "goods", "heads", "jacquerie", "loads",
+                 "material", "out", "prices", "projects", "relations", "stage", "stocks",
+                 "taxed", "tokens", "turn", "valley", "village_farms", "villages", "warriors")
 BRIEF_UPDATES = True  # seats asked nothing get what happened, not the board, after a round
 
 
@@ -53,4 +58,4 @@ __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "BRIEF_UPDATES", "EDITIO
            "demo_options", "setup", "apply", "pending", "parse", "resolve", "default_orders",
            "view", "outcome", "describe_orders", "narrate", "board_text", "svg_context",
            "own_area", "timing", "bot_orders", "briefing", "RULING_WORDS", "RESULT_REASONS",
-           "turn_of"]
+           "turn_of", "POSITION_KEYS"]

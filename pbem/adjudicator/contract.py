@@ -33,6 +33,9 @@ stream arrives as an argument.
                                         options["edition"] when it is not the first, keeps it
                                         in its state, and the rules ask it which way to go
                                         (pbem/adjudicator/editions.py)
+    POSITION_KEYS = (...)               (optional) the keys of a position file's top table
+                                        (docs/positions.md): the engine refuses any other
+                                        by name before setup reads the position
     bot_orders(state, seat, rng) -> str a legal order mail, for demos and tests
     BRIEF_UPDATES = True                (optional) reports to seats asked nothing omit the board
     SEAT_BOARDS = True                  (optional) each seat's board is drawn from its own

@@ -20,6 +20,7 @@ from .editions import FIRST, recorded
 from .options import number_option
 from .rng import PhaseRng, seed_digest
 from .rulings import narrate_ruling, ruling_event, ruling_words
+from .spelling import did_you_mean
 from ..timeutil import after_seconds, later, parse_time, seconds_between
 
 ENGINE_EVENTS = ("game_created", "position_given", "phase_opened", "orders_set",
@@ -286,26 +287,45 @@ def creation_events(game, game_id, ruleset, options, seats, seed, position=None,
     )
     given = [] if position is None else [secret("position_given", position=position)]
     rng = PhaseRng(seed, game_id, 0)
-    return [created] + given + list(game.setup({**game_options, **recorded(edition)},
-                                               list(seats), rng, position))
+    if position is not None:
+        check_position(game, position)
+    try:
+        events = list(game.setup({**game_options, **recorded(edition)}, list(seats), rng,
+                                 position))
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as problem:
+        if position is None or isinstance(problem, SetupError):
+            raise
+        raise SetupError(f"the position holds a value of a kind {game.TITLE} does not read "
+                         f"({type(problem).__name__}: {problem}); see docs/positions.md") \
+            from None
+    return [created] + given + events
+
+
+def check_position(game, position: dict) -> None:
+    """SetupError naming a key of a position's top table that the game does not read (its
+    POSITION_KEYS), with the closest it reads: "unit" for "units"."""
+    known = getattr(game, "POSITION_KEYS", None)
+    unknown = sorted(set(position) - set(known)) if known is not None else []
+    if unknown:
+        raise SetupError(f"{game.TITLE} reads no {unknown[0]!r} in a position (it reads "
+                         f"{', '.join(sorted(known))}){did_you_mean(unknown[0], known)}")
 
 
 def open_phase(game, state: dict, now: str, since: str | None = None) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
-    reminder: it waits for the referee. When the game keeps its requests
-    private (fog of war), the event is the referee's alone. `since` is the
-    deadline of the phase just resolved: on a game's fixed deadline days, a
-    phase opened after that deadline passed counts its time from it, not from
-    the tick that resolved it (see deadline_for).
+    reminder: it waits for the referee; nor has a phase that asks nobody (see
+    opening). When the game keeps its requests private (fog of war), the event
+    is the referee's alone. `since` is the deadline of the phase just resolved:
+    on a game's fixed deadline days, a phase opened after that deadline passed
+    counts its time from it, not from the tick that resolved it (see
+    deadline_for).
     """
     requests = game.pending(state["game"])
-    if not requests:
-        raise RuntimeError("the game asks nothing of anyone but is not over")
     timing = state["engine"]["timing"]
     deadline = remind = None
-    if set(requests) != {REFEREE}:
+    if requests and set(requests) != {REFEREE}:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
         deadline = deadline_for(state, now, min(hours) if hours else timing["turn_hours"],
                                 requests, since)
@@ -336,6 +356,37 @@ def deadline_for(state: dict, now: str, hours: float, seats, since: str | None =
         deadline = on_schedule(schedule, setting(state, "tz"), moment)
         moment = past_absences(engine, deadline, seats)
     return deadline
+
+
+# The most phases in a row that may ask nobody: past it, the game is taken to ask nothing
+# ever again.
+UNASKED_PHASES = 100
+
+
+def opening(game, state: dict, now: str, seed: str, since: str | None = None
+            ) -> list[Event]:
+    """The events that open what the game asks next: its phase_opened, after any phases
+    that ask nobody anything (a winter with nothing to build or remove), each opened and
+    resolved at once with no orders; or, when such a phase ends the game, game_over
+    (`since`: the deadline of the phase resolved, see open_phase).
+
+    SetupError when the game asks nobody, phase after phase, and never ends.
+    """
+    events = []
+    for _ in range(UNASKED_PHASES):
+        opened = open_phase(game, state, now, since)
+        events.append(opened)
+        if opened.payload["requests"]:
+            return events
+        state = fold(game, [opened], state)
+        closed = close_phase(game, state, {}, seed)
+        state = fold(game, closed, state)
+        events += closed
+        result = game.outcome(state["game"])
+        if result is not None:
+            return events + [public("game_over", result=result, seed=seed)]
+    raise SetupError(f"the game asks nothing of anyone for {UNASKED_PHASES} phases in a row "
+                     "and is not over")
 
 
 def private_requests(game, state: dict) -> bool:
@@ -517,13 +568,13 @@ def as_seen(event: Event, viewer) -> Event:
 
 
 def after_resolution(game, state: dict, now: str, seed: str, since: str | None = None
-                     ) -> Event:
-    """game_over (revealing the seed) if the game has ended, else the next phase (`since`:
-    the deadline of the phase resolved, see open_phase)."""
+                     ) -> list[Event]:
+    """game_over (revealing the seed) if the game has ended, else what opens next (see
+    opening; `since`: the deadline of the phase resolved, see open_phase)."""
     result = game.outcome(state["game"])
     if result is not None:
-        return public("game_over", result=result, seed=seed)
-    return open_phase(game, state, now, since)
+        return [public("game_over", result=result, seed=seed)]
+    return opening(game, state, now, seed, since)
 
 
 def grace(state: dict, now: str) -> Event | None:

@@ -10,6 +10,7 @@ which stays an error with "did you mean".
 
 from dataclasses import dataclass
 from difflib import get_close_matches
+from functools import lru_cache
 import re
 import unicodedata
 
@@ -64,8 +65,20 @@ CLAUSE = re.compile(r"\s*[,;:]\s+|(?<=[.!?…])\s+|\s+[-–—]+\s+|\s+(?=\()")
 
 
 def closest(word: str, names, count: int = 2) -> list[str]:
-    """The valid names closest to a mistyped one (BUW: BUV, gots: goths), best first."""
-    return get_close_matches(word, sorted(names), n=count, cutoff=0.6)
+    """The valid names closest to a mistyped one (BUW: BUV, gots: goths), best first. A
+    word more than 7/3 times as long as the longest name is close to none (the matcher's
+    ratio, twice the letters in common over both lengths, cannot reach 0.6)."""
+    names = tuple(sorted(names))
+    if 3 * len(word) > 7 * max(map(len, names), default=0):
+        return []
+    return list(nearest(word, names, count))
+
+
+@lru_cache(maxsize=1024)
+def nearest(word: str, names: tuple, count: int) -> tuple:
+    """closest, looked up once for each word and names (a mail that makes one mistake on
+    many lines, or a game that reads a line more than once)."""
+    return tuple(get_close_matches(word, names, n=count, cutoff=0.6))
 
 
 def did_you_mean(word: str, names, cutoff: float = 0.6) -> str:
@@ -96,13 +109,22 @@ def mistyped(word: str, words) -> list[str]:
     word at all). A word of one or two letters is mistyped only with its letters swapped:
     a longer word is not taken for one ("Two builds, lovely.": TO)."""
     word = folded(word)
-    if not word:
+    words = tuple(sorted(words))
+    # a word 5/3 times as long as the longest order word is a mistake for none (the
+    # matcher's ratio cannot reach TYPO_CUTOFF), nor one of its letters swapped
+    if not word or 3 * len(word) > 5 * max(map(len, words), default=0):
         return []
-    words = sorted(words)
+    return list(typos(word, words))
+
+
+@lru_cache(maxsize=1024)
+def typos(word: str, words: tuple) -> tuple:
+    """mistyped, looked up once for each word and order words: a mail of many lines that
+    start with one word of chat, a line read more than once."""
     found = get_close_matches(word, [w for w in words if len(w) > 2], n=2, cutoff=TYPO_CUTOFF)
     found += [w for w in words if len(w) == len(word) and w != word
               and sorted(w) == sorted(word) and w not in found]
-    return found
+    return tuple(found)
 
 
 def chat(line: str, word: str, words) -> bool:
@@ -165,6 +187,11 @@ class Reading:
     led: bool = False
 
 
+# The longest line read the other ways: a line of chat beside an order is much shorter,
+# and the ways to cut a line grow with its length.
+READ_LINE = 300
+
+
 def readings(line: str, remark: bool) -> list[Reading]:
     """The other ways to read a line the game refused, best first.
 
@@ -172,8 +199,11 @@ def readings(line: str, remark: bool) -> list[Reading]:
     on an order's line ("recruit levies, if there's any gold left", "Sorry Bea:
     move host Wessex"). A remark may be an order after its tying words, or after
     a sentence; an error may be an order followed by a sentence. A reading with
-    a part of chat counts only when the game accepts its order whole.
+    a part of chat counts only when the game accepts its order whole. A line of
+    more than READ_LINE characters is read only as it was written: none.
     """
+    if len(line) > READ_LINE:
+        return []
     found = []
     plain = unpleased(line)
     for text in (line, plain) if plain else (line,):

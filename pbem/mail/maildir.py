@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 import re
 
+from ..files import MAIL_BYTES
+
 
 def folder(path: Path) -> mailbox.Maildir:
     """A Maildir at path, created (with tmp/, new/ and cur/) if missing."""
@@ -19,12 +21,15 @@ def new_messages(path: Path):
 
     Oldest by the time the file was written, then by name: delivery agents'
     names do not sort in arrival order (their microseconds are not padded).
-    A message gone meanwhile (another reader took it) is passed over.
+    A message gone meanwhile (another reader took it) is passed over. Of a
+    message larger than MAIL_BYTES, only so much and one byte more is read: it
+    is stored, and answered as too large, like any mail over [mail] max_bytes.
     """
     folder(path)
     for name in arrivals(path / "new"):
         try:
-            raw = (path / "new" / name).read_bytes()
+            with open(path / "new" / name, "rb") as handle:
+                raw = handle.read(MAIL_BYTES + 1)
         except FileNotFoundError:
             continue
         yield name, raw

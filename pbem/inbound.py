@@ -36,8 +36,8 @@ from .adjudicator.spelling import as_remark, asks, heads, introduces, readings, 
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import (SETTINGS, Reading, after_greeting, mistyped_command, read_text,
-                      sections, sender_names, shown, signature)
+from .reading import (ARGUMENTS, SECTION, SETTINGS, Reading, after_greeting,
+                      mistyped_command, read_text, sections, sender_names, shown, signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -461,7 +461,8 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     """
     if not incoming.references:
         return None
-    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name),
+                        order_line(table, seat["name"]))
     asks = {command.name for command in reading.commands}
     if asks and asks <= QUESTIONS and not reading.has_orders:
         return None
@@ -554,6 +555,15 @@ class Answer:
     recorded: bool = False
     receipts: list = field(default_factory=list)
     told_waiting: bool = False
+    lines: dict = field(default_factory=dict)  # {line: what became of it}: see account
+
+    def account(self, numbers, *kind) -> None:
+        """Say what became of these lines of the mail: ("order",) recorded, ("unrecorded",)
+        an order not recorded, ("error",), ("remark",), ("aside",) a greeting or a
+        signature, ("command", WORD), ("press", whom) sent, ("unsent",) press not sent. A
+        later word on a line replaces an earlier one."""
+        for number in numbers:
+            self.lines[number] = kind
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
@@ -570,8 +580,13 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
-    reading = greeted_orders(table, seat["name"], read_text(text, names), names)
+    order = order_line(table, seat["name"])
+    reading = greeted_orders(table, seat["name"], read_text(text, names, order), names, order)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
+    answer.account([number for number, _line in reading.ignored], "aside")
+    for command in reading.commands:
+        first, last = command.lines
+        answer.account(range(first, last + 1), "command", command.name)
     mail = Mail(referee, table, seat, now, answer, incoming)
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
@@ -583,6 +598,9 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             players.answer_press(mail, press)
             reading = Reading()  # a reply to press is all message: no orders, no commands
             answer.ignored = []
+            answer.lines = {}
+            answer.account(written_lines(text), "press",
+                           None if press["anonymous"] else press["from"])
         else:
             if press is not None:
                 players.note_not_relayed(mail, press)
@@ -603,7 +621,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                            resolving=answer.recorded and referee.ready(table),
                            receipts=answer.receipts, relayed=relayed,
                            told_waiting=answer.told_waiting,
-                           unrecorded=reading.has_orders and not answer.remarks)
+                           unrecorded=reading.has_orders and not answer.remarks,
+                           lines=accounted(text, answer.lines))
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "remarks": answer.remarks, "on_file": answer.on_file,
@@ -612,21 +631,60 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                 len(answer.remarks))}
 
 
-def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
-    """The reading with the courtesy lines that go on with an order the game accepts
-    ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
-    beside that order, not a line to ignore."""
+def greeted_orders(table, seat: str, reading: Reading, names: set[str], order) -> Reading:
+    """The reading with the courtesy lines that are orders put back among the order lines:
+    a line the game accepts as an order (`order`, see order_line) is one, even when it
+    reads as the player's name (Ion's "F ION H"), and a greeting that goes on with an
+    order the game accepts ("Bonjour ! village D5 D6") is chat beside that order, not a
+    line to ignore."""
     lines = reading.orders_text.split("\n")
     for number, line in list(reading.ignored):
-        rest = after_greeting(line, names)
-        if rest is None or number > len(lines):
+        if number > len(lines) or not (order(line) or greets_order(table, seat, line, names)):
             continue
-        _orders, errors, part, _remarks = read_orders(table, seat, rest)
-        if usable_lines(part, errors):
-            lines[number - 1] = line
-            reading.ignored.remove((number, line))
+        lines[number - 1] = line
+        reading.ignored.remove((number, line))
     reading.orders_text = "\n".join(lines)
     return reading
+
+
+def order_line(table, sender: str):
+    """A function that says whether a line is an order the sender may give now, for itself
+    or a seat whose orders it gives: the game accepts it (with chat beside it, as
+    read_orders reads one), or it heads the orders of such a seat ("for bob:"). Such a
+    line ends a press block (see reading.read_text)."""
+    seats = table.state["engine"]["seats"]
+    targets = [sender] + [s for s in seats if s != sender and controller(table, s) == sender]
+    named = set(seats if getattr(table.game, "controller", None) else targets)
+
+    parse = table.game.parse
+    none = {target: parse(table.state["game"], target, "")[0] for target in targets}
+
+    def given(line: str) -> bool:
+        header = SECTION.match(line)
+        if header:
+            return header.group(2).lower() in named
+        text = unbulleted(line)
+        for target in targets:
+            orders, errors = parse(table.state["game"], target, text)
+            if not errors and orders != none[target]:
+                return True
+            if all(e.remark for e in errors):
+                continue
+            orders, errors, part, _remarks = read_orders(table, target, text)
+            if usable_lines(part, errors) and orders != none[target]:
+                return True
+        return False
+    return given
+
+
+def greets_order(table, seat: str, line: str, names: set[str]) -> bool:
+    """Does this line greet, then give an order the game accepts ("Bonjour ! village D5
+    D6")?"""
+    rest = after_greeting(line, names)
+    if rest is None:
+        return False
+    _orders, errors, part, _remarks = read_orders(table, seat, rest)
+    return bool(usable_lines(part, errors))
 
 
 def controller(table, seat: str) -> str:
@@ -642,14 +700,20 @@ def take_all(referee, table, sender: str, text: str, now: str, answer: Answer,
     if ruler != sender:
         answer.notes.append(_("Your orders are given by {seat} now, so these were not "
                               "recorded. You still get your own reports.").format(seat=ruler))
+        answer.account(written_lines(text), "unrecorded")
         return
     for target, part in order_parts(table, sender, text):
         if target != sender and controller(table, target) != sender:
             answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
                                   "for itself), so what you wrote for {seat} was not "
                                   "recorded.").format(seat=target))
+            answer.account(written_lines(part), "unrecorded")
             continue
         take_orders(referee, table, sender, target, part, now, answer, names)
+    headers = [n for n in written_lines(text) if n not in answer.lines]
+    for number in headers:  # a "for SEAT:" line goes with the orders below it
+        below = [answer.lines[n] for n in sorted(answer.lines) if n > number]
+        answer.account([number], *(below[0] if below else ("unrecorded",)))
 
 
 def order_parts(table, sender: str, text: str) -> list[tuple]:
@@ -700,8 +764,10 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     """
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
+    written = orders_text
     if target in eng.get("conceded", []):
         players.note_conceded(referee, table, sender, target, answer)
+        answer.account(written_lines(written), "unrecorded")
         return
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
@@ -709,15 +775,25 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         note = nothing_asked(table, sender, target, orders_text)
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         answer.told_waiting |= target == sender
+        _orders, errors, _text, _remarks = read_orders(table, target, written, led=False)
+        chat = {e.line for e in errors if e.remark}
+        for number in written_lines(written):
+            answer.account([number], "remark" if number in chat else "unrecorded")
         return
     orders, errors, orders_text, beside = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
-    before = orders_text
+    before, refused = orders_text, {e.line for e in errors}
     orders, orders_text, errors = completing(referee, table, target, orders, orders_text, errors)
+    if orders_text != before and not errors:
+        refused = set()  # the mail's lines, refused alone, are right with the orders on file
     answer.errors += list(errors)
-    if not usable_lines(orders_text, errors):
+    usable = usable_lines(orders_text, errors)
+    for number in written_lines(written):
+        if number not in answer.lines:
+            answer.account([number], "error" if number in refused or not usable else "order")
+    if not usable:
         kept = table.orders_on_file(target)
         if errors:
             said = _("None of your lines could be used, so your orders on file are "
@@ -1010,6 +1086,7 @@ def without_signature(text: str, errors, names: set[str], answer: Answer) -> tup
         return text, errors
     lines = text.splitlines()
     answer.ignored += [lines[number - 1].strip() for number in signed]
+    answer.account(signed, "aside")
     return blanked(text, signed), [e for e in errors if e.line not in signed]
 
 
@@ -1032,6 +1109,7 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
                     word=remark.text.split()[0], command=shown(command, current()))))
         else:
             listed.append((number, remark.text))
+            answer.account([number], "remark")
     answer.remarks += [_("line {line}: {message}").format(line=number, message=words)
                        for number, words in sorted(listed)]
     if not aside:
@@ -1041,6 +1119,26 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
     orders, errors = table.game.parse(table.state["game"], target, text)
     errors = [read_first.get(e.line, e) for e in errors]
     return orders, text, sorted(errors + typos, key=lambda e: e.line)
+
+
+def written_lines(text: str) -> list[int]:
+    """The numbers (from 1) of a text's lines that hold something."""
+    return [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+
+def accounted(text: str, lines: dict) -> list[tuple]:
+    """What became of a mail's lines, as (first, last, kind) runs of the lines written:
+    the lines of one run are of one kind, with nothing written between them but blank
+    lines (see Answer.account)."""
+    runs, last = [], None
+    for number in written_lines(text):
+        kind = lines.get(number)
+        if kind is not None and runs and runs[-1][2] == kind and last == kind:
+            runs[-1] = (runs[-1][0], number, kind)
+        elif kind is not None:
+            runs.append((number, number, kind))
+        last = kind
+    return runs
 
 
 def blanked(text: str, numbers) -> str:
@@ -1071,10 +1169,11 @@ class Mail:
 
 
 def run_commands(mail: Mail, commands: list) -> None:
-    """Act on each command of a mail, in the order written (each at most once)."""
+    """Act on each command of a mail, in the order written (each at most once, but every
+    press block: each is a message of its own)."""
     done = set()
     for command in commands:
-        if command.name not in done:
+        if command.name not in done or ARGUMENTS[command.name] == "block":
             done.add(command.name)
             COMMAND_HANDLERS[command.name](mail, command)
 

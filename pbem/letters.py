@@ -513,7 +513,8 @@ def reason_text(reason, game=None) -> str:
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
            ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
-           receipts=(), relayed=False, unrecorded=False, told_waiting=False) -> None:
+           receipts=(), relayed=False, unrecorded=False, told_waiting=False,
+           lines=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
     `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
@@ -524,7 +525,8 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
     reply to press, went back to the press's sender; `unrecorded` when it held orders
     that were not recorded (nothing asked of the seat, a vassal); `told_waiting` when a
     note already says that nothing is asked of the seat and whom the game waits for, which
-    the mail then does not say again at its end. At most
+    the mail then does not say again at its end; `lines` what became of each line the
+    player wrote, as (first, last, kind) runs (see inbound.Answer.account). At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
@@ -551,6 +553,7 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
+                   line_by_line=line_by_line(lines),
                    receipts=list(receipts), **({"waiting": []} if told_waiting else {}),
                    understood=bounded(understood, i18n._("and {num} more orders")),
                    errors=bounded([error_text(e) for e in errors],
@@ -558,6 +561,41 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
                    remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
+
+
+# What became of a run of a mail's lines, by its kind (see inbound.Answer.account):
+# singular and plural.
+LINE_KINDS = {
+    "order": (N_("order"), N_("orders")),
+    "unrecorded": (N_("order not recorded"), N_("orders not recorded")),
+    "error": (N_("refused line"), N_("refused lines")),
+    "remark": (N_("remark"), N_("remarks")),
+    "aside": (N_("line set aside"), N_("lines set aside")),
+    "unsent": (N_("press not sent"), N_("press not sent")),
+}
+MAX_RUNS = 30  # of a mail's lines said one by one (the others: "and N more")
+
+
+def line_by_line(runs) -> str:
+    """What became of each line a player wrote, in one sentence of the current language:
+    "Line by line: 1 line set aside; 2-4 orders; 5-7 press to bob; 8 DRAW." ("" for none)."""
+    said = []
+    for first, last, kind in runs[:MAX_RUNS]:
+        where = str(first) if first == last else f"{first}-{last}"
+        if kind[0] == "command":
+            what = shown(kind[1], i18n.current())
+        elif kind[0] == "press":
+            what = i18n._("press to {seats}").format(seats=kind[1]) if kind[1] else \
+                i18n._("press to the sender of that press")
+        else:
+            one, many = LINE_KINDS[kind[0]]
+            what = i18n._(one if first == last else many)
+        said.append(f"{where} {what}")
+    if not said:
+        return ""
+    if len(runs) > MAX_RUNS:
+        said.append(i18n._("and {num} more").format(num=len(runs) - MAX_RUNS))
+    return i18n._("Line by line: {lines}.").format(lines=i18n._("; ").join(said))
 
 
 def bounded(lines, more: str) -> list[str]:

@@ -73,18 +73,24 @@ def addressees(words: list[str]) -> tuple[str, str]:
 
 
 def press_command(mail, command) -> None:
-    """PRESS <seat|team|ALL>: the rest of the mail is a message, relayed by pbem."""
+    """PRESS <seat|team|ALL>: the lines below it, to the end of its block (see
+    reading.read_text), are a message, relayed by pbem. In a reply to press, PRESS
+    alone answers that press's sender (unnamed when it was anonymous)."""
     table, sender = mail.table, mail.seat["name"]
+    first, last = command.lines
+    lines = range(first, last + 1)
+    mail.answer.account(lines, "unsent")
     if engine.setting(table.state, "press") == "none":
         note(mail, N_("Press is off in this game, so your message was not sent."))
         return
-    target, first = addressees(command.args)
-    text = "\n".join(part for part in (first, command.text.strip("\n")) if part).strip()
-    if not target:
+    target, opening = addressees(command.args)
+    text = "\n".join(part for part in (opening, command.text.strip("\n")) if part).strip()
+    answered = None if target else press_answered(mail)
+    if not target and answered is None:
         note(mail, N_("Say whom your press is for: PRESS followed by a seat, a team or ALL, "
                       "then your message on the next lines."))
         return
-    to, unknown = recipients(table, sender, target)
+    to, unknown = ([answered["from"]], []) if answered else recipients(table, sender, target)
     if unknown:
         names = table.state["engine"]["seats"] + sorted(teams(table)) + ["all"]
         close = get_close_matches(unknown[0], names, n=1)
@@ -102,13 +108,20 @@ def press_command(mail, command) -> None:
         note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
                       "on the lines below PRESS."), seats=", ".join(to))
         return
-    send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
-                                            for word in re.split(r"[,;]", target)))
+    if answered is not None:
+        sent = send_press(mail, to, text, answers=answered["seq"])
+    else:
+        sent = send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
+                                                       for word in re.split(r"[,;]", target)))
+    if sent:
+        mail.answer.account(lines, "press", None if answered is not None and
+                            answered["anonymous"] else ", ".join(to))
 
 
 def send_press(mail, to: list, text: str, answers: int | None = None,
-               everyone: bool = False, sent: str | None = None) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them.
+               everyone: bool = False, sent: str | None = None) -> bool:
+    """Record a press event from the mail's seat to `to` and mail it to them; True when
+    it was sent (not past the press limits).
 
     `answers` is the seq of the press this one answers: an answer to
     anonymous press records it, and never names whom it goes to. Press to ALL
@@ -116,10 +129,10 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
     public archive shows it. `sent` is the sentence that tells the sender where
     it went (a msgid with {seats}), by default "Press sent to ...".
     """
-    if over_press_limits(mail, to, text):
-        return
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
+    if over_press_limits(mail, to, text):
+        return False
     answered = {"answers": answers} if anonymous and answers else {}
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
                     phase=table.state["engine"]["phase"], **{"from": sender}, **answered,
@@ -136,6 +149,7 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
     if everyone:
         note(mail, N_("Press to ALL is public: the club's web archive of the game shows it."))
+    return True
 
 
 def over_press_limits(mail, to: list, text: str) -> bool:

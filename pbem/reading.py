@@ -8,6 +8,12 @@ when they stand at the start or at the end of the mail. Any other line is the
 game's to read: it tells a mistyped order (an error) from a line of chat (a
 remark, see pbem/adjudicator/spelling.py). Lines taken out are blanked, so
 the line numbers the game gives in its errors stay right.
+
+A PRESS line opens a block of message that ends where the player ends it: at
+ENDPRESS (FINPRESSE), at the next PRESS, or at the first line that is a
+command or an order the sender may give now (the caller says which lines are
+orders: see read_text). So several messages go in one mail, each to its own
+recipients, and orders below a message are read as orders.
 """
 
 from dataclasses import dataclass, field
@@ -32,11 +38,16 @@ COMMANDS = {
     "tz": ("timezone", "en"), "timezone": ("timezone", "en"), "fuseau": ("timezone", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
-# words on the same line ("words"), or the rest of the mail ("rest": a message).
+# words on the same line ("words"), or a block of lines below it ("block": a message,
+# see read_text).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
              "language": "words", "timezone": "words",
-             "press": "rest", "absence": "words", "history": "words", "draw": "none",
+             "press": "block", "absence": "words", "history": "words", "draw": "none",
              "concede": "none"}
+# The lines that end a press block, as compared (see plain): the judges' ENDPRESS, and
+# its French.
+END_OF_PRESS = frozenset({"endpress", "end press", "end of press", "finpresse", "fin presse",
+                          "fin de presse", "fin de la presse"})
 # Commands that change how the seat's mail is written: acted on before the rest
 # of the mail, so the answer to it is already in the new language.
 SETTINGS = ("language", "timezone")
@@ -88,7 +99,8 @@ PHONE = re.compile(r"^(tel|tél|phone|mobile|portable|mob)?\s*[:.]?\s*\+?[\d][\d
 class Command:
     """One mail command: its name, the words after it, its line, the language of its word.
 
-    A command that takes the rest of the mail (a message) has it as `text`.
+    A command that takes a block of lines (a message) has them as `text`, and the
+    number of the block's last line (its ENDPRESS, when written) as `last`.
     """
 
     name: str
@@ -96,6 +108,12 @@ class Command:
     line: int = 0
     lang: str | None = None
     text: str = ""
+    last: int = 0
+
+    @property
+    def lines(self) -> tuple[int, int]:
+        """The first and last lines of the mail the command takes."""
+        return self.line, max(self.line, self.last)
 
 
 @dataclass
@@ -223,21 +241,40 @@ def signature(text: str, refused: set[int], names: set[str]) -> list[int]:
     return []
 
 
-def read_text(text: str, names: set[str] = frozenset()) -> Reading:
-    """Sort a seat's text into commands, courtesy lines at its edges, and order text."""
+def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
+    """Sort a seat's text into commands, courtesy lines at its edges, and order text.
+
+    `order(line)` says whether a line is an order the sender may give now: such
+    a line ends a press block (as a command line does), and is read with the
+    orders. Without it, only commands and ENDPRESS end a block.
+    """
     lines = text.splitlines()
     reading = Reading()
     kept = list(lines)
+    block = None  # the press command whose message is being read
     for number, line in enumerate(lines, start=1):
+        if block is not None:
+            if plain(line) in END_OF_PRESS:
+                block.last, block = number, None
+                kept[number - 1] = ""
+                continue
+            if command_of(line, number) is None and not (order and line.strip() and
+                                                         order(line)):
+                kept[number - 1] = ""
+                block.last = number if line.strip() else block.last
+                continue
+            block = None
         command = command_of(line, number)
         if command is None:
             continue
         reading.commands.append(command)
         kept[number - 1] = ""
-        if ARGUMENTS[command.name] == "rest":
-            command.text = "\n".join(lines[number:]).strip("\n")
-            kept[number:] = [""] * (len(lines) - number)
-            break
+        if ARGUMENTS[command.name] == "block":
+            block = command
+    for command in reading.commands:
+        if ARGUMENTS[command.name] == "block":
+            command.text = "\n".join(line for line in lines[command.line:command.last]
+                                     if plain(line) not in END_OF_PRESS).strip("\n")
     for edge in (range(len(kept)), range(len(kept) - 1, -1, -1)):
         for index in edge:
             if not kept[index].strip():

@@ -295,3 +295,91 @@ def test_a_reply_to_pbems_answer_to_a_press_reply_answers_pbem_not_the_press(aug
     said = flat(answer_to(referee, row))
     assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
     assert "press of ann" not in said
+
+
+# ------------------------------------------------------------------ press blocks
+
+BALKANS = {"phase": "spring 1902 movement",
+           "powers": {"austria": "fay", "turkey": "gus", "russia": "hal"},
+           "units": {"austria": ["A SER", "F GRE", "A VIE"], "turkey": ["A BUL", "F BLA"],
+                     "russia": ["A WAR", "F SEV"]},
+           "centres": {"austria": ["VIE", "BUD", "TRI", "SER", "GRE"],
+                       "turkey": ["ANK", "CON", "SMY", "BUL"],
+                       "russia": ["MOS", "WAR", "SEV", "STP"]}}
+
+
+@pytest.fixture
+def balkans(referee):
+    """fay (French, Austria), gus (Turkey) and hal (Russia) in spring 1902."""
+    referee.new_game("diplomacy", "d", [SeatSpec("fay", "fay@players.example", lang="fr"),
+                                        SeatSpec("gus", "gus@players.example"),
+                                        SeatSpec("hal", "hal@players.example")],
+                     START, {}, seed="club", position=BALKANS)
+    return referee
+
+
+def press_to(referee, seat: str) -> list[str]:
+    """The messages a seat got as press, as their text parts."""
+    return [text_of(row) for row in outbox(referee, kind="press", seat=seat)]
+
+
+def test_orders_below_a_press_block_are_orders_and_never_travel_as_press(balkans):
+    """`PRESS bob` / `SECRET` / blank line / `A PAR - BUR` sent the order to bob."""
+    referee = balkans
+    row = reply(referee, "d", "gus", f"PRESS fay\n{SECRET}\n\nA Bul - Ser\nF Bla H", START)
+    [message] = press_to(referee, "fay")
+    assert SECRET in message and "Bul" not in message and "BLA" not in message.upper()
+    assert referee.current_submission("d", "gus", 1)["text"].split() == \
+        "A Bul - Ser F Bla H".split()
+    said = flat(answer_to(referee, row))
+    assert "Press sent to fay." in said
+    assert "Line by line: 1-2 press to fay; 4-5 orders." in said, said
+
+
+def test_each_press_block_goes_to_its_own_recipients_and_only_all_is_public(balkans,
+                                                                            tmp_path):
+    """`PRESS ALL` / text / blank / `PRESS bob` / private words: the second message went to
+    every seat, and the public archive published it."""
+    from pbem.publish import publish
+    referee = balkans
+    body = ("Hello everyone, peace in the Black Sea?\n\nPRESS fay\nLet us split Russia, "
+            "quietly.\nENDPRESS\nA Bul H")
+    row = reply(referee, "d", "gus", "PRESS ALL\n" + body, START)
+    assert [m.count("peace in the Black Sea") for m in press_to(referee, "hal")] == [1]
+    assert all("split Russia" not in m for m in press_to(referee, "hal"))
+    first, second = press_to(referee, "fay")
+    assert "peace in the Black Sea" in first and "split Russia" not in first
+    assert "split Russia" in second and "ENDPRESS" not in second and "Bul" not in second
+    sent = [e for e in referee.events("d", "referee") if e["type"] == "press"]
+    assert [(e["payload"].get("all", False), e["visible_to"]) for e in sent] == \
+        [(True, ["fay", "gus", "hal"]), (False, ["fay", "gus"])]
+    publish(referee, tmp_path / "site")
+    archive = " ".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert "peace in the Black Sea" in archive and "split Russia" not in archive
+    said = flat(answer_to(referee, row))
+    assert "Line by line: 1-2 press to fay, hal; 4-6 press to fay; 7 order." in said, said
+    assert referee.current_submission("d", "gus", 1) is not None
+
+
+def test_a_command_ends_a_press_block_and_the_judges_endpress_is_not_relayed(balkans):
+    referee = balkans
+    row = reply(referee, "d", "hal", "PRESS gus\nShall we stop?\nDRAW\nPRESS fay\nHi Fay\n"
+                "ENDPRESS\nGood luck to all of you!", START)
+    [to_gus] = press_to(referee, "gus")
+    assert "Shall we stop?" in to_gus and "DRAW" not in to_gus
+    [to_fay] = press_to(referee, "fay")
+    assert "Hi Fay" in to_fay and "ENDPRESS" not in to_fay and "Good luck" not in to_fay
+    assert referee.table("d").state["engine"]["draw"]["votes"] == ["hal"]
+    said = flat(answer_to(referee, row))
+    assert "Line by line: 1-2 press to gus; 3 DRAW; 4-6 press to fay; 7 remark." in said, said
+
+
+def test_finpresse_ends_a_french_press_block(balkans):
+    referee = balkans
+    row = reply(referee, "d", "fay", "Bonjour,\nPRESSE gus\nOn se partage la Russie ?\n"
+                "FINPRESSE\nA Vie - Gal\nA Ser H\nF Gre H\nFay", START)
+    [to_gus] = press_to(referee, "gus")
+    assert "On se partage la Russie ?" in to_gus and "Gal" not in to_gus
+    said = flat(answer_to(referee, row))
+    assert "Ligne par ligne : 1 ligne mise de côté ; 2-4 message à gus ; 5-7 ordres ; " \
+           "8 ligne mise de côté." in said, said

@@ -19,7 +19,7 @@ from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
 from .i18n import N_, _, for_reader, format_date, format_number, speaking
 from .mail.parse import shorten
-from .reading import plain, shown
+from .reading import plain, sender_names, shown, unsigned
 from .store import row_event
 from .timeutil import iso, parse_time
 
@@ -127,10 +127,19 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
     anonymous press records it, and never names whom it goes to. Press to ALL
     (`everyone`) is public: it says so in its event (``all``), and the club's
     public archive shows it. `sent` is the sentence that tells the sender where
-    it went (a msgid with {seats}), by default "Press sent to ...".
+    it went (a msgid with {seats}), by default "Press sent to ...". Anonymous
+    press goes without the signature at its end (see reading.unsigned), and its
+    writer is told what was left out.
     """
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
+    if anonymous:
+        text, signed = unsigned(text, sender_names(
+            sender, mail.seat.get("player") or "",
+            mail.incoming.sender_name if mail.incoming else ""))
+        if signed:
+            note(mail, N_("I left out the end of your message, which would have named you: "
+                          "“{words}”."), words=" / ".join(signed))
     if over_press_limits(mail, to, text):
         return False
     answered = {"answers": answers} if anonymous and answers else {}
@@ -228,7 +237,10 @@ def note_not_relayed(mail, press: dict) -> None:
     that nothing went to the press's sender."""
     if press["anonymous"]:
         note(mail, N_("Your mail answers a press message, but it holds orders or commands: "
-                      "I read them as such, and nothing was sent to the message's sender."))
+                      "I read them as such, and nothing was sent to the message's sender. "
+                      "To answer its sender, start a line with {press} alone in a reply to "
+                      "that message, and write your words below it."),
+             press=shown("press", mail.seat["lang"]))
         return
     note(mail, N_("Your mail answers the press of {seat}, but it holds orders or commands: "
                   "I read them as such, and nothing was sent to {seat}. To write to {seat}, "

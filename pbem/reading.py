@@ -241,6 +241,41 @@ def signature(text: str, refused: set[int], names: set[str]) -> list[int]:
     return []
 
 
+SIGNATURE_LINES = 4  # the most lines a signature at the end of a message takes
+WEB = re.compile(r"^\S+\.\S+$|^\S+@\S+$")  # "www.club-lyon.fr", "ann@example.org"
+
+
+def unsigned(text: str, names: set[str]) -> tuple[str, list[str]]:
+    """(the text without the signature at its end, the lines left out): for a message
+    that must not name its writer. The signature is the last lines (at most
+    SIGNATURE_LINES) from a sign-off ("Amitiés,"), a "--" line or a line with the
+    writer's name ("Gaston", "G.", "-- ivy") on, every line after it short (a club, a
+    town, a phone, a web address)."""
+    lines = text.rstrip().splitlines()
+    written = [at for at, line in enumerate(lines) if line.strip()][-SIGNATURE_LINES:]
+    start = None
+    for at in reversed(written):
+        line = lines[at]
+        if signs(line, names):
+            start = at
+        elif len(plain(line).split()) > 3 and not PHONE.match(line.strip()):
+            break
+    if start is None or not "".join(lines[:start]).strip():
+        return text, []
+    return "\n".join(lines[:start]).rstrip(), [line.strip() for line in lines[start:]
+                                               if line.strip()]
+
+
+def signs(line: str, names: set[str]) -> bool:
+    """Does this line sign a message: a sign-off, a "--", the writer's name among at most
+    three words?"""
+    initials = {name[0] for name in names}  # "G." for Gaston
+    if line.strip() == "--" or courteous(line, set(names) | initials):
+        return True
+    words = plain(line).split()
+    return 0 < len(words) <= 3 and any(word in names for word in words)
+
+
 def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
     """Sort a seat's text into commands, courtesy lines at its edges, and order text.
 

@@ -383,3 +383,62 @@ def test_finpresse_ends_a_french_press_block(balkans):
     said = flat(answer_to(referee, row))
     assert "Ligne par ligne : 1 ligne mise de côté ; 2-4 message à gus ; 5-7 ordres ; " \
            "8 ligne mise de côté." in said, said
+
+
+# ------------------------------------------------------------------ anonymous press
+
+
+@pytest.fixture
+def masked(referee):
+    """Auguste between four seats, press anonymous; cat reads French."""
+    referee.new_game("auguste", "anon", [SeatSpec("ann", "ann@players.example"),
+                                         SeatSpec("bob", "bob@players.example"),
+                                         SeatSpec("cat", "cat@players.example", lang="fr"),
+                                         SeatSpec("dan", "dan@players.example")],
+                     START, {"preset": "4-2", "press": "anonymous"}, seed="s")
+    return referee
+
+
+@pytest.mark.parametrize("signed", ["Gaston", "Amitiés,\nGaston", "Cheers, G.",
+                                    "See you,\nGaston\nClub de Lyon"])
+def test_anonymous_press_leaves_out_its_writers_signature_and_says_so(masked, signed):
+    """Anonymous press named its writer by signature ("Gaston", "Edith", "ivy")."""
+    referee = masked
+    row = reply(referee, "anon", "cat", f"PRESS bob\nWe could share the north.\n{signed}",
+                START, sender="Gaston Lefort <cat@players.example>")
+    [press] = outbox(referee, kind="press", seat="bob")
+    assert "We could share the north." in text_of(press)
+    assert "Gaston" not in text_of(press) and "G." not in text_of(press) \
+        and "Lyon" not in text_of(press)
+    said = flat(answer_to(referee, row))
+    assert "J'ai retiré la fin de votre message, qui vous aurait nommé :" in said
+    assert "Message envoyé à bob, sans votre nom." in said
+
+
+def test_anonymous_press_keeps_a_name_in_its_words(masked):
+    referee = masked
+    reply(referee, "anon", "ann", "PRESS bob\nI think Ann and Cat are plotting against you, "
+          "and Dan knows it.", START)
+    [press] = outbox(referee, kind="press", seat="bob")
+    assert "I think Ann and Cat are plotting against you, and Dan knows it." in text_of(press)
+
+
+def test_a_reply_to_anonymous_press_with_orders_can_still_answer_its_sender(masked):
+    """A reply to anonymous press that held orders lost its chat, and its writer had no
+    way left to answer the unknown sender."""
+    referee = masked
+    reply(referee, "anon", "ann", "PRESS dan\nShall we hold the centre together?", START)
+    [press] = outbox(referee, kind="press", seat="dan")
+    row = reply(referee, "anon", "dan", "blue: move JAZ LEK\nPRESS\nYes, gladly.\nDan",
+                START, answering=press)
+    said = flat(answer_to(referee, row))
+    assert "blue: move the legionary on JAZ to LEK" in said, said
+    assert "Your answer went to the sender of that press, without your name." in said
+    assert "Line by line: 1 order; 2-4 press to the sender of that press." in said, said
+    [back] = outbox(referee, kind="press", seat="ann")
+    assert "Yes, gladly." in text_of(back) and "Dan" not in text_of(back)
+    assert "dan" not in str(parsed(back)["Subject"])
+    row = reply(referee, "anon", "dan", "blue: move JAZ LEK\nNice try.", START,
+                answering=press)
+    assert "To answer its sender, start a line with PRESS alone in a reply to that message" \
+        in flat(answer_to(referee, row))

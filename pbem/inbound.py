@@ -45,8 +45,10 @@ from .timeutil import iso, parse_time
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
 RELEASED = "released by the referee"
-# Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
-QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
+# Commands tied to no phase: they ask, or act on the table rather than a turn, and count
+# whatever mail they answer (a vote answers the mail that proposed it, of a turn now over).
+UNTIMED = {"help", "status", "history", "press", "absence", "concede", "draw", "language",
+           "timezone"}
 
 
 class Overtime(BaseException):
@@ -425,7 +427,7 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
-        return turn_over(table, seat, incoming, *closed, now)
+        return turn_over(referee, table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
 
@@ -464,7 +466,7 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name),
                         order_line(table, seat["name"]))
     asks = {command.name for command in reading.commands}
-    if asks and asks <= QUESTIONS and not reading.has_orders:
+    if asks and asks <= UNTIMED and not orders_like(table, seat["name"], reading.orders_text):
         return None
     marks = ", ".join("?" for _ in incoming.references)
     rows = store.all(f"SELECT id, phase, asked, kind, seq, turn, round, subject FROM outbox "
@@ -497,9 +499,24 @@ def undone_spans(store: Store, table) -> list[tuple[int, int]]:
                                                 of_type="phase_rolled_back"))
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool, now: str):
-    """Answer a mail to a turn that is over (or that a rollback undid): not used, which mail
-    it answered (its subject, as the seat read it), and the open turn's request below."""
+def turn_over(referee, table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
+              now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): its orders and the
+    commands tied to a phase (WAIT, READY, SLOW) not used, which mail it answered (its
+    subject, as the seat read it), and the open turn's request below. The commands tied
+    to no phase (a DRAW, an ABSENCE, PRESS...) are done all the same, and said so."""
+    names = sender_names(seat["name"], seat.get("player") or "", incoming.sender_name)
+    reading = read_text(incoming.text, names, order_line(table, seat["name"]))
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    untimed = [c for c in reading.commands if c.name in UNTIMED]
+    run_commands(mail, [c for c in untimed if c.name in SETTINGS])
+    seat, table = mail.seat, mail.table
+    with speaking(seat["lang"]):
+        run_commands(mail, [c for c in untimed if c.name not in SETTINGS])
+    table = mail.table
+    if table.state["engine"]["over"]:  # a vote or a concession that ended the game
+        return "done", "answers a turn that is over; commands " + ", ".join(
+            c.name for c in untimed), table.game_row["id"], seat["name"]
     turn, round_ = table.turn()
     subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
@@ -507,10 +524,16 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
             if closed["turn"] is not None else _("an earlier turn")
         now_told = engine.told_words(turn, round_)
         notes = [_("The referee took the game back to {told}: your mail answers my mail "
-                   "“{subject}”, of a turn that was undone, so the orders and commands in it "
-                   "were not used.").format(told=now_told, subject=subject) if undone else
+                   "“{subject}”, of a turn that was undone, so the orders in it were not "
+                   "used.").format(told=now_told, subject=subject) if undone else
                  _("Your mail answers my mail “{subject}”, which is over: the orders in it "
                    "were not used.").format(subject=subject)]
+        timed = [shown(c.name, seat["lang"]) for c in reading.commands if c.name not in UNTIMED]
+        if timed:
+            notes.append(_("{commands} in it answered that turn too, so it was not used: send "
+                           "it again in a reply to this mail.").format(
+                               commands=", ".join(dict.fromkeys(timed))))
+        notes += mail.answer.notes
         if seat["name"] in table.state["engine"]["requests"]:
             notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
                            "it in a reply to this mail.").format(
@@ -519,6 +542,9 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
     letters.late_answer(table, seat, incoming, headline, notes, now)
     reason = f"answers phase {closed['phase']}, which a rollback undid" if undone else \
         f"answers phase {closed['phase']}, which is over"
+    if untimed:
+        return "done", reason + "; commands " + ", ".join(c.name for c in untimed), \
+            table.game_row["id"], seat["name"]
     return "rejected", reason, table.game_row["id"], seat["name"]
 
 
@@ -591,6 +617,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
     seat = mail.seat
     with speaking(seat["lang"]):
+        answer.remarks += [_("line {line}: {message}").format(line=c.line, message=c.remark)
+                           for c in reading.commands if c.remark]
         press = None if "press" in reading.names else players.press_answered(mail)
         relayed = press is not None and not reading.commands and \
             not orders_like(table, seat["name"], reading.orders_text)

@@ -784,6 +784,18 @@ def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
                    lines=list(lines), quoted=quoted, **extra)
 
 
+def draw_lapsed(table: Table, voters: list[str], now: str) -> None:
+    """Tell each seat whose vote for a draw no longer stands that it lapsed."""
+    for seat in table.referee.store.seats(table.game_row["id"]):
+        if seat["name"] in voters:
+            tell(table, seat, "draw", say(N_("the vote for a draw lapsed")), [
+                say(N_("The vote for a draw ({votes}) lapsed: not every seat still playing "
+                       "voted for it before each had a turn to answer. The game goes on."),
+                    votes=", ".join(voters)),
+                say(N_("To propose a draw again, reply with DRAW.")),
+            ], now)
+
+
 def paused(table: Table, seats: list[dict], reason: str, now: str) -> None:
     """Every seat: the referee stopped the clock."""
     for seat in seats:

@@ -495,9 +495,7 @@ def draw_command(mail, command) -> None:
     if name not in engine.survivors(table.game, state):
         note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
         return
-    if name in state["engine"].get("draw", {}).get("votes", []):
-        note(mail, N_("Your vote for a draw is counted already."))
-        return
+    again = name in state["engine"].get("draw", {}).get("votes", [])
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
     if table.state["engine"]["over"]:
@@ -508,6 +506,12 @@ def draw_command(mail, command) -> None:
         return
     votes = table.state["engine"]["draw"]["votes"]
     waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
+    if again:  # counted again: its time starts anew, and the others were told already
+        note(mail, N_("Your vote for a draw was counted already; it is counted again, and "
+                      "the votes now stand until each seat still to vote has had a turn to "
+                      "answer. Votes so far: {votes}. Still to vote: {seats}."),
+             votes=", ".join(votes), seats=", ".join(waiting))
+        return
     note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
                   "still playing votes for it; the vote stands until each of them has had a "
                   "turn to answer. Still to vote: {seats}."), seats=", ".join(waiting))

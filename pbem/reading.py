@@ -100,7 +100,8 @@ class Command:
     """One mail command: its name, the words after it, its line, the language of its word.
 
     A command that takes a block of lines (a message) has them as `text`, and the
-    number of the block's last line (its ENDPRESS, when written) as `last`.
+    number of the block's last line (its ENDPRESS, when written) as `last`. The chat
+    written beside a command's word on its line ("NULLE (encore !)") is its `remark`.
     """
 
     name: str
@@ -109,6 +110,7 @@ class Command:
     lang: str | None = None
     text: str = ""
     last: int = 0
+    remark: str = ""
 
     @property
     def lines(self) -> tuple[int, int]:
@@ -143,19 +145,71 @@ def plain(text: str) -> str:
     return " ".join(text.split())
 
 
-def command_of(line: str, number: int) -> Command | None:
+# Commands a line may give with chat beside it ("NULLE (encore !)", "Ok, DRAW from me
+# too"): votes. A question ("DRAW?") or a denial ("no DRAW", "pas de NULLE") gives none.
+VOTES = ("draw",)
+# Words that deny a vote written after them ("I won't DRAW", "pas de NULLE").
+DENIALS = frozenset("no not never won't wont don't dont against refuse non pas jamais contre "
+                    "ne sans".split())
+# A line's first word (its letters) and the rest; the marks that may part a command's word
+# from chat after it ("READY - sorry, late", "NULLE (encore !)").
+LEADING_WORD = re.compile(r"^\s*([^\W\d_]+)(.*)$", re.DOTALL)
+MARK = re.compile(r"\s*[(,;:.!—–-]")
+
+
+def command_of(line: str, number: int, loose: bool = True) -> Command | None:
     """The command a line gives ("READY", "Prêt !", "LANGUE fr", "STATUS please"), or
-    None."""
+    None.
+
+    A command's word in capitals, followed by a mark and chat ("READY - sorry for the
+    delay"), gives it, and so does a vote's word in any case ("Nulle (encore !)"); with
+    `loose`, a vote's word in capitals after chat gives it too ("Ok, DRAW from me
+    too"). The chat is the command's `remark`. A line that asks ("DRAW?") gives none.
+    """
     line = unpleased(line) or line
     words = plain(line).split()
-    if not words or words[0] not in COMMANDS:
+    if not words:
         return None
+    if words[0] not in COMMANDS:
+        return vote_inside(line, number) if loose else None
     name, lang = COMMANDS[words[0]]
     takes = ARGUMENTS[name]
     if takes == "none" and len(words) > 1:
-        return None
+        return with_chat(line, number, name, lang)
     args = line.split()[1:] if takes != "none" else []
     return Command(name, args, number, lang)
+
+
+def with_chat(line: str, number: int, name: str, lang: str | None) -> Command | None:
+    """A command whose word (in capitals, or any vote's) a mark parts from chat after it
+    ("NULLE (encore !)", "READY - sorry for the delay"), or None."""
+    found = LEADING_WORD.match(line)
+    if name == "concede" or line.rstrip().endswith("?") or found is None:
+        return None
+    word, rest = found.groups()
+    if not MARK.match(rest) or (name not in VOTES and not (word.isupper() and len(word) > 1)):
+        return None
+    return Command(name, [], number, lang, remark=rest.strip(" ,;:.—–-"))
+
+
+def vote_inside(line: str, number: int) -> Command | None:
+    """A vote whose word stands in capitals after chat, with no denial before it ("Ok,
+    DRAW from me too", "Je vote NULLE"), or None."""
+    if line.rstrip().endswith("?"):
+        return None
+    words = line.split()
+    for at, word in enumerate(words[1:], start=1):
+        bare = word.strip("()[],;:.!—–-\"'«»")
+        said = plain(bare)
+        if said in COMMANDS and COMMANDS[said][0] in VOTES and bare.isupper() and len(bare) > 1:
+            before = [plain(w) for w in words[:at]]
+            if any(w in DENIALS or w.startswith("n'") for w in before):
+                return None
+            name, lang = COMMANDS[said]
+            chat = " … ".join(part for part in (" ".join(words[:at]).strip(" ,;:.—–-"),
+                                                " ".join(words[at + 1:])) if part)
+            return Command(name, [], number, lang, remark=chat)
+    return None
 
 
 def mistyped_command(line: str) -> str | None:
@@ -293,8 +347,8 @@ def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
                 block.last, block = number, None
                 kept[number - 1] = ""
                 continue
-            if command_of(line, number) is None and not (order and line.strip() and
-                                                         order(line)):
+            if command_of(line, number, loose=False) is None and not (
+                    order and line.strip() and order(line)):
                 kept[number - 1] = ""
                 block.last = number if line.strip() else block.last
                 continue

@@ -141,6 +141,7 @@ class Referee:
             "phase": eng["phase"],
             "deadline": eng["deadline"],
             "remind_at": eng["remind_at"],
+            **({"dirty": 1} if asks_nobody(state) else {}),
         })
         self.store.save_snapshot(game_id, self.store.game(game_id)["last_seq"], state)
         after = letters.Table(self, self.store.game(game_id), game, state)
@@ -273,10 +274,10 @@ class Referee:
         return resolved
 
     def due(self, table: Table, now: str) -> bool:
-        """Is the open phase to be resolved at `now`: past its deadline, or ready, and the
-        game neither over nor paused?"""
+        """Is the open phase to be resolved at `now`: past its deadline, or ready (a phase
+        that asks nobody is, at once), and the game neither over nor paused?"""
         eng = table.state["engine"]
-        if eng["over"] or not eng["requests"] or eng.get("paused"):
+        if eng["over"] or eng.get("paused") or not eng["phase"]:
             return False
         return (eng["deadline"] is not None and eng["deadline"] <= now) or self.ready(table)
 
@@ -303,7 +304,7 @@ class Referee:
                     letters.disorder_notice(table, late.payload["disorder"], now)
             table = self.record(table, [engine.after_resolution(table.game, table.state, now,
                                                                 seed)], now)
-        self.store.update("games", {"id": game_id}, {"dirty": 0})
+        self.store.update("games", {"id": game_id}, {"dirty": int(asks_nobody(table.state))})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
         return table
@@ -729,6 +730,12 @@ class Referee:
 def ruling_id(phase: int, asked: str) -> str:
     """How the referee names an open ruling: the phase, and the judge seat if not the referee."""
     return str(phase) if asked == REFEREE else f"{phase}-{asked}"
+
+
+def asks_nobody(state: dict) -> bool:
+    """Is the game's open phase one that asks nobody, to be resolved at once?"""
+    eng = state["engine"]
+    return bool(eng["phase"]) and not eng["requests"] and not eng["over"]
 
 
 def reminder_due(row: dict, now: str) -> bool:

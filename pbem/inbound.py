@@ -37,7 +37,8 @@ from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
 from .reading import (ARGUMENTS, SECTION, SETTINGS, Reading, after_greeting,
-                      mistyped_command, read_text, sections, sender_names, shown, signature)
+                      mistyped_command, read_text, says_nothing, sections, sender_names, shown,
+                      signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -810,6 +811,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         return
     orders, errors, orders_text, beside = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
+    if take_pass(referee, table, target, orders_text, errors, now, answer, lead, beside):
+        return
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
     before, refused = orders_text, {e.line for e in errors}
@@ -836,21 +839,77 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         answer.notes.append(lead + said)
         answer.on_file += [lead + line for line in kept or []]
         return
+    record(referee, table, target, orders, orders_text, errors, now, answer, lead, (
+        _("Orders received, with errors (see below).") if errors else
+        _("Orders received; they replace any you sent before for this turn.")
+        if orders_text == before else
+        _("Orders received. Your orders on file had lines I could not accept, and this mail "
+          "gives none of the others again: I kept those I had accepted, with these. To "
+          "replace them all, send the whole set again.")))
+
+
+def record(referee, table, target: str, orders, text: str, errors, now: str, answer: Answer,
+           lead: str, said: str) -> None:
+    """Record a seat's orders (their text, and the errors of its lines) and say so in the
+    answer: `said` first, the orders in words, the receipt; each after `lead` ("For
+    bob: ", or nothing for the sender's own)."""
     answer.understood += [lead + line for line in
                           table.game.describe_orders(table.state["game"], target, orders)]
-    referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
+    referee.store_orders(table.game_row["id"], target, table, orders, now, text, errors)
     answer.recorded = True
     chain = referee.store.game(table.game_row["id"])
-    answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
-                            "text": receipt_text(orders_text), "seq": chain["last_seq"],
+    answer.receipts.append({"seat": target, "sha256": receipt(text),
+                            "text": receipt_text(text), "seq": chain["last_seq"],
                             "chain": chain["last_hash"]})
-    answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
-                                   else _("Orders received; they replace any you sent before "
-                                          "for this turn.") if orders_text == before else
-                                   _("Orders received. Your orders on file had lines I could "
-                                     "not accept, and this mail gives none of the others "
-                                     "again: I kept those I had accepted, with these. To "
-                                     "replace them all, send the whole set again.")))
+    answer.notes.insert(0, lead + said)
+
+
+# Words a game may read as its pass, tried in this order (see pass_of).
+PASS_WORDS = ("pass", "passe", "stay", "rester")
+
+
+def take_pass(referee, table, target: str, text: str, errors, now: str, answer: Answer,
+              lead: str, beside) -> bool:
+    """Record a seat's pass when its lines are all chat but one that says "nothing from me"
+    ("pass", "No orders this turn", "rien ce tour", see reading.says_nothing) and the game
+    has a pass in this phase (see pass_of); the other lines are remarks. True when it did."""
+    lines = text.splitlines()
+    refused = {e.line: e for e in errors}
+    written = written_lines(text)
+    saying = [n for n in written if says_nothing(lines[n - 1])]
+    if not saying or any(not e.text for e in errors) or set(written) - set(refused) or \
+            any(not refused[n].remark for n in written if n != saying[0]):
+        return False
+    chosen = pass_of(table, target)
+    if chosen is None and refused[saying[0]].remark:
+        answer.notes.append(lead + _("“{words}” is set aside as a remark: this phase has no "
+                                     "pass. What you may send is below.").format(
+                                         words=lines[saying[0] - 1].strip()))
+    if chosen is None:
+        return False
+    orders, word = chosen
+    without_remarks(table, target, orders, blanked(text, {saying[0]}),
+                    [e for e in errors if e.line != saying[0]], answer, beside)
+    answer.account([saying[0]], "order")
+    record(referee, table, target, orders, word, [], now, answer, lead, _(
+        "“{words}”: you pass this turn, as your orders below say; they replace any you "
+        "sent before for this turn.").format(words=lines[saying[0] - 1].strip()))
+    return True
+
+
+def pass_of(table, target: str) -> tuple | None:
+    """(orders, their text) of a seat's pass in the open phase: a word of PASS_WORDS the game
+    reads as an order whole ("stay"), else the game's default orders when an empty mail
+    gives just them (Diplomacy's: every unit holds); None when the phase has no pass."""
+    game, state = table.game, table.state["game"]
+    for word in PASS_WORDS:
+        orders, errors = game.parse(state, target, word)
+        if not errors:
+            return orders, word
+    orders, errors = game.parse(state, target, "")
+    if not errors and orders == game.default_orders(state, target):
+        return orders, ""
+    return None
 
 
 def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
@@ -1216,14 +1275,33 @@ def wait_command(mail: Mail, command) -> None:
 
 
 def ready_command(mail: Mail, command) -> None:
-    """READY: the orders on file (or none) are final."""
-    store, game_id = mail.referee.store, mail.table.game_row["id"]
-    store.update("seats", {"game": game_id, "name": mail.seat["name"]},
-                 {"ready_phase": mail.table.state["engine"]["phase"], "wait_phase": 0})
+    """READY: the orders on file are final. A seat asked now with none on file takes its
+    default orders, and its part of the phase is done; so does each seat asked now whose
+    orders it gives (a vassal's)."""
+    store, table = mail.referee.store, mail.table
+    game_id, eng = table.game_row["id"], table.state["engine"]
+    sender = mail.seat["name"]
+    defaulted = []
+    for target in [sender] + [s for s in sorted(eng["requests"])
+                              if s != sender and controller(table, s) == sender]:
+        store.update("seats", {"game": game_id, "name": target},
+                     {"ready_phase": eng["phase"], "wait_phase": 0})
+        if target in eng["requests"] and target not in eng.get("conceded", []) and \
+                mail.referee.current_submission(game_id, target, eng["phase"]) is None:
+            orders = table.game.default_orders(table.state["game"], target)
+            mail.referee.store_orders(game_id, target, table, orders, mail.now)
+            defaulted.append(target)
     store.update("games", {"id": game_id}, {"dirty": 1})
-    mail.answer.notes.append(_("READY noted: your orders for this turn are final."))
+    if sender in defaulted:
+        mail.answer.notes.append(_("READY noted: you had no orders on file, so your part of "
+                                   "this turn is done with your default orders (below)."))
+    else:
+        mail.answer.notes.append(_("READY noted: your orders for this turn are final."))
+    mail.answer.notes += [_("READY for {seat} too: it had no orders on file, so it plays its "
+                            "default orders.").format(seat=target)
+                          for target in defaulted if target != sender]
     if not mail.answer.recorded:
-        mail.answer.on_file = mail.table.orders_on_file(mail.seat["name"]) or []
+        mail.answer.on_file = table.orders_on_file(sender) or []
 
 
 def slow_command(mail: Mail, command) -> None:

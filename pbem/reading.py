@@ -213,12 +213,17 @@ def vote_inside(line: str, number: int) -> Command | None:
 
 
 def mistyped_command(line: str) -> str | None:
-    """The command a line's first word is a typing mistake for ("REDAY": "ready"), or None
-    (an exact command word, or a line that reads as a sentence, is none)."""
-    words = plain(line).split()
+    """The command a line's first word is a typing mistake for ("REDAY": "ready", "LANGAUGE
+    fr": "language"), or None: an exact command word, a line that reads as a sentence, and
+    a line of several words whose command takes none ("Held the bridge to the last turn":
+    not HELP) are none."""
+    words = plain(unpleased(line) or line).split()
     if not words or words[0] in COMMANDS or chat(line, words[0], COMMANDS):
         return None
-    return COMMANDS[mistyped(words[0], COMMANDS)[0]][0]
+    name = COMMANDS[mistyped(words[0], COMMANDS)[0]][0]
+    if len(words) > 1 and (ARGUMENTS[name] == "none" or len(words) > 6):
+        return None
+    return name
 
 
 def shown(name: str, lang: str) -> str:
@@ -375,6 +380,29 @@ def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
     reading.ignored.sort()
     reading.orders_text = "\n".join(kept)
     return reading
+
+
+# A line that says "nothing from me" (as compared, see plain): "pass", "No orders this
+# turn", "rien ce tour", "je passe mon tour", "nothing for me this time".
+NOTHING_FROM_ME = re.compile(
+    r"^(?:ok |so |bon |alors )?(?:(?:i |je |we |nous )?(?:pass|passe|passons|skip)"
+    r"(?: (?:my|this|the|mon|ce|le) (?:turn|go|tour|coup))?"
+    r"|(?:no|pas d'?|pas de|aucun|zero) ?(?:orders?|ordres?|moves?|mouvements?|actions?)"
+    r"|nothing|rien|nada|none"
+    r"|(?:i |je |we )?(?:do nothing|ne fais rien|fais rien|have nothing to (?:do|order)"
+    r"|n'ai rien a (?:faire|ordonner)|ai rien a faire))"
+    r"(?: (?:from|for|by) (?:me|us)| pour (?:moi|nous)| de ma part| de mon cote"
+    r"| (?:this|that) (?:turn|time|round|go)| (?:ce|au) tour(?: ci)?| cette fois(?: ci)?"
+    r"| (?:to (?:do|order|report|say))| a (?:faire|signaler|dire)| for now| pour l'instant"
+    r"| here| thanks| merci)*$")
+
+
+def says_nothing(line: str) -> bool:
+    """Does this line say "nothing from me" ("pass", "No orders this turn", "rien ce
+    tour"), alone or before chat ("rien ce tour, désolé")?"""
+    line = unpleased(line) or line
+    first = re.split(r"[,;:.!?…—–(]|\s-\s", line, maxsplit=1)[0]
+    return bool(NOTHING_FROM_ME.match(plain(line)) or NOTHING_FROM_ME.match(plain(first)))
 
 
 SECTION = re.compile(r"^\s*(for|pour)\s+([\w-]+)\s*:\s*$", re.IGNORECASE)

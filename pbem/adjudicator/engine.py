@@ -277,15 +277,15 @@ def open_phase(game, state: dict, now: str) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
-    reminder: it waits for the referee. When the game keeps its requests
+    reminder: it waits for the referee. A phase that asks nobody (no seat has
+    anything to do: the game leaves them out of ``pending``) has none either:
+    it is resolved at once, with no orders. When the game keeps its requests
     private (fog of war), the event is the referee's alone.
     """
     requests = game.pending(state["game"])
-    if not requests:
-        raise RuntimeError("the game asks nothing of anyone but is not over")
     timing = state["engine"]["timing"]
     deadline = remind = None
-    if set(requests) != {REFEREE}:
+    if requests and set(requests) != {REFEREE}:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
         deadline = past_absences(state["engine"], later(now, min(hours) if hours
                                                          else timing["turn_hours"]), requests)

@@ -677,15 +677,16 @@ def reminder(table: Table, seat: dict, now: str) -> None:
     """A reminder to a seat asked for orders that has none accepted yet.
 
     It says what the seat must do and by when, shows its board and its own
-    section, its orders on file (with errors) if any, and what happens if it
-    stays silent.
+    section, and what happens if it stays silent: its orders on file (with
+    errors) if any are used as they are, else its default orders.
     """
     with i18n.speaking(seat["lang"]):
         on_file = table.orders_on_file(seat["name"]) or []
         notes = [i18n._("Your orders on file have errors: send the whole set again, "
-                        "corrected.") if on_file else
+                        "corrected. If you send nothing more by the deadline, the orders on "
+                        "file below are used, without their refused lines.") if on_file else
                  i18n._("I have no usable orders from you for this turn yet.")]
-        silence = table.silence(seat["name"])
+        silence = [] if on_file else table.silence(seat["name"])
     table.send(seat, "reminder", lambda context: i18n._("reminder: {asked}").format(
         asked=asked_words(context) or i18n._("your answer")), "report", now, happened=[],
                notes=notes, on_file=on_file, silence=silence)

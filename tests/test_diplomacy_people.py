@@ -158,3 +158,28 @@ def test_an_order_that_reads_as_the_players_name_is_an_order_not_a_signature(tmp
     assert referee.tick(later(START, 0.2), send=False).phases == {"d": 1}
     units = game(referee)["position"]["units"]
     assert units["ION"]["power"] == "italy" and "TUN" not in units
+
+
+def test_a_reminder_agrees_with_the_orders_on_file(tmp_path):
+    """A reminder listed A KIE - HOL as on file, then said "If you send nothing by the
+    deadline: ... A KIE H (no order: it holds)"; the move was executed."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("ann", "ann@players.example"),
+                                        SeatSpec("bob", "bob@players.example")],
+                     START, {}, seed="remind", position={
+                         "phase": "spring 1901 movement",
+                         "powers": {"germany": "ann", "russia": "bob"},
+                         "units": {"germany": ["A BER", "A MUN", "F KIE"],
+                                   "russia": ["A WAR", "F SEV"]},
+                         "centres": {"germany": ["BER", "MUN", "KIE"],
+                                     "russia": ["MOS", "WAR", "SEV"]}})
+    answered(referee, "d", "ann", "F Kie - Hol\nA Mun - Xyz", START)
+    deadline = referee.table("d").state["engine"]["deadline"]
+    referee.remind("d", later(deadline, -1))
+    [reminder] = outbox(referee, kind="reminder", seat="ann")
+    said = flat(reminder)
+    assert "F KIE - HOL" in said and "F KIE H (no order: it holds)" not in said, said
+    assert "If you send nothing more by the deadline, the orders on file below are used, " \
+           "without their refused lines." in said
+    referee.tick(later(deadline, 0.1), send=False)
+    assert game(referee)["position"]["units"]["HOL"]["power"] == "germany"

@@ -197,16 +197,56 @@ def handle(referee, row: dict, head: Incoming, now: str):
     if head.sender_problem:
         return unclear_sender(referee, head, now)
     who = identify(referee, head)
-    if row["reason"] != RELEASED and flooding(referee, who.rate_key(head.sender),
-                                              row["received_at"] or now):
-        return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
-                               f"mails in an hour from {head.sender}"
-                               + ("" if who.seat else " without a seat's code")), None, None
+    if row["reason"] != RELEASED and not asked_now(referee, who) and \
+            flooding(referee, who.rate_key(head.sender), row["received_at"] or now):
+        return held_by_limit(referee, head, who, now)
     if too_large:
         return oversize(referee, head, who, row["size"], now)
     if head.problem:
         return unreadable(referee, head, who, now)
     return route(referee, head, who, now)
+
+
+def asked_now(referee, who: Who) -> bool:
+    """Is the mail's proven seat asked something now, for itself or for a seat whose orders
+    it gives? Its mails are then what the game asks for: they never count against the
+    hourly allowance (a game of many rounds a turn asks for many)."""
+    if who.seat is None or who.game is None or who.game["status"] != "running":
+        return False
+    table = referee.table(who.game["id"], who.game)
+    eng = table.state["engine"]
+    return any(controller(table, seat) == who.seat["name"] for seat in eng["requests"]
+               if seat not in eng.get("conceded", []))
+
+
+def held_by_limit(referee, head: Incoming, who: Who, now: str):
+    """A mail over its sender's hourly allowance: quarantined, and the first one of the hour
+    answered (to its seat, or to a known address), so that no one is left in silence."""
+    store, config = referee.store, referee.config
+    limit = config["mail"]["rate_per_hour"]
+    key = who.rate_key(head.sender)
+    reason = f"rate limit: more than {limit} mails in an hour from {head.sender}" + (
+        "" if who.seat else " without a seat's code")
+    window = store.one("SELECT * FROM senders WHERE address = ?", [key])
+    if window["count"] != limit + 1:
+        return "quarantined", reason, None, None
+    again = letters.Moment(iso(parse_time(window["window_start"]) + RATE_WINDOW))
+    notes = [letters.say(N_("You sent more than {limit} mails in an hour, so your mail "
+                            "\"{subject}\" was not read and changed nothing, and neither are "
+                            "the others you send before {when}. Mails that answer what the "
+                            "game asks of you never count."), limit=limit, when=again,
+                         subject=shorten(visible(head.subject), 80))]
+    if who.seat is not None:
+        table = referee.table(who.game["id"], who.game)
+        with speaking(who.seat["lang"]):
+            said = [letters.words(note, who.seat) for note in notes]
+        letters.seat_note(table, who.seat, head, N_("your mail was not read"), said, now)
+        return "quarantined", reason + "; answered", who.game["id"], who.seat["name"]
+    if seat_address(store, head.sender):
+        letters.notify(referee, head.sender, address_language(store, head.sender),
+                       letters.say(N_("your mail was not read")), notes, now, incoming=head)
+        return "quarantined", reason + "; answered", None, None
+    return "quarantined", reason, None, None
 
 
 def duplicate(store: Store, row: dict, message_id: str) -> str | None:

@@ -451,6 +451,10 @@ def route(referee, incoming: Incoming, who: Who, now: str):
                     "keeping the tag [pbem GAME #code] in the subject. If you do not play a "
                     "game here, you can ignore this message."))], now, game=found.game)
     if not who.seats:
+        owner = next((s for s in store.seats(found.game) if token_matches(s["token"],
+                                                                         found.tokens)), None)
+        if owner is not None:
+            return other_address(referee, incoming, owner, now)
         return refuse_known(
             referee, incoming, "sender is not a seat",
             letters.say(N_("you are not a player of game {game}"), game=found.game), [
@@ -471,6 +475,35 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         return turn_over(referee, table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
+
+
+def other_address(referee, incoming: Incoming, seat: dict, now: str):
+    """A mail with a seat's code from an address that is not the seat's: not taken. The
+    seat's own address is told, once a day at most, from which address it came and how
+    the seat moves to it (the referee's command); the other address is never answered,
+    since anyone may write from it."""
+    game = seat["game"]
+    reason = f"the code of seat {seat['name']} from another address"
+    if not once_a_day(referee.store, seat["email"], now):
+        return "ignored", reason + " (the seat's address told in the last day)", game, \
+            seat["name"]
+    table = referee.table(game)
+    with speaking(seat["lang"]):
+        said = [letters.words(note, seat) for note in (
+            letters.say(N_("A mail carrying your seat's code came from {address}, which is "
+                           "not your seat's address, so it was not taken: nothing in it "
+                           "counted (\"{subject}\")."), address=incoming.sender,
+                        subject=shorten(visible(incoming.subject), 80)),
+            letters.say(N_("If you write from that address now, ask the referee to move "
+                           "your seat to it (pbem seat {game} {seat} --email {address}), then "
+                           "send your mail again."), game=game, seat=seat["name"],
+                        address=incoming.sender),
+            letters.say(N_("If you did not send it, tell the referee: someone has your code, "
+                           "and a new one is made with pbem seat {game} {seat} --new-token."),
+                        game=game, seat=seat["name"]))]
+    letters.seat_note(table, seat, None, N_("a mail from another address was not taken"), said,
+                      now)
+    return "rejected", reason + f"; {seat['email']} told", game, seat["name"]
 
 
 def game_over(referee, table, seat: dict, incoming: Incoming, now: str):

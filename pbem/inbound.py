@@ -509,7 +509,8 @@ def other_address(referee, incoming: Incoming, seat: dict, now: str):
 def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
     """A mail to a game that is over: HISTORY still gets the history; anything else is
     answered that the game is over."""
-    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    reading = read_mail(table, seat["name"], incoming.text,
+                        sender_names(seat["name"], incoming.sender_name))
     asked = next((c for c in reading.commands if c.name == "history"), None)
     if asked is None:
         letters.game_over_answer(table, seat, incoming, now)
@@ -537,8 +538,8 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     """
     if not incoming.references:
         return None
-    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name),
-                        order_line(table, seat["name"]))
+    reading = read_mail(table, seat["name"], incoming.text,
+                        sender_names(seat["name"], incoming.sender_name))
     asks = {command.name for command in reading.commands}
     if asks and asks <= UNTIMED and not orders_like(table, seat["name"], reading.orders_text):
         return None
@@ -580,7 +581,7 @@ def turn_over(referee, table, seat: dict, incoming: Incoming, closed: dict, undo
     subject, as the seat read it), and the open turn's request below. The commands tied
     to no phase (a DRAW, an ABSENCE, PRESS...) are done all the same, and said so."""
     names = sender_names(seat["name"], seat.get("player") or "", incoming.sender_name)
-    reading = read_text(incoming.text, names, order_line(table, seat["name"]))
+    reading = read_mail(table, seat["name"], incoming.text, names)
     mail = Mail(referee, table, seat, now, Answer(), incoming)
     untimed = [c for c in reading.commands if c.name in UNTIMED]
     run_commands(mail, [c for c in untimed if c.name in SETTINGS])
@@ -680,8 +681,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
-    order = order_line(table, seat["name"])
-    reading = greeted_orders(table, seat["name"], read_text(text, names, order), names, order)
+    reading = greeted_orders(table, seat["name"], read_mail(table, seat["name"], text, names),
+                             names, order_line(table, seat["name"]))
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     answer.account([number for number, _line in reading.ignored], "aside")
     for command in reading.commands:
@@ -747,6 +748,13 @@ def greeted_orders(table, seat: str, reading: Reading, names: set[str], order) -
         reading.ignored.remove((number, line))
     reading.orders_text = "\n".join(lines)
     return reading
+
+
+def read_mail(table, seat: str, text: str, names: set[str]) -> Reading:
+    """A seat's text sorted out (reading.read_text), its press blocks ending where this
+    game and seat end them: at an order the seat may give (order_line), at a PRESS that
+    names recipients (players.addressed)."""
+    return read_text(text, names, order_line(table, seat), players.addressed(table, seat))
 
 
 def order_line(table, sender: str):

@@ -72,6 +72,16 @@ def addressees(words: list[str]) -> tuple[str, str]:
     return " ".join(words[:taken]).strip(":"), " ".join(words[taken:]).strip()
 
 
+def addressed(table, sender: str):
+    """A function that says whether the words after a PRESS name its recipients (seats, a
+    team, ALL) or nobody at all (PRESS alone, answering a press), so that a line of a
+    message that starts with the word ("press 0: for bob alone") stays the message's."""
+    def names(args) -> bool:
+        target, _opening = addressees(args)
+        return not target or not recipients(table, sender, target)[1]
+    return names
+
+
 def press_command(mail, command) -> None:
     """PRESS <seat|team|ALL>: the lines below it, to the end of its block (see
     reading.read_text), are a message, relayed by pbem. In a reply to press, PRESS

@@ -335,12 +335,15 @@ def signs(line: str, names: set[str]) -> bool:
     return 0 < len(words) <= 3 and any(word in names for word in words)
 
 
-def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
+def read_text(text: str, names: set[str] = frozenset(), order=None, addressed=None
+              ) -> Reading:
     """Sort a seat's text into commands, courtesy lines at its edges, and order text.
 
     `order(line)` says whether a line is an order the sender may give now: such
     a line ends a press block (as a command line does), and is read with the
-    orders. Without it, only commands and ENDPRESS end a block.
+    orders. Without it, only commands and ENDPRESS end a block. `addressed(args)`
+    says whether the words after a PRESS name its recipients: a line of a message
+    that starts with the word and names none ("press 0: ...") is the message's.
     """
     lines = text.splitlines()
     reading = Reading()
@@ -352,8 +355,11 @@ def read_text(text: str, names: set[str] = frozenset(), order=None) -> Reading:
                 block.last, block = number, None
                 kept[number - 1] = ""
                 continue
-            if command_of(line, number, loose=False) is None and not (
-                    order and line.strip() and order(line)):
+            inside = command_of(line, number, loose=False)
+            if inside is not None and inside.name == "press" and addressed is not None and \
+                    not addressed(inside.args):
+                inside = None
+            if inside is None and not (order and line.strip() and order(line)):
                 kept[number - 1] = ""
                 block.last = number if line.strip() else block.last
                 continue

@@ -381,8 +381,8 @@ def test_finpresse_ends_a_french_press_block(balkans):
     [to_gus] = press_to(referee, "gus")
     assert "On se partage la Russie ?" in to_gus and "Gal" not in to_gus
     said = flat(answer_to(referee, row))
-    assert "Ligne par ligne : 1 ligne mise de côté ; 2-4 message à gus ; 5-7 ordres ; " \
-           "8 ligne mise de côté." in said, said
+    assert "Ligne par ligne : 1 mise de côté ; 2-4 message à gus ; 5-7 ordres ; " \
+           "8 mise de côté." in said, said
 
 
 # ------------------------------------------------------------------ anonymous press
@@ -442,3 +442,13 @@ def test_a_reply_to_anonymous_press_with_orders_can_still_answer_its_sender(mask
                 answering=press)
     assert "To answer its sender, start a line with PRESS alone in a reply to that message" \
         in flat(answer_to(referee, row))
+
+
+def test_a_line_of_a_message_that_starts_with_the_word_press_stays_in_it(balkans):
+    referee = balkans
+    reply(referee, "d", "gus", "PRESS fay\nPress on with it, Fay:\npress 2: the Black Sea "
+          "stays empty\nPRESS hal\nHello Hal", START)
+    [to_fay] = press_to(referee, "fay")
+    assert "press 2: the Black Sea stays empty" in to_fay and "Hello Hal" not in to_fay
+    [to_hal] = press_to(referee, "hal")
+    assert "Hello Hal" in to_hal and "Black Sea" not in to_hal

@@ -517,8 +517,9 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
            lines=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
-    aside ("line 3: Great game!"), which are not errors; `on_file` the orders kept when
+    `ignored` are the courtesy lines set aside (the answer says which lines, in
+    `lines`); `remarks` the lines of chat set aside ("line 3: Great game!"), which
+    are not errors; each error is shown under the line it concerns, as written; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
     last ones the turn waited for (it is resolved in the same tick); `receipts`
     those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
@@ -550,17 +551,37 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                 commands=", ".join(shown(c, i18n.current()) for c in commands))
         return i18n._("no orders found")
 
+    receipts = [{**r, "as_understood": len(receipts) == 1 and as_written(r, understood)}
+                for r in receipts]
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
-                   line_by_line=line_by_line(lines),
-                   receipts=list(receipts), **({"waiting": []} if told_waiting else {}),
-                   understood=bounded(understood, i18n._("and {num} more orders")),
-                   errors=bounded([error_text(e) for e in errors],
-                                  i18n._("and {num} more lines I could not read")),
+                   line_by_line=line_by_line(lines), brief=recorded and not errors,
+                   receipts=receipts, **({"waiting": []} if told_waiting else {}),
+                   understood=[] if any(r["as_understood"] for r in receipts) else
+                   bounded(understood, i18n._("and {num} more orders")),
+                   errors=refusals(errors),
                    ignored=bounded(ignored, i18n._("and {num} more lines")),
                    remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
+
+
+def refusals(errors) -> list[dict]:
+    """The errors as an answer shows them: each line as written ("text", "" when the error
+    concerns the whole mail) and the error under it ("said"), at most MAX_LINES."""
+    said = bounded([error_text(e) for e in errors],
+                   i18n._("and {num} more lines I could not read"))
+    texts = bounded([getattr(e, "text", "") or "" for e in errors[:MAX_LINES]], "")
+    return [{"said": line, "text": texts[at] if at < len(texts) else ""}
+            for at, line in enumerate(said)]
+
+
+def as_written(receipt: dict, understood) -> bool:
+    """Do the orders as understood read just as the lines recorded (Diplomacy's "A PAR -
+    BUR"), spacing aside? Then the answer shows them once, as the receipt's."""
+    written = [" ".join(line.split()) for line in receipt["text"].splitlines()
+               if line.strip()]
+    return bool(written) and written == [" ".join(str(line).split()) for line in understood]
 
 
 # What became of a run of a mail's lines, by its kind (see inbound.Answer.account):

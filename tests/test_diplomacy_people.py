@@ -154,7 +154,7 @@ def test_an_order_that_reads_as_the_players_name_is_an_order_not_a_signature(tmp
     assert referee.current_submission("d", "ion", 1)["text"].split("\n")[-1] == "F ION H"
     row, said = answered(referee, "d", "mar", "A Par H\nF Bre H\nA MAR H\nMar",
                          later(START, 0.1), sender="Mar <mar@players.example>")
-    assert "A MAR H" in said and "Ligne par ligne : 1-3 ordres ; 4 ligne mise de côté." in said
+    assert "A MAR H" in said and "Ligne par ligne : 1-3 ordres ; 4 mise de côté." in said
     assert referee.tick(later(START, 0.2), send=False).phases == {"d": 1}
     units = game(referee)["position"]["units"]
     assert units["ION"]["power"] == "italy" and "TUN" not in units

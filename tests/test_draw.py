@@ -106,7 +106,7 @@ def test_a_vote_with_chat_around_it_is_a_vote(three, line):
     assert engine(referee)["draw"]["votes"] == ["cat"], row["reason"]
     said = flat(answer_to(referee, row))
     assert "Votre vote pour la nulle est compté." in said and "ligne 2 :" in said
-    assert "Ligne par ligne : 1 ligne mise de côté ; 2 NULLE ; 3 ligne mise de côté." in said
+    assert "Ligne par ligne : 1 mise de côté ; 2 NULLE ; 3 mise de côté." in said
 
 
 @pytest.mark.parametrize("line", ["NO DRAW", "DRAW?", "Draw? What do you think?", "pas de NULLE "

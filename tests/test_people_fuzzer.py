@@ -191,7 +191,7 @@ def line_by_line(said: str) -> dict:
 WORDS = {"order": ("order", "orders", "ordre", "ordres"),
          "chat": ("remark", "remarks", "remarque", "remarques"),
          "aside": ("remark", "remarks", "remarque", "remarques", "line set aside",
-                   "lines set aside", "ligne mise de côté", "lignes mises de côté")}
+                   "lines set aside", "mise de côté", "mises de côté")}
 
 
 def accounted(mail: Mail, said: str, press_on: bool) -> list[str]:

@@ -520,7 +520,7 @@ def test_fifty_thousand_bad_lines_get_a_short_answer(club, line, said, more):
     assert row["status"] == "done" and said in row["reason"]
     [answer] = club.answers("<ann.1@players.example>")
     text = answer.get_body(preferencelist=("plain",)).get_content()
-    assert more in text
+    assert more in " ".join(text.split())
     assert len(answer.as_bytes()) < 60_000
 
 

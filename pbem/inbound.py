@@ -718,7 +718,7 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
         if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
                            understood=answer.understood, errors=answer.errors,
-                           ignored=answer.ignored, remarks=answer.remarks,
+                           remarks=answer.remarks,
                            on_file=answer.on_file, recorded=answer.recorded,
                            commands=reading.names,
                            resolving=answer.recorded and referee.ready(table),

@@ -512,14 +512,13 @@ def reason_text(reason, game=None) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
-           ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
+           remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
            receipts=(), relayed=False, unrecorded=False, told_waiting=False,
            lines=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    `ignored` are the courtesy lines set aside (the answer says which lines, in
-    `lines`); `remarks` the lines of chat set aside ("line 3: Great game!"), which
-    are not errors; each error is shown under the line it concerns, as written; `on_file` the orders kept when
+    `remarks` are the lines of chat set aside ("line 3: Great game!"), which are
+    not errors (the greetings and signature set aside are said in `lines`); each error is shown under the line it concerns, as written; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
     last ones the turn waited for (it is resolved in the same tick); `receipts`
     those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
@@ -561,7 +560,6 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
                    understood=[] if any(r["as_understood"] for r in receipts) else
                    bounded(understood, i18n._("and {num} more orders")),
                    errors=refusals(errors),
-                   ignored=bounded(ignored, i18n._("and {num} more lines")),
                    remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
 

@@ -760,14 +760,16 @@ def read_mail(table, seat: str, text: str, names: set[str]) -> Reading:
 def order_line(table, sender: str):
     """A function that says whether a line is an order the sender may give now, for itself
     or a seat whose orders it gives: the game accepts it (with chat beside it, as
-    read_orders reads one), or it heads the orders of such a seat ("for bob:"). Such a
-    line ends a press block (see reading.read_text)."""
+    read_orders reads one: for the first READ_AGAIN lines close to an order that it
+    is asked about), or it heads the orders of such a seat ("for bob:"). Such a line
+    ends a press block (see reading.read_text)."""
     seats = table.state["engine"]["seats"]
     targets = [sender] + [s for s in seats if s != sender and controller(table, s) == sender]
     named = set(seats if getattr(table.game, "controller", None) else targets)
 
     parse = table.game.parse
     none = {target: parse(table.state["game"], target, "")[0] for target in targets}
+    again = [READ_AGAIN]  # the lines close to an order read again the other ways, at most
 
     def given(line: str) -> bool:
         header = SECTION.match(line)
@@ -778,8 +780,9 @@ def order_line(table, sender: str):
             orders, errors = parse(table.state["game"], target, text)
             if not errors and orders != none[target]:
                 return True
-            if all(e.remark for e in errors):
+            if all(e.remark for e in errors) or again[0] <= 0:
                 continue
+            again[0] -= 1
             orders, errors, part, _remarks = read_orders(table, target, text)
             if usable_lines(part, errors) and orders != none[target]:
                 return True

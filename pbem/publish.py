@@ -193,9 +193,10 @@ class Site:
         target = self.root / path
         if path in self.there and target.read_bytes() == data:
             return
-        target.parent.mkdir(parents=True, exist_ok=True)
+        public_folder(target.parent, self.root)
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         temporary.write_bytes(data)
+        temporary.chmod(0o644)  # written private (pbem's umask), then for all to read
         os.replace(temporary, target)
         self.there.add(path)
 
@@ -269,7 +270,7 @@ def write_archive(referee, out: Path, game_ids, reveal: bool) -> list[str]:
         running = [g for g in chosen if store.game(g)["status"] != "over"]
         raise PbemError(f"--reveal publishes a game whole once it is over; "
                         f"{', '.join(running)} is still running")
-    out.mkdir(parents=True, exist_ok=True)
+    public_folder(out, out)
     site = Site(out, referee.config["lang"])
     for game_id in chosen:
         write_game(referee, site, story(referee, game_id, reveal))
@@ -280,6 +281,17 @@ def write_archive(referee, out: Path, game_ids, reveal: bool) -> list[str]:
     for folder in (".", "rules"):
         site.sweep_temporary(folder)
     return chosen
+
+
+def public_folder(folder: Path, root: Path) -> None:
+    """Make a folder of the archive (and those between it and the archive's root), readable
+    by all: pbem's umask makes what it creates private."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in [folder, *folder.parents]:
+        if made.stat().st_mode & 0o755 != 0o755:
+            made.chmod(made.stat().st_mode | 0o755)
+        if made == root or root not in made.parents:
+            break
 
 
 def languages(site: Site) -> list[str]:

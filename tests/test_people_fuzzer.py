@@ -86,10 +86,9 @@ def unaccented(text: str) -> str:
 class Player:
     """One seat's player: its language, name and habits, drawn from a seeded stream."""
 
-    def __init__(self, game, state, seat: str, lang: str, rng: random.Random, others,
-                 numbers: list):
+    def __init__(self, game, state, seat: str, lang: str, rng: random.Random, others):
         self.game, self.state, self.seat, self.lang = game, state, seat, lang
-        self.rng, self.others, self.numbers = rng, others, numbers
+        self.rng, self.others = rng, others
 
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
@@ -284,7 +283,7 @@ def test_people_s_noise_never_costs_an_order_leaks_nothing_and_stalls_nothing(
             kinds = {state["engine"]["requests"][target or writer]["kind"]
                      for target, _text in parts}
             player = Player(game, state, writer, langs[writer], rng,
-                            [n for n in names if n != writer], NUMBERS)
+                            [n for n in names if n != writer])
             if "ruling" in kinds:  # a judge's ruling takes its reasons from the mail's words
                 reply(referee, GAME, writer, "\n".join(text for _t, text in parts), now)
                 continue

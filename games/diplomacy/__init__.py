@@ -14,7 +14,8 @@ from .rules import (apply, default_orders, order_keys, outcome, parse, pending, 
 from .start import setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
-SUMMARY = "the seven great powers of 1901 Europe; every order written at once (2-7 players)"
+SUMMARY = N_("the seven great powers of 1901 Europe; every order written at once (2-7 "
+             "players)")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 OPTIONS = {
     "powers": "who plays which power, e.g. ann:england,bob:france+germany (default: the "

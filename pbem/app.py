@@ -136,7 +136,10 @@ class Referee:
         return letters.Table(self, row, game, state)
 
     def record(self, table: Table, events, now: str) -> Table:
-        """Append events to a game inside the current transaction; return the new table."""
+        """Append events to a game inside the current transaction; return the new table.
+
+        The seats whose vote for a draw the events made lapse are told (see
+        letters.draw_lapsed)."""
         from . import letters
         game, state = table.game, plain_copy(table.state)
         hashes = []
@@ -153,7 +156,11 @@ class Referee:
             "remind_at": eng["remind_at"],
         })
         self.store.save_snapshot(game_id, self.store.game(game_id)["last_seq"], state)
-        return letters.Table(self, self.store.game(game_id), game, state)
+        after = letters.Table(self, self.store.game(game_id), game, state)
+        lapsed = engine.lapsed_votes(table.state, state)
+        if lapsed:
+            letters.draw_lapsed(after, lapsed, now)
+        return after
 
     # ------------------------------------------------------------ new game
 

@@ -64,8 +64,8 @@ def digest(referee, now: str) -> bool:
         if not statuses:
             return False
         examples = store.all(
-            f"SELECT id, sender, status, reason {WHERE} ORDER BY status = 'ignored', id DESC "
-            "LIMIT ?", [after, *DIGESTED, DIGEST_EXAMPLES])
+            f"SELECT id, sender, status, reason, game, seat {WHERE} "
+            "ORDER BY status = 'ignored', id DESC LIMIT ?", [after, *DIGESTED, DIGEST_EXAMPLES])
         total = sum(statuses.values())
         letters.notice(referee, referee.config["referee"], f"{counted(total, 'mail')} refused", [
             f"Since the last digest, {counted(total, 'mail')} "
@@ -73,12 +73,21 @@ def digest(referee, now: str) -> bool:
             + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) + ".",
             "Why: " + "; ".join(f"{kind} ({n})" for kind, n in kinds.most_common(10)) + ".",
             "For example: " + "; ".join(
-                f"inbox {row['id']} from {visible(row['sender'] or '(no sender)')}: "
-                f"{shorten(visible(row['reason'] or ''), 120)}" for row in examples) + ".",
+                f"inbox {row['id']} from {visible(row['sender'] or '(no sender)')}"
+                f"{where(row)}: {shorten(visible(row['reason'] or ''), 120)}"
+                for row in examples) + ".",
             "pbem inbox lists them; pbem inbox --release ID hands one to the next tick.",
         ], now, kind="digest")
         store.insert("referee_digests", {"sent_at": now, "upto": upto})
     return True
+
+
+def where(row: dict) -> str:
+    """The game and seat a refused mail was for, as the digest names them (" to game
+    rome, seat ann"), or ""."""
+    if not row["game"]:
+        return ""
+    return f" to game {row['game']}" + (f", seat {row['seat']}" if row["seat"] else "")
 
 
 def reason_kind(reason: str | None) -> str:

@@ -37,8 +37,9 @@ from .adjudicator.spelling import as_remark, asks, heads, introduces, readings, 
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
 from .mail.parse import Incoming, read, shorten, visible
-from .reading import (SETTINGS, Reading, after_greeting, mistyped_command, read_text,
-                      sections, sender_names, shown, signature)
+from .reading import (ARGUMENTS, SECTION, SETTINGS, Reading, after_greeting,
+                      mistyped_command, read_text, says_nothing, sections, sender_names, shown,
+                      signature)
 from .receipts import receipt, receipt_text
 from .store import Store
 from .timeutil import iso, parse_time
@@ -46,8 +47,10 @@ from .timeutil import iso, parse_time
 STRANGER_QUIET = timedelta(days=1)
 RATE_WINDOW = timedelta(hours=1)
 RELEASED = "released by the referee"
-# Commands that ask, or act on the table rather than a turn, whatever turn a mail answers.
-QUESTIONS = {"help", "status", "history", "press", "absence", "concede"}
+# Commands tied to no phase: they ask, or act on the table rather than a turn, and count
+# whatever mail they answer (a vote answers the mail that proposed it, of a turn now over).
+UNTIMED = {"help", "status", "history", "press", "absence", "concede", "draw", "language",
+           "timezone"}
 
 
 class Overtime(BaseException):
@@ -220,16 +223,56 @@ def handle(referee, row: dict, head: Incoming, now: str):
     if head.sender_problem:
         return unclear_sender(referee, head, now)
     who = identify(referee, head)
-    if row["reason"] != RELEASED and flooding(referee, who.rate_key(head.sender),
-                                              row["received_at"] or now):
-        return "quarantined", (f"rate limit: more than {config['mail']['rate_per_hour']} "
-                               f"mails in an hour from {head.sender}"
-                               + ("" if who.seat else " without a seat's code")), None, None
+    if row["reason"] != RELEASED and not asked_now(referee, who) and \
+            flooding(referee, who.rate_key(head.sender), row["received_at"] or now):
+        return held_by_limit(referee, head, who, now)
     if too_large:
         return oversize(referee, head, who, row["size"], now)
     if head.problem:
         return unreadable(referee, head, who, now)
     return route(referee, head, who, now)
+
+
+def asked_now(referee, who: Who) -> bool:
+    """Is the mail's proven seat asked something now, for itself or for a seat whose orders
+    it gives? Its mails are then what the game asks for: they never count against the
+    hourly allowance (a game of many rounds a turn asks for many)."""
+    if who.seat is None or who.game is None or who.game["status"] != "running":
+        return False
+    table = referee.table(who.game["id"], who.game)
+    eng = table.state["engine"]
+    return any(controller(table, seat) == who.seat["name"] for seat in eng["requests"]
+               if seat not in eng.get("conceded", []))
+
+
+def held_by_limit(referee, head: Incoming, who: Who, now: str):
+    """A mail over its sender's hourly allowance: quarantined, and the first one of the hour
+    answered (to its seat, or to a known address), so that no one is left in silence."""
+    store, config = referee.store, referee.config
+    limit = config["mail"]["rate_per_hour"]
+    key = who.rate_key(head.sender)
+    reason = f"rate limit: more than {limit} mails in an hour from {head.sender}" + (
+        "" if who.seat else " without a seat's code")
+    window = store.one("SELECT * FROM senders WHERE address = ?", [key])
+    if window["count"] != limit + 1:
+        return "quarantined", reason, None, None
+    again = letters.Moment(iso(parse_time(window["window_start"]) + RATE_WINDOW))
+    notes = [letters.say(N_("You sent more than {limit} mails in an hour, so your mail "
+                            "\"{subject}\" was not read and changed nothing, and neither are "
+                            "the others you send before {when}. Mails that answer what the "
+                            "game asks of you never count."), limit=limit, when=again,
+                         subject=shorten(visible(head.subject), 80))]
+    if who.seat is not None:
+        table = referee.table(who.game["id"], who.game)
+        with speaking(who.seat["lang"]):
+            said = [letters.words(note, who.seat) for note in notes]
+        letters.seat_note(table, who.seat, head, N_("your mail was not read"), said, now)
+        return "quarantined", reason + "; answered", who.game["id"], who.seat["name"]
+    if seat_address(store, head.sender):
+        letters.notify(referee, head.sender, address_language(store, head.sender),
+                       letters.say(N_("your mail was not read")), notes, now, incoming=head)
+        return "quarantined", reason + "; answered", None, None
+    return "quarantined", reason, None, None
 
 
 def duplicate(store: Store, row: dict, message_id: str) -> str | None:
@@ -434,6 +477,10 @@ def route(referee, incoming: Incoming, who: Who, now: str):
                     "keeping the tag [pbem GAME #code] in the subject. If you do not play a "
                     "game here, you can ignore this message."))], now, game=found.game)
     if not who.seats:
+        owner = next((s for s in store.seats(found.game) if token_matches(s["token"],
+                                                                         found.tokens)), None)
+        if owner is not None:
+            return other_address(referee, incoming, owner, now)
         return refuse_known(
             referee, incoming, "sender is not a seat",
             letters.say(N_("you are not a player of game {game}"), game=found.game), [
@@ -451,15 +498,45 @@ def route(referee, incoming: Incoming, who: Who, now: str):
         return game_over(referee, table, seat, incoming, now)
     closed = answered_turn(store, table, seat, incoming)
     if closed is not None:
-        return turn_over(table, seat, incoming, *closed, now)
+        return turn_over(referee, table, seat, incoming, *closed, now)
     result = take(referee, table, seat, incoming.text, now, incoming)
     return "done", result["outcome"], found.game, seat["name"]
+
+
+def other_address(referee, incoming: Incoming, seat: dict, now: str):
+    """A mail with a seat's code from an address that is not the seat's: not taken. The
+    seat's own address is told, once a day at most, from which address it came and how
+    the seat moves to it (the referee's command); the other address is never answered,
+    since anyone may write from it."""
+    game = seat["game"]
+    reason = f"the code of seat {seat['name']} from another address"
+    if not once_a_day(referee.store, seat["email"], now):
+        return "ignored", reason + " (the seat's address told in the last day)", game, \
+            seat["name"]
+    table = referee.table(game)
+    with speaking(seat["lang"]):
+        said = [letters.words(note, seat) for note in (
+            letters.say(N_("A mail carrying your seat's code came from {address}, which is "
+                           "not your seat's address, so it was not taken: nothing in it "
+                           "counted (\"{subject}\")."), address=incoming.sender,
+                        subject=shorten(visible(incoming.subject), 80)),
+            letters.say(N_("If you write from that address now, ask the referee to move "
+                           "your seat to it (pbem seat {game} {seat} --email {address}), then "
+                           "send your mail again."), game=game, seat=seat["name"],
+                        address=incoming.sender),
+            letters.say(N_("If you did not send it, tell the referee: someone has your code, "
+                           "and a new one is made with pbem seat {game} {seat} --new-token."),
+                        game=game, seat=seat["name"]))]
+    letters.seat_note(table, seat, None, N_("a mail from another address was not taken"), said,
+                      now)
+    return "rejected", reason + f"; {seat['email']} told", game, seat["name"]
 
 
 def game_over(referee, table, seat: dict, incoming: Incoming, now: str):
     """A mail to a game that is over: HISTORY still gets the history; anything else is
     answered that the game is over."""
-    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    reading = read_mail(table, seat["name"], incoming.text,
+                        sender_names(seat["name"], incoming.sender_name))
     asked = next((c for c in reading.commands if c.name == "history"), None)
     if asked is None:
         letters.game_over_answer(table, seat, incoming, now)
@@ -487,9 +564,10 @@ def answered_turn(store: Store, table, seat: dict, incoming: Incoming) -> tuple 
     """
     if not incoming.references:
         return None
-    reading = read_text(incoming.text, sender_names(seat["name"], incoming.sender_name))
+    reading = read_mail(table, seat["name"], incoming.text,
+                        sender_names(seat["name"], incoming.sender_name))
     asks = {command.name for command in reading.commands}
-    if asks and asks <= QUESTIONS and not reading.has_orders:
+    if asks and asks <= UNTIMED and not orders_like(table, seat["name"], reading.orders_text):
         return None
     marks = ", ".join("?" for _ in incoming.references)
     rows = store.all(f"SELECT id, phase, asked, kind, seq, turn, round, subject FROM outbox "
@@ -522,9 +600,24 @@ def undone_spans(store: Store, table) -> list[tuple[int, int]]:
                                                 of_type="phase_rolled_back"))
 
 
-def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool, now: str):
-    """Answer a mail to a turn that is over (or that a rollback undid): not used, which mail
-    it answered (its subject, as the seat read it), and the open turn's request below."""
+def turn_over(referee, table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
+              now: str):
+    """Answer a mail to a turn that is over (or that a rollback undid): its orders and the
+    commands tied to a phase (WAIT, READY, SLOW) not used, which mail it answered (its
+    subject, as the seat read it), and the open turn's request below. The commands tied
+    to no phase (a DRAW, an ABSENCE, PRESS...) are done all the same, and said so."""
+    names = sender_names(seat["name"], seat.get("player") or "", incoming.sender_name)
+    reading = read_mail(table, seat["name"], incoming.text, names)
+    mail = Mail(referee, table, seat, now, Answer(), incoming)
+    untimed = [c for c in reading.commands if c.name in UNTIMED]
+    run_commands(mail, [c for c in untimed if c.name in SETTINGS])
+    seat, table = mail.seat, mail.table
+    with speaking(seat["lang"]):
+        run_commands(mail, [c for c in untimed if c.name not in SETTINGS])
+    table = mail.table
+    if table.state["engine"]["over"]:  # a vote or a concession that ended the game
+        return "done", "answers a turn that is over; commands " + ", ".join(
+            c.name for c in untimed), table.game_row["id"], seat["name"]
     turn, round_ = table.turn()
     subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
@@ -532,10 +625,16 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
             if closed["turn"] is not None else _("an earlier turn")
         now_told = engine.told_words(turn, round_, table.game)
         notes = [_("The referee took the game back to {told}: your mail answers my mail "
-                   "“{subject}”, of a turn that was undone, so the orders and commands in it "
-                   "were not used.").format(told=now_told, subject=subject) if undone else
+                   "“{subject}”, of a turn that was undone, so the orders in it were not "
+                   "used.").format(told=now_told, subject=subject) if undone else
                  _("Your mail answers my mail “{subject}”, which is over: the orders in it "
                    "were not used.").format(subject=subject)]
+        timed = [shown(c.name, seat["lang"]) for c in reading.commands if c.name not in UNTIMED]
+        if timed:
+            notes.append(_("{commands} in it answered that turn too, so it was not used: send "
+                           "it again in a reply to this mail.").format(
+                               commands=", ".join(dict.fromkeys(timed))))
+        notes += mail.answer.notes
         if seat["name"] in table.state["engine"]["requests"]:
             notes.append(_("Now {told} asks you: {asked}. What you may send is below; send "
                            "it in a reply to this mail.").format(
@@ -544,6 +643,9 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
     letters.late_answer(table, seat, incoming, headline, notes, now)
     reason = f"answers phase {closed['phase']}, which a rollback undid" if undone else \
         f"answers phase {closed['phase']}, which is over"
+    if untimed:
+        return "done", reason + "; commands " + ", ".join(c.name for c in untimed), \
+            table.game_row["id"], seat["name"]
     return "rejected", reason, table.game_row["id"], seat["name"]
 
 
@@ -580,6 +682,15 @@ class Answer:
     recorded: bool = False
     receipts: list = field(default_factory=list)
     told_waiting: bool = False
+    lines: dict = field(default_factory=dict)  # {line: what became of it}: see account
+
+    def account(self, numbers, *kind) -> None:
+        """Say what became of these lines of the mail: ("order",) recorded, ("unrecorded",)
+        an order not recorded, ("error",), ("remark",), ("aside",) a greeting or a
+        signature, ("command", WORD), ("press", whom) sent, ("unsent",) press not sent. A
+        later word on a line replaces an earlier one."""
+        for number in numbers:
+            self.lines[number] = kind
 
 
 def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict:
@@ -596,13 +707,20 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     """
     names = sender_names(seat["name"], seat.get("player") or "",
                          incoming.sender_name if incoming else "")
-    reading = greeted_orders(table, seat["name"], read_text(text, names), names)
+    reading = greeted_orders(table, seat["name"], read_mail(table, seat["name"], text, names),
+                             names, order_line(table, seat["name"]))
     answer = Answer(ignored=[line for _number, line in reading.ignored])
+    answer.account([number for number, _line in reading.ignored], "aside")
+    for command in reading.commands:
+        first, last = command.lines
+        answer.account(range(first, last + 1), "command", command.name)
     mail = Mail(referee, table, seat, now, answer, incoming)
     before = table.game_row["last_seq"]
     run_commands(mail, [c for c in reading.commands if c.name in BEFORE_ORDERS])
     seat = mail.seat
     with speaking(seat["lang"]):
+        answer.remarks += [_("line {line}: {message}").format(line=c.line, message=c.remark)
+                           for c in reading.commands if c.remark]
         press = None if "press" in reading.names else players.press_answered(mail)
         relayed = press is not None and not reading.commands and \
             not orders_like(table, seat["name"], reading.orders_text)
@@ -610,6 +728,9 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             players.answer_press(mail, press)
             reading = Reading()  # a reply to press is all message: no orders, no commands
             answer.ignored = []
+            answer.lines = {}
+            answer.account(written_lines(text), "press",
+                           None if press["anonymous"] else press["from"])
         else:
             if press is not None:
                 players.note_not_relayed(mail, press)
@@ -624,13 +745,14 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
         if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
                            understood=answer.understood, errors=answer.errors,
-                           ignored=answer.ignored, remarks=answer.remarks,
+                           remarks=answer.remarks,
                            on_file=answer.on_file, recorded=answer.recorded,
                            commands=noted(referee, table, reading.names, before),
                            resolving=answer.recorded and referee.ready(table),
                            receipts=answer.receipts, relayed=relayed,
                            told_waiting=answer.told_waiting,
-                           unrecorded=reading.has_orders and not answer.remarks)
+                           unrecorded=reading.has_orders and not answer.remarks,
+                           lines=accounted(text, answer.lines))
     return {"notes": answer.notes, "understood": answer.understood,
             "errors": [str(e) for e in answer.errors], "ignored": answer.ignored,
             "remarks": answer.remarks, "on_file": answer.on_file,
@@ -649,22 +771,71 @@ def noted(referee, table, names: list[str], before: int) -> list[str]:
     return [name for name in names if name != "press"]
 
 
-def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
-    """The reading with the courtesy lines that go on with an order the game accepts
-    ("Bonjour ! village D5 D6") put back among the order lines: the greeting is chat
-    beside that order, not a line to ignore. Only the first READ_AGAIN of them are read
-    so: a mail of a thousand greetings is read in the time of a few."""
+def greeted_orders(table, seat: str, reading: Reading, names: set[str], order) -> Reading:
+    """The reading with the courtesy lines that are orders put back among the order lines:
+    a line the game accepts as an order (`order`, see order_line) is one, even when it
+    reads as the player's name (Ion's "F ION H"), and a greeting that goes on with an
+    order the game accepts ("Bonjour ! village D5 D6") is chat beside that order, not a
+    line to ignore. Only the first READ_AGAIN of them are read so: a mail of a thousand
+    greetings is read in the time of a few."""
     lines = reading.orders_text.split("\n")
     for number, line in reading.ignored[:READ_AGAIN]:
-        rest = after_greeting(line, names)
-        if rest is None or number > len(lines):
+        if number > len(lines) or not (order(line) or greets_order(table, seat, line, names)):
             continue
-        _orders, errors, part, _remarks = read_orders(table, seat, rest)
-        if usable_lines(part, errors):
-            lines[number - 1] = line
-            reading.ignored.remove((number, line))
+        lines[number - 1] = line
+        reading.ignored.remove((number, line))
     reading.orders_text = "\n".join(lines)
     return reading
+
+
+def read_mail(table, seat: str, text: str, names: set[str]) -> Reading:
+    """A seat's text sorted out (reading.read_text), its press blocks ending where this
+    game and seat end them: at an order the seat may give (order_line), at a PRESS that
+    names recipients (players.addressed)."""
+    return read_text(text, names, order_line(table, seat), players.addressed(table, seat))
+
+
+def order_line(table, sender: str):
+    """A function that says whether a line is an order the sender may give now, for itself
+    or a seat whose orders it gives: the game accepts it (with chat beside it, as
+    read_orders reads one: for the first READ_AGAIN lines close to an order that it
+    is asked about), or it heads the orders of such a seat ("for bob:"). Such a line
+    ends a press block (see reading.read_text)."""
+    seats = table.state["engine"]["seats"]
+    targets = [sender] + [s for s in seats if s != sender and controller(table, s) == sender]
+    named = set(seats if getattr(table.game, "controller", None) else targets)
+
+    parse = table.game.parse
+    none = {target: parse(table.state["game"], target, "")[0] for target in targets}
+    again = [READ_AGAIN]  # the lines close to an order read again the other ways, at most
+
+    def given(line: str) -> bool:
+        header = SECTION.match(line)
+        if header:
+            return header.group(2).lower() in named
+        text = unbulleted(line)
+        for target in targets:
+            orders, errors = parse(table.state["game"], target, text)
+            if not errors and orders != none[target]:
+                return True
+            if all(e.remark for e in errors) or again[0] <= 0:
+                continue
+            again[0] -= 1
+            orders, errors, part, _remarks = read_orders(table, target, text)
+            if usable_lines(part, errors) and orders != none[target]:
+                return True
+        return False
+    return given
+
+
+def greets_order(table, seat: str, line: str, names: set[str]) -> bool:
+    """Does this line greet, then give an order the game accepts ("Bonjour ! village D5
+    D6")?"""
+    rest = after_greeting(line, names)
+    if rest is None:
+        return False
+    _orders, errors, part, _remarks = read_orders(table, seat, rest)
+    return bool(usable_lines(part, errors))
 
 
 def controller(table, seat: str) -> str:
@@ -680,14 +851,20 @@ def take_all(referee, table, sender: str, text: str, now: str, answer: Answer,
     if ruler != sender:
         answer.notes.append(_("Your orders are given by {seat} now, so these were not "
                               "recorded. You still get your own reports.").format(seat=ruler))
+        answer.account(written_lines(text), "unrecorded")
         return
     for target, part in order_parts(table, sender, text):
         if target != sender and controller(table, target) != sender:
             answer.notes.append(_("You do not give the orders of {seat} now ({seat} answers "
                                   "for itself), so what you wrote for {seat} was not "
                                   "recorded.").format(seat=target))
+            answer.account(written_lines(part), "unrecorded")
             continue
         take_orders(referee, table, sender, target, part, now, answer, names)
+    headers = [n for n in written_lines(text) if n not in answer.lines]
+    for number in headers:  # a "for SEAT:" line goes with the orders below it
+        below = [answer.lines[n] for n in sorted(answer.lines) if n > number]
+        answer.account([number], *(below[0] if below else ("unrecorded",)))
 
 
 def order_parts(table, sender: str, text: str) -> list[tuple]:
@@ -738,8 +915,10 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     """
     eng = table.state["engine"]
     lead = "" if target == sender else _("For {seat}: ").format(seat=target)
+    written = orders_text
     if target in eng.get("conceded", []):
         players.note_conceded(referee, table, sender, target, answer)
+        answer.account(written_lines(written), "unrecorded")
         return
     if target not in eng["requests"]:
         waiting = ", ".join(engine.waiting_for(table.game, table.state, sender)) or (
@@ -747,16 +926,28 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         note = nothing_asked(table, sender, target, orders_text)
         answer.notes.append(lead + note.format(seat=target, seats=waiting))
         answer.told_waiting |= target == sender
+        _orders, errors, _text, _remarks = read_orders(table, target, written, led=False)
+        chat = {e.line for e in errors if e.remark}
+        for number in written_lines(written):
+            answer.account([number], "remark" if number in chat else "unrecorded")
         return
     orders, errors, orders_text, beside = read_orders(table, target, orders_text)
     orders_text, errors = without_signature(orders_text, errors, names, answer)
+    if take_pass(referee, table, target, orders_text, errors, now, answer, lead, beside):
+        return
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
-    before = orders_text
+    before, refused = orders_text, {e.line for e in errors}
     merged = keeping_others if getattr(table.game, "order_keys", None) else completing
     orders, orders_text, errors = merged(referee, table, target, orders, orders_text, errors)
+    if orders_text != before and not errors:
+        refused = set()  # the mail's lines, refused alone, are right with the orders on file
     answer.errors += list(errors)
-    if not usable_lines(orders_text, errors):
+    usable = usable_lines(orders_text, errors)
+    for number in written_lines(written):
+        if number not in answer.lines:
+            answer.account([number], "error" if number in refused or not usable else "order")
+    if not usable:
         kept = table.orders_on_file(target)
         if errors:
             said = _("None of your lines could be used, so your orders on file are "
@@ -771,24 +962,79 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
         answer.notes.append(lead + said)
         answer.on_file += [lead + line for line in kept or []]
         return
+    record(referee, table, target, orders, orders_text, errors, now, answer, lead, (
+        _("Orders received, with errors (see below).") if errors else
+        _("Orders received; they replace any you sent before for this turn.")
+        if orders_text == before else
+        _("Orders received; each replaces your order on file for the same unit, and your "
+          "other orders stand: the whole set is below.") if merged is keeping_others else
+        _("Orders received. Your orders on file had lines I could not accept, and this mail "
+          "gives none of the others again: I kept those I had accepted, with these. To "
+          "replace them all, send the whole set again.")))
+
+
+def record(referee, table, target: str, orders, text: str, errors, now: str, answer: Answer,
+           lead: str, said: str) -> None:
+    """Record a seat's orders (their text, and the errors of its lines) and say so in the
+    answer: `said` first, the orders in words, the receipt; each after `lead` ("For
+    bob: ", or nothing for the sender's own)."""
     answer.understood += [lead + line for line in
                           table.game.describe_orders(table.state["game"], target, orders)]
-    referee.store_orders(table.game_row["id"], target, table, orders, now, orders_text, errors)
+    referee.store_orders(table.game_row["id"], target, table, orders, now, text, errors)
     answer.recorded = True
     chain = referee.store.game(table.game_row["id"])
-    answer.receipts.append({"seat": target, "sha256": receipt(orders_text),
-                            "text": receipt_text(orders_text), "seq": chain["last_seq"],
+    answer.receipts.append({"seat": target, "sha256": receipt(text),
+                            "text": receipt_text(text), "seq": chain["last_seq"],
                             "chain": chain["last_hash"]})
-    answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
-                                   else _("Orders received; they replace any you sent before "
-                                          "for this turn.") if orders_text == before else
-                                   _("Orders received; each replaces your order on file for "
-                                     "the same unit, and your other orders stand: the whole "
-                                     "set is below.") if merged is keeping_others else
-                                   _("Orders received. Your orders on file had lines I could "
-                                     "not accept, and this mail gives none of the others "
-                                     "again: I kept those I had accepted, with these. To "
-                                     "replace them all, send the whole set again.")))
+    answer.notes.insert(0, lead + said)
+
+
+# Words a game may read as its pass, tried in this order (see pass_of).
+PASS_WORDS = ("pass", "passe", "stay", "rester")
+
+
+def take_pass(referee, table, target: str, text: str, errors, now: str, answer: Answer,
+              lead: str, beside) -> bool:
+    """Record a seat's pass when its lines are all chat but one that says "nothing from me"
+    ("pass", "No orders this turn", "rien ce tour", see reading.says_nothing) and the game
+    has a pass in this phase (see pass_of); the other lines are remarks. True when it did."""
+    lines = text.splitlines()
+    refused = {e.line: e for e in errors}
+    written = written_lines(text)
+    saying = [n for n in written if says_nothing(lines[n - 1])]
+    if not saying or any(not e.text for e in errors) or set(written) - set(refused) or \
+            any(not refused[n].remark for n in written if n != saying[0]):
+        return False
+    chosen = pass_of(table, target)
+    if chosen is None and refused[saying[0]].remark:
+        answer.notes.append(lead + _("“{words}” is set aside as a remark: this phase has no "
+                                     "pass. What you may send is below.").format(
+                                         words=lines[saying[0] - 1].strip()))
+    if chosen is None:
+        return False
+    orders, word = chosen
+    without_remarks(table, target, orders, blanked(text, {saying[0]}),
+                    [e for e in errors if e.line != saying[0]], answer, beside)
+    answer.account([saying[0]], "order")
+    record(referee, table, target, orders, word, [], now, answer, lead, _(
+        "“{words}”: you pass this turn, as your orders below say; they replace any you "
+        "sent before for this turn.").format(words=lines[saying[0] - 1].strip()))
+    return True
+
+
+def pass_of(table, target: str) -> tuple | None:
+    """(orders, their text) of a seat's pass in the open phase: a word of PASS_WORDS the game
+    reads as an order whole ("stay"), else the game's default orders when an empty mail
+    gives just them (Diplomacy's: every unit holds); None when the phase has no pass."""
+    game, state = table.game, table.state["game"]
+    for word in PASS_WORDS:
+        orders, errors = game.parse(state, target, word)
+        if not errors:
+            return orders, word
+    orders, errors = game.parse(state, target, "")
+    if not errors and orders == game.default_orders(state, target):
+        return orders, ""
+    return None
 
 
 def nothing_asked(table, sender: str, target: str, orders_text: str) -> str:
@@ -1126,6 +1372,7 @@ def without_signature(text: str, errors, names: set[str], answer: Answer) -> tup
         return text, errors
     lines = text.splitlines()
     answer.ignored += [lines[number - 1].strip() for number in signed]
+    answer.account(signed, "aside")
     return blanked(text, signed), [e for e in errors if e.line not in signed]
 
 
@@ -1148,6 +1395,7 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
                     word=remark.text.split()[0], command=shown(command, current()))))
         else:
             listed.append((number, remark.text))
+            answer.account([number], "remark")
     answer.remarks += [_("line {line}: {message}").format(line=number, message=words)
                        for number, words in sorted(listed)]
     if not aside:
@@ -1157,6 +1405,26 @@ def without_remarks(table, target: str, orders, text: str, errors, answer: Answe
     orders, errors = table.game.parse(table.state["game"], target, text)
     errors = [read_first.get(e.line, e) for e in errors]
     return orders, text, sorted(errors + typos, key=lambda e: e.line)
+
+
+def written_lines(text: str) -> list[int]:
+    """The numbers (from 1) of a text's lines that hold something."""
+    return [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+
+def accounted(text: str, lines: dict) -> list[tuple]:
+    """What became of a mail's lines, as (first, last, kind) runs of the lines written:
+    the lines of one run are of one kind, with nothing written between them but blank
+    lines (see Answer.account)."""
+    runs, last = [], None
+    for number in written_lines(text):
+        kind = lines.get(number)
+        if kind is not None and runs and runs[-1][2] == kind and last == kind:
+            runs[-1] = (runs[-1][0], number, kind)
+        elif kind is not None:
+            runs.append((number, number, kind))
+        last = kind
+    return runs
 
 
 def blanked(text: str, numbers) -> str:
@@ -1192,10 +1460,11 @@ BEFORE_ORDERS = (*SETTINGS, "clear")
 
 
 def run_commands(mail: Mail, commands: list) -> None:
-    """Act on each command of a mail, in the order written (each at most once)."""
+    """Act on each command of a mail, in the order written (each at most once, but every
+    press block: each is a message of its own)."""
     done = set()
     for command in commands:
-        if command.name not in done:
+        if command.name not in done or ARGUMENTS[command.name] == "block":
             done.add(command.name)
             COMMAND_HANDLERS[command.name](mail, command)
 
@@ -1228,14 +1497,33 @@ def clear_command(mail: Mail, command) -> None:
 
 
 def ready_command(mail: Mail, command) -> None:
-    """READY: the orders on file (or none) are final."""
-    store, game_id = mail.referee.store, mail.table.game_row["id"]
-    store.update("seats", {"game": game_id, "name": mail.seat["name"]},
-                 {"ready_phase": mail.table.state["engine"]["phase"], "wait_phase": 0})
+    """READY: the orders on file are final. A seat asked now with none on file takes its
+    default orders, and its part of the phase is done; so does each seat asked now whose
+    orders it gives (a vassal's)."""
+    store, table = mail.referee.store, mail.table
+    game_id, eng = table.game_row["id"], table.state["engine"]
+    sender = mail.seat["name"]
+    defaulted = []
+    for target in [sender] + [s for s in sorted(eng["requests"])
+                              if s != sender and controller(table, s) == sender]:
+        store.update("seats", {"game": game_id, "name": target},
+                     {"ready_phase": eng["phase"], "wait_phase": 0})
+        if target in eng["requests"] and target not in eng.get("conceded", []) and \
+                mail.referee.current_submission(game_id, target, eng["phase"]) is None:
+            orders = table.game.default_orders(table.state["game"], target)
+            mail.referee.store_orders(game_id, target, table, orders, mail.now)
+            defaulted.append(target)
     store.update("games", {"id": game_id}, {"dirty": 1})
-    mail.answer.notes.append(_("READY noted: your orders for this turn are final."))
+    if sender in defaulted:
+        mail.answer.notes.append(_("READY noted: you had no orders on file, so your part of "
+                                   "this turn is done with your default orders (below)."))
+    else:
+        mail.answer.notes.append(_("READY noted: your orders for this turn are final."))
+    mail.answer.notes += [_("READY for {seat} too: it had no orders on file, so it plays its "
+                            "default orders.").format(seat=target)
+                          for target in defaulted if target != sender]
     if not mail.answer.recorded:
-        mail.answer.on_file = mail.table.orders_on_file(mail.seat["name"]) or []
+        mail.answer.on_file = table.orders_on_file(sender) or []
 
 
 def slow_command(mail: Mail, command) -> None:

@@ -602,19 +602,21 @@ def reason_text(reason, game=None) -> str:
 
 
 def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=(), errors=(),
-           ignored=(), remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
-           receipts=(), relayed=False, unrecorded=False, told_waiting=False) -> None:
+           remarks=(), on_file=(), recorded=False, commands=(), resolving=False,
+           receipts=(), relayed=False, unrecorded=False, told_waiting=False,
+           lines=()) -> None:
     """A reply to a seat's mail: the orders as understood and every error with its line.
 
-    `ignored` are the courtesy lines set aside; `remarks` the lines of chat set
-    aside ("line 3: Great game!"), which are not errors; `on_file` the orders kept when
+    `remarks` are the lines of chat set aside ("line 3: Great game!"), which are
+    not errors (the greetings and signature set aside are said in `lines`); each error is shown under the line it concerns, as written; `on_file` the orders kept when
     this mail did not replace them; `resolving` when these orders were the
     last ones the turn waited for (it is resolved in the same tick); `receipts`
     those of the orders recorded (see pbem/receipts.py); `relayed` when the mail, a
     reply to press, went back to the press's sender; `unrecorded` when it held orders
     that were not recorded (nothing asked of the seat, a vassal); `told_waiting` when a
     note already says that nothing is asked of the seat and whom the game waits for, which
-    the mail then does not say again at its end. At most
+    the mail then does not say again at its end; `lines` what became of each line the
+    player wrote, as (first, last, kind) runs (see inbound.Answer.account). At most
     MAX_LINES of each, so a mail of thousands of bad lines gets a short answer.
     """
     def headline(context):
@@ -637,15 +639,17 @@ def answer(table: Table, seat: dict, incoming, now: str, notes=(), understood=()
             return commands_noted(commands)
         return i18n._("no orders found")
 
+    receipts = [{**quoted_receipt(r),
+                 "as_understood": len(receipts) == 1 and as_written(r, understood)}
+                for r in receipts]
     with i18n.speaking(seat["lang"]):
         table.send(seat, "ack", headline, "ack", now, reply_to_mail=incoming,
                    notes=list(notes), error_total=len(errors), resolving=resolving,
-                   receipts=[quoted_receipt(r) for r in receipts],
-                   **({"waiting": []} if told_waiting else {}),
-                   understood=bounded(understood, i18n._("and {num} more orders")),
-                   errors=bounded([error_text(e) for e in errors],
-                                  i18n._("and {num} more lines I could not read")),
-                   ignored=bounded(ignored, i18n._("and {num} more lines")),
+                   line_by_line=line_by_line(lines), brief=recorded and not errors,
+                   receipts=receipts, **({"waiting": []} if told_waiting else {}),
+                   understood=[] if any(r["as_understood"] for r in receipts) else
+                   bounded(understood, i18n._("and {num} more orders")),
+                   errors=refusals(errors),
                    remarks=bounded(remarks, i18n._("and {num} more lines")),
                    on_file=bounded(on_file, i18n._("and {num} more orders")))
 
@@ -696,6 +700,59 @@ def commands_noted(commands) -> str:
     return i18n.ngettext("{command} and {num} more command noted",
                          "{command} and {num} more commands noted", len(distinct) - 1).format(
                              command=first, num=len(distinct) - 1)
+
+
+def refusals(errors) -> list[dict]:
+    """The errors as an answer shows them: each line as written ("text", "" when the error
+    concerns the whole mail) and the error under it ("said"), at most MAX_LINES."""
+    said = bounded([error_text(e) for e in errors],
+                   i18n._("and {num} more lines I could not read"))
+    texts = bounded([getattr(e, "text", "") or "" for e in errors[:MAX_LINES]], "")
+    return [{"said": line, "text": texts[at] if at < len(texts) else ""}
+            for at, line in enumerate(said)]
+
+
+def as_written(receipt: dict, understood) -> bool:
+    """Do the orders as understood read just as the lines recorded (Diplomacy's "A PAR -
+    BUR"), spacing aside? Then the answer shows them once, as the receipt's."""
+    written = [" ".join(line.split()) for line in receipt["text"].splitlines()
+               if line.strip()]
+    return bool(written) and written == [" ".join(str(line).split()) for line in understood]
+
+
+# What became of a run of a mail's lines, by its kind (see inbound.Answer.account):
+# singular and plural.
+LINE_KINDS = {
+    "order": (N_("order"), N_("orders")),
+    "unrecorded": (N_("order not recorded"), N_("orders not recorded")),
+    "error": (N_("refused line"), N_("refused lines")),
+    "remark": (N_("remark"), N_("remarks")),
+    "aside": (N_("line set aside"), N_("lines set aside")),
+    "unsent": (N_("press not sent"), N_("press not sent")),
+}
+MAX_RUNS = 30  # of a mail's lines said one by one (the others: "and N more")
+
+
+def line_by_line(runs) -> str:
+    """What became of each line a player wrote, in one sentence of the current language:
+    "Line by line: 1 line set aside; 2-4 orders; 5-7 press to bob; 8 DRAW." ("" for none)."""
+    said = []
+    for first, last, kind in runs[:MAX_RUNS]:
+        where = str(first) if first == last else f"{first}-{last}"
+        if kind[0] == "command":
+            what = shown(kind[1], i18n.current())
+        elif kind[0] == "press":
+            what = i18n._("press to {seats}").format(seats=kind[1]) if kind[1] else \
+                i18n._("press to the sender of that press")
+        else:
+            one, many = LINE_KINDS[kind[0]]
+            what = i18n._(one if first == last else many)
+        said.append(f"{where} {what}")
+    if not said:
+        return ""
+    if len(runs) > MAX_RUNS:
+        said.append(i18n._("and {num} more").format(num=len(runs) - MAX_RUNS))
+    return i18n._("Line by line: {lines}.").format(lines=i18n._("; ").join(said))
 
 
 def bounded(lines, more: str) -> list[str]:
@@ -799,15 +856,16 @@ def reminder(table: Table, seat: dict, now: str) -> None:
     """A reminder to a seat asked for orders that has none accepted yet.
 
     It says what the seat must do and by when, shows its board and its own
-    section, its orders on file (with errors) if any, and what happens if it
-    stays silent.
+    section, and what happens if it stays silent: its orders on file (with
+    errors) if any are used as they are, else its default orders.
     """
     with i18n.speaking(seat["lang"]):
         on_file = table.orders_on_file(seat["name"]) or []
         notes = [i18n._("Your orders on file have errors: send the whole set again, "
-                        "corrected.") if on_file else
+                        "corrected. If you send nothing more by the deadline, the orders on "
+                        "file below are used, without their refused lines.") if on_file else
                  i18n._("I have no usable orders from you for this turn yet.")]
-        silence = table.silence(seat["name"])
+        silence = [] if on_file else table.silence(seat["name"])
     table.send(seat, "reminder", lambda context: i18n._("reminder: {asked}").format(
         asked=asked_words(context) or i18n._("your answer")), "report", now, happened=[],
                notes=notes, on_file=on_file, silence=silence)
@@ -916,6 +974,18 @@ def tell(table: Table, seat: dict, kind: str, headline: tuple, notes, now: str,
         table.send(seat, kind, lambda context: said, "news", now, reply_to_mail=reply_to_mail,
                    msg_id=msg_id, notes=[words(note, seat) for note in notes],
                    lines=list(lines), quoted=quoted, **extra)
+
+
+def draw_lapsed(table: Table, voters: list[str], now: str) -> None:
+    """Tell each seat whose vote for a draw no longer stands that it lapsed."""
+    for seat in table.referee.store.seats(table.game_row["id"]):
+        if seat["name"] in voters:
+            tell(table, seat, "draw", say(N_("the vote for a draw lapsed")), [
+                say(N_("The vote for a draw ({votes}) lapsed: not every seat still playing "
+                       "voted for it before each had a turn to answer. The game goes on."),
+                    votes=", ".join(voters)),
+                say(N_("To propose a draw again, reply with DRAW.")),
+            ], now)
 
 
 def paused(table: Table, seats: list[dict], reason: str, now: str) -> None:

@@ -19,7 +19,7 @@ from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
 from .i18n import N_, _, again, for_reader, format_date, format_number, speaking
 from .mail.parse import shorten
-from .reading import plain, shown
+from .reading import plain, sender_names, shown, unsigned
 from .store import row_event
 from .timeutil import iso, parse_time
 
@@ -72,19 +72,35 @@ def addressees(words: list[str]) -> tuple[str, str]:
     return " ".join(words[:taken]).strip(":"), " ".join(words[taken:]).strip()
 
 
+def addressed(table, sender: str):
+    """A function that says whether the words after a PRESS name its recipients (seats, a
+    team, ALL) or nobody at all (PRESS alone, answering a press), so that a line of a
+    message that starts with the word ("press 0: for bob alone") stays the message's."""
+    def names(args) -> bool:
+        target, _opening = addressees(args)
+        return not target or not recipients(table, sender, target)[1]
+    return names
+
+
 def press_command(mail, command) -> None:
-    """PRESS <seat|team|ALL>: the rest of the mail is a message, relayed by pbem."""
+    """PRESS <seat|team|ALL>: the lines below it, to the end of its block (see
+    reading.read_text), are a message, relayed by pbem. In a reply to press, PRESS
+    alone answers that press's sender (unnamed when it was anonymous)."""
     table, sender = mail.table, mail.seat["name"]
+    first, last = command.lines
+    lines = range(first, last + 1)
+    mail.answer.account(lines, "unsent")
     if engine.setting(table.state, "press") == "none":
         note(mail, N_("Press is off in this game, so your message was not sent."))
         return
-    target, first = addressees(command.args)
-    text = "\n".join(part for part in (first, command.text.strip("\n")) if part).strip()
-    if not target:
+    target, opening = addressees(command.args)
+    text = "\n".join(part for part in (opening, command.text.strip("\n")) if part).strip()
+    answered = None if target else press_answered(mail)
+    if not target and answered is None:
         note(mail, N_("Say whom your press is for: PRESS followed by a seat, a team or ALL, "
                       "then your message on the next lines."))
         return
-    to, unknown = recipients(table, sender, target)
+    to, unknown = ([answered["from"]], []) if answered else recipients(table, sender, target)
     if unknown:
         names = table.state["engine"]["seats"] + sorted(teams(table)) + ["all"]
         close = get_close_matches(unknown[0], names, n=1)
@@ -102,24 +118,40 @@ def press_command(mail, command) -> None:
         note(mail, N_("Your press to {seats} was empty, so it was not sent: write the message "
                       "on the lines below PRESS."), seats=", ".join(to))
         return
-    send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
-                                            for word in re.split(r"[,;]", target)))
+    if answered is not None:
+        sent = send_press(mail, to, text, answers=answered["seq"])
+    else:
+        sent = send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
+                                                       for word in re.split(r"[,;]", target)))
+    if sent:
+        mail.answer.account(lines, "press", None if answered is not None and
+                            answered["anonymous"] else ", ".join(to))
 
 
 def send_press(mail, to: list, text: str, answers: int | None = None,
-               everyone: bool = False, sent: str | None = None) -> None:
-    """Record a press event from the mail's seat to `to` and mail it to them.
+               everyone: bool = False, sent: str | None = None) -> bool:
+    """Record a press event from the mail's seat to `to` and mail it to them; True when
+    it was sent (not past the press limits).
 
     `answers` is the seq of the press this one answers: an answer to
     anonymous press records it, and never names whom it goes to. Press to ALL
     (`everyone`) is public: it says so in its event (``all``), and the club's
     public archive shows it. `sent` is the sentence that tells the sender where
-    it went (a msgid with {seats}), by default "Press sent to ...".
+    it went (a msgid with {seats}), by default "Press sent to ...". Anonymous
+    press goes without the signature at its end (see reading.unsigned), and its
+    writer is told what was left out.
     """
-    if over_press_limits(mail, to, text):
-        return
     table, sender = mail.table, mail.seat["name"]
     anonymous = engine.setting(table.state, "press") == "anonymous"
+    if anonymous:
+        text, signed = unsigned(text, sender_names(
+            sender, mail.seat.get("player") or "",
+            mail.incoming.sender_name if mail.incoming else ""))
+        if signed:
+            note(mail, N_("I left out the end of your message, which would have named you: "
+                          "“{words}”."), words=" / ".join(signed))
+    if over_press_limits(mail, to, text):
+        return False
     answered = {"answers": answers} if anonymous and answers else {}
     event = private([sender, *to], "press", to=to, text=text, anonymous=anonymous,
                     phase=table.state["engine"]["phase"], **{"from": sender}, **answered,
@@ -136,6 +168,7 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
         note(mail, N_("Press sent to {seats}."), seats=", ".join(to))
     if everyone:
         note(mail, N_("Press to ALL is public: the club's web archive of the game shows it."))
+    return True
 
 
 def over_press_limits(mail, to: list, text: str) -> bool:
@@ -214,7 +247,10 @@ def note_not_relayed(mail, press: dict) -> None:
     that nothing went to the press's sender."""
     if press["anonymous"]:
         note(mail, N_("Your mail answers a press message, but it holds orders or commands: "
-                      "I read them as such, and nothing was sent to the message's sender."))
+                      "I read them as such, and nothing was sent to the message's sender. "
+                      "To answer its sender, start a line with {press} alone in a reply to "
+                      "that message, and write your words below it."),
+             press=shown("press", mail.seat["lang"]))
         return
     note(mail, N_("Your mail answers the press of {seat}, but it holds orders or commands: "
                   "I read them as such, and nothing was sent to {seat}. To write to {seat}, "
@@ -500,9 +536,7 @@ def draw_command(mail, command) -> None:
     if name not in engine.survivors(table.game, state):
         note(mail, N_("You are no longer playing this game, so you have no vote for a draw."))
         return
-    if name in state["engine"].get("draw", {}).get("votes", []):
-        note(mail, N_("Your vote for a draw is counted already."))
-        return
+    again = name in state["engine"].get("draw", {}).get("votes", [])
     events = engine.draw_vote(table.game, state, name, table.game_row["seed"])
     mail.table = table = mail.referee.record(table, events, mail.now)
     if table.state["engine"]["over"]:
@@ -513,6 +547,12 @@ def draw_command(mail, command) -> None:
         return
     votes = table.state["engine"]["draw"]["votes"]
     waiting = [s for s in engine.survivors(table.game, table.state) if s not in votes]
+    if again:  # counted again: its time starts anew, and the others were told already
+        note(mail, N_("Your vote for a draw was counted already; it is counted again, and "
+                      "the votes now stand until each seat still to vote has had a turn to "
+                      "answer. Votes so far: {votes}. Still to vote: {seats}."),
+             votes=", ".join(votes), seats=", ".join(waiting))
+        return
     note(mail, N_("Your vote for a draw is counted. The game ends in a draw if every seat "
                   "still playing votes for it; the vote stands until each of them has had a "
                   "turn to answer. Still to vote: {seats}."), seats=", ".join(waiting))

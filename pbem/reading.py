@@ -8,6 +8,12 @@ when they stand at the start or at the end of the mail. Any other line is the
 game's to read: it tells a mistyped order (an error) from a line of chat (a
 remark, see pbem/adjudicator/spelling.py). Lines taken out are blanked, so
 the line numbers the game gives in its errors stay right.
+
+A PRESS line opens a block of message that ends where the player ends it: at
+ENDPRESS (FINPRESSE), at the next PRESS, or at the first line that is a
+command or an order the sender may give now (the caller says which lines are
+orders: see read_text). So several messages go in one mail, each to its own
+recipients, and orders below a message are read as orders.
 """
 
 from dataclasses import dataclass, field
@@ -33,12 +39,17 @@ COMMANDS = {
     "tz": ("timezone", "en"), "timezone": ("timezone", "en"), "fuseau": ("timezone", "fr"),
 }
 # What follows a command's word: nothing ("none": the word alone on its line),
-# words on the same line ("words"), or the rest of the mail ("rest": a message).
+# words on the same line ("words"), or a block of lines below it ("block": a message,
+# see read_text).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
              "clear": "none",
              "language": "words", "timezone": "words",
-             "press": "rest", "absence": "words", "history": "words", "draw": "none",
+             "press": "block", "absence": "words", "history": "words", "draw": "none",
              "concede": "none"}
+# The lines that end a press block, as compared (see plain): the judges' ENDPRESS, and
+# its French.
+END_OF_PRESS = frozenset({"endpress", "end press", "end of press", "finpresse", "fin presse",
+                          "fin de presse", "fin de la presse"})
 # Commands that change how the seat's mail is written: acted on before the rest
 # of the mail, so the answer to it is already in the new language.
 SETTINGS = ("language", "timezone")
@@ -91,7 +102,9 @@ PHONE = re.compile(r"^(tel|tél|phone|mobile|portable|mob)?\s*[:.]?\s*\+?[\d][\d
 class Command:
     """One mail command: its name, the words after it, its line, the language of its word.
 
-    A command that takes the rest of the mail (a message) has it as `text`.
+    A command that takes a block of lines (a message) has them as `text`, and the
+    number of the block's last line (its ENDPRESS, when written) as `last`. The chat
+    written beside a command's word on its line ("NULLE (encore !)") is its `remark`.
     """
 
     name: str
@@ -99,6 +112,13 @@ class Command:
     line: int = 0
     lang: str | None = None
     text: str = ""
+    last: int = 0
+    remark: str = ""
+
+    @property
+    def lines(self) -> tuple[int, int]:
+        """The first and last lines of the mail the command takes."""
+        return self.line, max(self.line, self.last)
 
 
 @dataclass
@@ -128,28 +148,85 @@ def plain(text: str) -> str:
     return " ".join(text.split())
 
 
-def command_of(line: str, number: int) -> Command | None:
+# Commands a line may give with chat beside it ("NULLE (encore !)", "Ok, DRAW from me
+# too"): votes. A question ("DRAW?") or a denial ("no DRAW", "pas de NULLE") gives none.
+VOTES = ("draw",)
+# Words that deny a vote written after them ("I won't DRAW", "pas de NULLE").
+DENIALS = frozenset("no not never won't wont don't dont against refuse non pas jamais contre "
+                    "ne sans".split())
+# A line's first word (its letters) and the rest; the marks that may part a command's word
+# from chat after it ("READY - sorry, late", "NULLE (encore !)").
+LEADING_WORD = re.compile(r"^\s*([^\W\d_]+)(.*)$", re.DOTALL)
+MARK = re.compile(r"\s*[(,;:.!—–-]")
+
+
+def command_of(line: str, number: int, loose: bool = True) -> Command | None:
     """The command a line gives ("READY", "Prêt !", "LANGUE fr", "STATUS please"), or
-    None."""
+    None.
+
+    A command's word in capitals, followed by a mark and chat ("READY - sorry for the
+    delay"), gives it, and so does a vote's word in any case ("Nulle (encore !)"); with
+    `loose`, a vote's word in capitals after chat gives it too ("Ok, DRAW from me
+    too"). The chat is the command's `remark`. A line that asks ("DRAW?") gives none.
+    """
     line = unpleased(line) or line
     words = plain(line).split()
-    if not words or words[0] not in COMMANDS:
+    if not words:
         return None
+    if words[0] not in COMMANDS:
+        return vote_inside(line, number) if loose else None
     name, lang = COMMANDS[words[0]]
     takes = ARGUMENTS[name]
     if takes == "none" and len(words) > 1:
-        return None
+        return with_chat(line, number, name, lang)
     args = line.split()[1:] if takes != "none" else []
     return Command(name, args, number, lang)
 
 
+def with_chat(line: str, number: int, name: str, lang: str | None) -> Command | None:
+    """A command whose word (in capitals, or any vote's) a mark parts from chat after it
+    ("NULLE (encore !)", "READY - sorry for the delay"), or None."""
+    found = LEADING_WORD.match(line)
+    if name == "concede" or line.rstrip().endswith("?") or found is None:
+        return None
+    word, rest = found.groups()
+    if not MARK.match(rest) or (name not in VOTES and not (word.isupper() and len(word) > 1)):
+        return None
+    return Command(name, [], number, lang, remark=rest.strip(" ,;:.—–-"))
+
+
+def vote_inside(line: str, number: int) -> Command | None:
+    """A vote whose word stands in capitals after chat, with no denial before it ("Ok,
+    DRAW from me too", "Je vote NULLE"), or None."""
+    if line.rstrip().endswith("?"):
+        return None
+    words = line.split()
+    for at, word in enumerate(words[1:], start=1):
+        bare = word.strip("()[],;:.!—–-\"'«»")
+        said = plain(bare)
+        if said in COMMANDS and COMMANDS[said][0] in VOTES and bare.isupper() and len(bare) > 1:
+            before = [plain(w) for w in words[:at]]
+            if any(w in DENIALS or w.startswith("n'") for w in before):
+                return None
+            name, lang = COMMANDS[said]
+            chat = " … ".join(part for part in (" ".join(words[:at]).strip(" ,;:.—–-"),
+                                                " ".join(words[at + 1:])) if part)
+            return Command(name, [], number, lang, remark=chat)
+    return None
+
+
 def mistyped_command(line: str) -> str | None:
-    """The command a line's first word is a typing mistake for ("REDAY": "ready"), or None
-    (an exact command word, or a line that reads as a sentence, is none)."""
-    words = plain(line).split()
+    """The command a line's first word is a typing mistake for ("REDAY": "ready", "LANGAUGE
+    fr": "language"), or None: an exact command word, a line that reads as a sentence, and
+    a line of several words whose command takes none ("Held the bridge to the last turn":
+    not HELP) are none."""
+    words = plain(unpleased(line) or line).split()
     if not words or words[0] in COMMANDS or chat(line, words[0], COMMANDS):
         return None
-    return COMMANDS[mistyped(words[0], COMMANDS)[0]][0]
+    name = COMMANDS[mistyped(words[0], COMMANDS)[0]][0]
+    if len(words) > 1 and (ARGUMENTS[name] == "none" or len(words) > 6):
+        return None
+    return name
 
 
 def shown(name: str, lang: str) -> str:
@@ -226,21 +303,81 @@ def signature(text: str, refused: set[int], names: set[str]) -> list[int]:
     return []
 
 
-def read_text(text: str, names: set[str] = frozenset()) -> Reading:
-    """Sort a seat's text into commands, courtesy lines at its edges, and order text."""
+SIGNATURE_LINES = 4  # the most lines a signature at the end of a message takes
+WEB = re.compile(r"^\S+\.\S+$|^\S+@\S+$")  # "www.club-lyon.fr", "ann@example.org"
+
+
+def unsigned(text: str, names: set[str]) -> tuple[str, list[str]]:
+    """(the text without the signature at its end, the lines left out): for a message
+    that must not name its writer. The signature is the last lines (at most
+    SIGNATURE_LINES) from a sign-off ("Amitiés,"), a "--" line or a line with the
+    writer's name ("Gaston", "G.", "-- ivy") on, every line after it short (a club, a
+    town, a phone, a web address)."""
+    lines = text.rstrip().splitlines()
+    written = [at for at, line in enumerate(lines) if line.strip()][-SIGNATURE_LINES:]
+    start = None
+    for at in reversed(written):
+        line = lines[at]
+        if signs(line, names):
+            start = at
+        elif len(plain(line).split()) > 3 and not PHONE.match(line.strip()):
+            break
+    if start is None or not "".join(lines[:start]).strip():
+        return text, []
+    return "\n".join(lines[:start]).rstrip(), [line.strip() for line in lines[start:]
+                                               if line.strip()]
+
+
+def signs(line: str, names: set[str]) -> bool:
+    """Does this line sign a message: a sign-off, a "--", the writer's name among at most
+    three words?"""
+    initials = {name[0] for name in names}  # "G." for Gaston
+    if line.strip() == "--" or courteous(line, set(names) | initials):
+        return True
+    words = plain(line).split()
+    return 0 < len(words) <= 3 and any(word in names for word in words)
+
+
+def read_text(text: str, names: set[str] = frozenset(), order=None, addressed=None
+              ) -> Reading:
+    """Sort a seat's text into commands, courtesy lines at its edges, and order text.
+
+    `order(line)` says whether a line is an order the sender may give now: such
+    a line ends a press block (as a command line does), and is read with the
+    orders. Without it, only commands and ENDPRESS end a block. `addressed(args)`
+    says whether the words after a PRESS name its recipients: a line of a message
+    that starts with the word and names none ("press 0: ...") is the message's.
+    """
     lines = text.splitlines()
     reading = Reading()
     kept = list(lines)
+    block = None  # the press command whose message is being read
     for number, line in enumerate(lines, start=1):
+        if block is not None:
+            if plain(line) in END_OF_PRESS:
+                block.last, block = number, None
+                kept[number - 1] = ""
+                continue
+            inside = command_of(line, number, loose=False)
+            if inside is not None and inside.name == "press" and addressed is not None and \
+                    not addressed(inside.args):
+                inside = None
+            if inside is None and not (order and line.strip() and order(line)):
+                kept[number - 1] = ""
+                block.last = number if line.strip() else block.last
+                continue
+            block = None
         command = command_of(line, number)
         if command is None:
             continue
         reading.commands.append(command)
         kept[number - 1] = ""
-        if ARGUMENTS[command.name] == "rest":
-            command.text = "\n".join(lines[number:]).strip("\n")
-            kept[number:] = [""] * (len(lines) - number)
-            break
+        if ARGUMENTS[command.name] == "block":
+            block = command
+    for command in reading.commands:
+        if ARGUMENTS[command.name] == "block":
+            command.text = "\n".join(line for line in lines[command.line:command.last]
+                                     if plain(line) not in END_OF_PRESS).strip("\n")
     for edge in (range(len(kept)), range(len(kept) - 1, -1, -1)):
         for index in edge:
             if not kept[index].strip():
@@ -252,6 +389,29 @@ def read_text(text: str, names: set[str] = frozenset()) -> Reading:
     reading.ignored.sort()
     reading.orders_text = "\n".join(kept)
     return reading
+
+
+# A line that says "nothing from me" (as compared, see plain): "pass", "No orders this
+# turn", "rien ce tour", "je passe mon tour", "nothing for me this time".
+NOTHING_FROM_ME = re.compile(
+    r"^(?:ok |so |bon |alors )?(?:(?:i |je |we |nous )?(?:pass|passe|passons|skip)"
+    r"(?: (?:my|this|the|mon|ce|le) (?:turn|go|tour|coup))?"
+    r"|(?:no|pas d'?|pas de|aucun|zero) ?(?:orders?|ordres?|moves?|mouvements?|actions?)"
+    r"|nothing|rien|nada|none"
+    r"|(?:i |je |we )?(?:do nothing|ne fais rien|fais rien|have nothing to (?:do|order)"
+    r"|n'ai rien a (?:faire|ordonner)|ai rien a faire))"
+    r"(?: (?:from|for|by) (?:me|us)| pour (?:moi|nous)| de ma part| de mon cote"
+    r"| (?:this|that) (?:turn|time|round|go)| (?:ce|au) tour(?: ci)?| cette fois(?: ci)?"
+    r"| (?:to (?:do|order|report|say))| a (?:faire|signaler|dire)| for now| pour l'instant"
+    r"| here| thanks| merci)*$")
+
+
+def says_nothing(line: str) -> bool:
+    """Does this line say "nothing from me" ("pass", "No orders this turn", "rien ce
+    tour"), alone or before chat ("rien ce tour, désolé")?"""
+    line = unpleased(line) or line
+    first = re.split(r"[,;:.!?…—–(]|\s-\s", line, maxsplit=1)[0]
+    return bool(NOTHING_FROM_ME.match(plain(line)) or NOTHING_FROM_ME.match(plain(first)))
 
 
 SECTION = re.compile(r"^\s*(for|pour)\s+([\w-]+)\s*:\s*$", re.IGNORECASE)

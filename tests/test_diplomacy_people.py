@@ -131,3 +131,55 @@ def test_thanks_or_sorry_after_an_order_with_no_mark_between_costs_no_order(tmp_
     assert "with 1 error" in row["reason"], said
     assert "ligne 1 : Budapest (BUD) : il n'y a pas d'unité" in said, said
     assert "ligne 1 : sorry for the late orders" in said, said
+
+
+NAMED = {"phase": "spring 1902 movement", "powers": {"italy": "ion", "france": "mar"},
+         "units": {"italy": ["F ION", "A VEN"], "france": ["A MAR", "A PAR", "F BRE"]},
+         "centres": {"italy": ["ROM", "NAP", "VEN", "TUN"],
+                     "france": ["PAR", "MAR", "BRE", "SPA"]}}
+
+
+def test_an_order_that_reads_as_the_players_name_is_an_order_not_a_signature(tmp_path):
+    """A player called Ion wrote F ION H and got "I found no orders in your mail"; his
+    earlier F ION - TUN stayed on file. The same with names such as Mar or Par."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("ion", "ion@players.example"),
+                                        SeatSpec("mar", "mar@players.example", lang="fr")],
+                     START, {}, seed="named", position=NAMED)
+    answered(referee, "d", "ion", "F Ion - Tun\nA Ven H", START, sender="Ion <ion@players.example>")
+    row, said = answered(referee, "d", "ion", "Hi,\nA Ven H\nF ION H", later(START, 0.1),
+                         sender="Ion <ion@players.example>")
+    assert row["reason"] == "orders recorded", said
+    assert "F ION H" in said and "Line by line: 1 line set aside; 2-3 orders." in said, said
+    assert referee.current_submission("d", "ion", 1)["text"].split("\n")[-1] == "F ION H"
+    row, said = answered(referee, "d", "mar", "A Par H\nF Bre H\nA MAR H\nMar",
+                         later(START, 0.1), sender="Mar <mar@players.example>")
+    assert "A MAR H" in said and "Ligne par ligne : 1-3 ordres ; 4 mise de côté." in said
+    assert referee.tick(later(START, 0.2), send=False).phases == {"d": 1}
+    units = game(referee)["position"]["units"]
+    assert units["ION"]["power"] == "italy" and "TUN" not in units
+
+
+def test_a_reminder_agrees_with_the_orders_on_file(tmp_path):
+    """A reminder listed A KIE - HOL as on file, then said "If you send nothing by the
+    deadline: ... A KIE H (no order: it holds)"; the move was executed."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "d", [SeatSpec("ann", "ann@players.example"),
+                                        SeatSpec("bob", "bob@players.example")],
+                     START, {}, seed="remind", position={
+                         "phase": "spring 1901 movement",
+                         "powers": {"germany": "ann", "russia": "bob"},
+                         "units": {"germany": ["A BER", "A MUN", "F KIE"],
+                                   "russia": ["A WAR", "F SEV"]},
+                         "centres": {"germany": ["BER", "MUN", "KIE"],
+                                     "russia": ["MOS", "WAR", "SEV"]}})
+    answered(referee, "d", "ann", "F Kie - Hol\nA Mun - Xyz", START)
+    deadline = referee.table("d").state["engine"]["deadline"]
+    referee.remind("d", later(deadline, -1))
+    [reminder] = outbox(referee, kind="reminder", seat="ann")
+    said = flat(reminder)
+    assert "F KIE - HOL" in said and "F KIE H (no order: it holds)" not in said, said
+    assert "If you send nothing more by the deadline, the orders on file below are used, " \
+           "without their refused lines." in said
+    referee.tick(later(deadline, 0.1), send=False)
+    assert game(referee)["position"]["units"]["HOL"]["power"] == "germany"

@@ -57,19 +57,81 @@ def test_a_draw_every_seat_votes_for_ends_the_game(three):
 def test_a_draw_vote_stands_until_every_seat_had_a_turn_to_answer(three):
     referee = three
     reply(referee, "rome", "ann", "DRAW", START)
-    said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
-    assert "Your vote for a draw is counted already." in said
     referee.tick(engine(referee)["deadline"], send=False)
     assert engine(referee)["draw"]["votes"] == ["ann"], \
         "bob and cat were asked nothing since the vote: it still stands"
     reply(referee, "rome", "bob", "DRAW", START)
     assert engine(referee)["draw"]["votes"] == ["ann", "bob"]
     referee.tick(engine(referee)["deadline"], send=False)
+    assert engine(referee)["draw"]["votes"] == ["ann", "bob"], \
+        "cat was asked in a turn opened before bob's vote: it has this one to answer"
+    assert outbox(referee, kind="draw", seat="ann") == []
+    referee.tick(engine(referee)["deadline"], send=False)
     assert "draw" not in engine(referee), "every seat had a whole turn to answer: it lapsed"
+    for seat in ("ann", "bob"):
+        [told] = [r for r in outbox(referee, kind="draw", seat=seat) if "lapsed" in r["subject"]]
+        assert "The vote for a draw (ann, bob) lapsed: not every seat still playing voted for " \
+            "it before each had a turn to answer." in flat(told)
+    assert not [r for r in outbox(referee, kind="draw", seat="cat") if "caduc" in r["subject"]]
     reply(referee, "rome", "bob", "DRAW", START)
     reply(referee, "rome", "cat", "DRAW", START)
     assert not engine(referee)["over"] and engine(referee)["draw"]["votes"] == ["bob", "cat"]
     assert replay(referee.store, "rome", verify=True).ok
+
+
+def test_a_vote_cast_again_is_counted_again_and_never_forgotten(three):
+    """gaston was told "déjà compté"; 9 hours later the tally read "votes so far: hugo":
+    his vote had lapsed in between, and nobody told him."""
+    referee = three
+    reply(referee, "rome", "ann", "DRAW", START)
+    referee.tick(engine(referee)["deadline"], send=False)  # bob and cat are asked again
+    told = outbox(referee, kind="draw")
+    said = flat(answer_to(referee, reply(referee, "rome", "ann", "DRAW", START)))
+    assert "Your vote for a draw was counted already; it is counted again" in said, said
+    assert "Votes so far: ann. Still to vote: bob, cat." in said
+    assert outbox(referee, kind="draw") == told, "the others are not told again"
+    referee.tick(engine(referee)["deadline"], send=False)
+    said = flat(answer_to(referee, reply(referee, "rome", "bob", "DRAW", START)))
+    assert engine(referee)["draw"]["votes"] == ["ann", "bob"]
+    [to_cat] = [r for r in outbox(referee, kind="draw", seat="cat")
+                if "bob propose" in str(r["subject"])]
+    assert "votes jusqu'ici : ann, bob." in flat(to_cat)
+
+
+@pytest.mark.parametrize("line", ["NULLE (encore !)", "Nulle, encore une fois", "Ok, DRAW from "
+                                  "me too", "DRAW - let's call it a day", "Je vote NULLE"])
+def test_a_vote_with_chat_around_it_is_a_vote(three, line):
+    referee = three
+    row = reply(referee, "rome", "cat", f"Salut,\n{line}\nCat", START)
+    assert engine(referee)["draw"]["votes"] == ["cat"], row["reason"]
+    said = flat(answer_to(referee, row))
+    assert "Votre vote pour la nulle est compté." in said and "ligne 2 :" in said
+    assert "Ligne par ligne : 1 mise de côté ; 2 NULLE ; 3 mise de côté." in said
+
+
+@pytest.mark.parametrize("line", ["NO DRAW", "DRAW?", "Draw? What do you think?", "pas de NULLE "
+                                  "pour moi", "Draw the line at the river", "I won't DRAW"])
+def test_a_question_or_a_denial_is_no_vote(three, line):
+    referee = three
+    reply(referee, "rome", "ann", f"{line}\npass", START)
+    assert "draw" not in engine(referee)
+
+
+def test_a_vote_answering_the_mail_that_proposed_it_counts_after_that_turn_closed(referee):
+    """cat proposed a draw in ann's turn, which ended in the same tick; ann answered "cat
+    proposes a draw" with DRAW, and was told it "answers phase 1, which is over"."""
+    referee.new_game("attila", "huns", seats("ann", "bob", "cat"), START, seed="draw")
+    first = referee.table("huns").state["game"]["turn"]["seat"]
+    proposer, answerer = [s for s in ("ann", "bob", "cat") if s != first][:1][0], first
+    reply(referee, "huns", proposer, "DRAW", START)
+    [proposal] = outbox(referee, kind="draw", seat=answerer)
+    assert proposal["asked"], "the proposal came while the answerer was asked"
+    referee.tick(referee.table("huns").state["engine"]["deadline"], send=False)
+    assert referee.table("huns").state["engine"]["phase"] == 2
+    row = reply(referee, "huns", answerer, "Yes!\nDRAW", START, answering=proposal)
+    assert row["status"] == "done", row["reason"]
+    assert engine_of(referee)["draw"]["votes"] == sorted([proposer, answerer])
+    assert "is over" not in flat(answer_to(referee, row))
 
 
 def test_a_seat_that_concedes_plays_its_defaults_and_no_longer_holds_anything_up(three):

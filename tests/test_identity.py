@@ -124,7 +124,7 @@ def test_a_seat_moved_to_a_new_address_takes_orders_from_there_only(auguste_game
 
     stale = deliver(auguste_game, order_mail(auguste_game), now=LATER)
     assert (stale["status"], stale["reason"]) == \
-        ("ignored", "sender is not a seat (a stranger: not answered)")
+        ("rejected", "the code of seat ann from another address; ann@new.example told")
     fresh = deliver(auguste_game, order_mail(auguste_game, sender="Ann <ann@new.example>",
                                              number=2), now=LATER)
     assert (fresh["status"], fresh["reason"], fresh["seat"]) == ("done", "orders recorded", "ann")

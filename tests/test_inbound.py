@@ -192,7 +192,9 @@ def test_a_mail_from_a_bouncing_seat_clears_the_mark(auguste_game):
 # ------------------------------------------------------------------ flood and size
 
 
-def test_a_flood_from_one_sender_is_stored_and_quarantined_unanswered(auguste_game):
+def test_a_flood_from_one_sender_is_stored_quarantined_and_answered_once(auguste_game):
+    """A seat's 31st mail in an hour was quarantined with no answer to the player."""
+    auguste_game.end("rome", "the club stopped", NOW)  # nothing is asked of anyone now
     limit = auguste_game.config["mail"]["rate_per_hour"]
     assert limit == 30
     rows = [deliver(auguste_game, order_mail(auguste_game, number=n)) for n in range(limit + 2)]
@@ -200,12 +202,24 @@ def test_a_flood_from_one_sender_is_stored_and_quarantined_unanswered(auguste_ga
     assert rows[-1]["reason"] == \
         "rate limit: more than 30 mails in an hour from ann@players.example"
     assert all(answers_to(auguste_game, r) for r in rows[:limit])
-    assert not any(answers_to(auguste_game, r) for r in rows[limit:])
-    assert len(auguste_game.store.all("SELECT id FROM submissions")) == limit
+    [held] = answers_to(auguste_game, rows[limit])
+    said = " ".join(held["raw"].decode().split())
+    assert "You sent more than 30 mails in an hour" in said and \
+        "Mails that answer what the game asks of you never count." in said
+    assert not answers_to(auguste_game, rows[-1]), "one answer for the hour"
     assert auguste_game.store.one("SELECT COUNT(*) AS n FROM inbox")["n"] == limit + 2
     an_hour_later = later(NOW, 1)
     row = deliver(auguste_game, order_mail(auguste_game, number=99), now=an_hour_later)
     assert row["status"] == "done"
+
+
+def test_the_mails_a_game_asks_for_never_count_against_the_limit(auguste_game):
+    """Seigneurs took 275 mails for 6 turns, many rounds a turn: a seat answering what the
+    game asks of it is never held by the hourly limit."""
+    limit = auguste_game.config["mail"]["rate_per_hour"]
+    rows = [deliver(auguste_game, order_mail(auguste_game, number=n)) for n in range(limit + 5)]
+    assert {r["status"] for r in rows} == {"done"}
+    assert len(auguste_game.store.all("SELECT id FROM submissions")) == limit + 5
 
 
 def test_a_mail_over_the_size_limit_gets_a_short_answer_and_is_never_parsed(
@@ -348,12 +362,18 @@ def test_a_too_large_mail_from_a_french_seat_is_answered_in_french(auguste_game)
 
 def test_a_stranger_is_never_answered(auguste_game):
     before = game_state(auguste_game)
-    rows = [deliver(auguste_game, order_mail(auguste_game, "eve", tag_token=token(
-        auguste_game, "ann"), number=n)) for n in range(3)]
+    rows = [deliver(auguste_game, order_mail(auguste_game, "eve", tag_token="guessed234",
+                                             number=n)) for n in range(3)]
     assert [r["status"] for r in rows] == ["ignored"] * 3
     assert rows[0]["reason"] == "sender is not a seat (a stranger: not answered)"
     assert [len(answers_to(auguste_game, r)) for r in rows] == [0, 0, 0]
     assert game_state(auguste_game) == before
+    rows = [deliver(auguste_game, order_mail(auguste_game, "eve", tag_token=token(
+        auguste_game, "ann"), number=n)) for n in range(3, 6)]
+    assert [r["status"] for r in rows] == ["rejected", "ignored", "ignored"], \
+        "with ann's code: ann is told, once a day"
+    assert [len(answers_to(auguste_game, r)) for r in rows] == [0, 0, 0]
+    assert game_state(auguste_game)[:2] == before[:2]
 
 
 def test_every_mail_ends_with_a_status_a_reason_and_an_answer_or_none(auguste_game):
@@ -404,6 +424,7 @@ def test_forged_mails_to_a_seat_are_refused_once_a_day(auguste_game):
 
 
 def test_the_referee_can_release_a_quarantined_mail(auguste_game):
+    auguste_game.end("rome", "the club stopped", NOW)
     limit = auguste_game.config["mail"]["rate_per_hour"]
     rows = [deliver(auguste_game, order_mail(auguste_game, number=n)) for n in range(limit + 1)]
     stuck = rows[-1]
@@ -412,5 +433,38 @@ def test_the_referee_can_release_a_quarantined_mail(auguste_game):
     assert inbound.release(auguste_game.store, [stuck["id"], rows[0]["id"]]) == 1
     inbound.process_inbox(auguste_game, NOW)
     row = auguste_game.store.one("SELECT * FROM inbox WHERE id = ?", [stuck["id"]])
-    assert row["status"] == "done" and len(answers_to(auguste_game, row)) == 1
+    held, answered = answers_to(auguste_game, row)
+    assert row["status"] == "done" and b"your mail was not read" in held["raw"]
+    assert b"this game is over" in answered["raw"]
     assert inbound.held(auguste_game.store) == []
+
+
+# ------------------------------------------------------------------ a seat's second address
+
+
+def test_a_seats_code_from_another_address_is_not_taken_and_the_seat_is_told(auguste_game):
+    """ann's code, sent from her work address: no answer to either address, 5 orders lost
+    while she believed they were in; the referee's digest named neither game nor seat."""
+    from pbem.digest import digest
+    before = game_state(auguste_game)
+    work = "Ann <ann@work.example>"
+    row = deliver(auguste_game, order_mail(auguste_game, sender=work))
+    assert (row["status"], row["game"], row["seat"]) == ("rejected", "rome", "ann")
+    assert game_state(auguste_game)[1] == before[1], "no orders taken"
+    [told] = [r for r in auguste_game.store.all("SELECT * FROM outbox ORDER BY id")
+              if r["to_addr"] == "ann@players.example" and r["kind"] == "ack"]
+    said = " ".join(auguste_game.store.outbox_mail(told).decode().split())
+    assert "A mail carrying your seat's code came from ann@work.example" in said
+    assert "pbem seat rome ann --email ann@work.example" in said
+    assert not [r for r in auguste_game.store.all("SELECT to_addr FROM outbox")
+                if r["to_addr"] == "ann@work.example"], "the other address is not answered"
+    count = outbox_count(auguste_game)
+    again = deliver(auguste_game, order_mail(auguste_game, sender=work, number=2),
+                    now=later(NOW, 2))
+    assert again["status"] == "ignored" and outbox_count(auguste_game) == count, \
+        "told once a day"
+    assert digest(auguste_game, later(NOW, 3))
+    [mail] = auguste_game.store.all("SELECT * FROM outbox WHERE kind = 'digest'")
+    text = " ".join(auguste_game.store.outbox_mail(mail).decode().split())
+    assert "from ann@work.example to game rome, seat ann: the code of seat ann from " \
+           "another address" in text, text

@@ -295,3 +295,160 @@ def test_a_reply_to_pbems_answer_to_a_press_reply_answers_pbem_not_the_press(aug
     said = flat(answer_to(referee, row))
     assert [r["seat"] for r in outbox(referee, kind="press")] == ["bob"], "nothing relayed"
     assert "press of ann" not in said
+
+
+# ------------------------------------------------------------------ press blocks
+
+BALKANS = {"phase": "spring 1902 movement",
+           "powers": {"austria": "fay", "turkey": "gus", "russia": "hal"},
+           "units": {"austria": ["A SER", "F GRE", "A VIE"], "turkey": ["A BUL", "F BLA"],
+                     "russia": ["A WAR", "F SEV"]},
+           "centres": {"austria": ["VIE", "BUD", "TRI", "SER", "GRE"],
+                       "turkey": ["ANK", "CON", "SMY", "BUL"],
+                       "russia": ["MOS", "WAR", "SEV", "STP"]}}
+
+
+@pytest.fixture
+def balkans(referee):
+    """fay (French, Austria), gus (Turkey) and hal (Russia) in spring 1902."""
+    referee.new_game("diplomacy", "d", [SeatSpec("fay", "fay@players.example", lang="fr"),
+                                        SeatSpec("gus", "gus@players.example"),
+                                        SeatSpec("hal", "hal@players.example")],
+                     START, {}, seed="club", position=BALKANS)
+    return referee
+
+
+def press_to(referee, seat: str) -> list[str]:
+    """The messages a seat got as press, as their text parts."""
+    return [text_of(row) for row in outbox(referee, kind="press", seat=seat)]
+
+
+def test_orders_below_a_press_block_are_orders_and_never_travel_as_press(balkans):
+    """`PRESS bob` / `SECRET` / blank line / `A PAR - BUR` sent the order to bob."""
+    referee = balkans
+    row = reply(referee, "d", "gus", f"PRESS fay\n{SECRET}\n\nA Bul - Ser\nF Bla H", START)
+    [message] = press_to(referee, "fay")
+    assert SECRET in message and "Bul" not in message and "BLA" not in message.upper()
+    assert referee.current_submission("d", "gus", 1)["text"].split() == \
+        "A Bul - Ser F Bla H".split()
+    said = flat(answer_to(referee, row))
+    assert "Press sent to fay." in said
+    assert "Line by line: 1-2 press to fay; 4-5 orders." in said, said
+
+
+def test_each_press_block_goes_to_its_own_recipients_and_only_all_is_public(balkans,
+                                                                            tmp_path):
+    """`PRESS ALL` / text / blank / `PRESS bob` / private words: the second message went to
+    every seat, and the public archive published it."""
+    from pbem.publish import publish
+    referee = balkans
+    body = ("Hello everyone, peace in the Black Sea?\n\nPRESS fay\nLet us split Russia, "
+            "quietly.\nENDPRESS\nA Bul H")
+    row = reply(referee, "d", "gus", "PRESS ALL\n" + body, START)
+    assert [m.count("peace in the Black Sea") for m in press_to(referee, "hal")] == [1]
+    assert all("split Russia" not in m for m in press_to(referee, "hal"))
+    first, second = press_to(referee, "fay")
+    assert "peace in the Black Sea" in first and "split Russia" not in first
+    assert "split Russia" in second and "ENDPRESS" not in second and "Bul" not in second
+    sent = [e for e in referee.events("d", "referee") if e["type"] == "press"]
+    assert [(e["payload"].get("all", False), e["visible_to"]) for e in sent] == \
+        [(True, ["fay", "gus", "hal"]), (False, ["fay", "gus"])]
+    publish(referee, tmp_path / "site")
+    archive = " ".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert "peace in the Black Sea" in archive and "split Russia" not in archive
+    said = flat(answer_to(referee, row))
+    assert "Line by line: 1-2 press to fay, hal; 4-6 press to fay; 7 order." in said, said
+    assert referee.current_submission("d", "gus", 1) is not None
+
+
+def test_a_command_ends_a_press_block_and_the_judges_endpress_is_not_relayed(balkans):
+    referee = balkans
+    row = reply(referee, "d", "hal", "PRESS gus\nShall we stop?\nDRAW\nPRESS fay\nHi Fay\n"
+                "ENDPRESS\nGood luck to all of you!", START)
+    [to_gus] = press_to(referee, "gus")
+    assert "Shall we stop?" in to_gus and "DRAW" not in to_gus
+    [to_fay] = press_to(referee, "fay")
+    assert "Hi Fay" in to_fay and "ENDPRESS" not in to_fay and "Good luck" not in to_fay
+    assert referee.table("d").state["engine"]["draw"]["votes"] == ["hal"]
+    said = flat(answer_to(referee, row))
+    assert "Line by line: 1-2 press to gus; 3 DRAW; 4-6 press to fay; 7 remark." in said, said
+
+
+def test_finpresse_ends_a_french_press_block(balkans):
+    referee = balkans
+    row = reply(referee, "d", "fay", "Bonjour,\nPRESSE gus\nOn se partage la Russie ?\n"
+                "FINPRESSE\nA Vie - Gal\nA Ser H\nF Gre H\nFay", START)
+    [to_gus] = press_to(referee, "gus")
+    assert "On se partage la Russie ?" in to_gus and "Gal" not in to_gus
+    said = flat(answer_to(referee, row))
+    assert "Ligne par ligne : 1 mise de côté ; 2-4 message à gus ; 5-7 ordres ; " \
+           "8 mise de côté." in said, said
+
+
+# ------------------------------------------------------------------ anonymous press
+
+
+@pytest.fixture
+def masked(referee):
+    """Auguste between four seats, press anonymous; cat reads French."""
+    referee.new_game("auguste", "anon", [SeatSpec("ann", "ann@players.example"),
+                                         SeatSpec("bob", "bob@players.example"),
+                                         SeatSpec("cat", "cat@players.example", lang="fr"),
+                                         SeatSpec("dan", "dan@players.example")],
+                     START, {"preset": "4-2", "press": "anonymous"}, seed="s")
+    return referee
+
+
+@pytest.mark.parametrize("signed", ["Gaston", "Amitiés,\nGaston", "Cheers, G.",
+                                    "See you,\nGaston\nClub de Lyon"])
+def test_anonymous_press_leaves_out_its_writers_signature_and_says_so(masked, signed):
+    """Anonymous press named its writer by signature ("Gaston", "Edith", "ivy")."""
+    referee = masked
+    row = reply(referee, "anon", "cat", f"PRESS bob\nWe could share the north.\n{signed}",
+                START, sender="Gaston Lefort <cat@players.example>")
+    [press] = outbox(referee, kind="press", seat="bob")
+    assert "We could share the north." in text_of(press)
+    assert "Gaston" not in text_of(press) and "G." not in text_of(press) \
+        and "Lyon" not in text_of(press)
+    said = flat(answer_to(referee, row))
+    assert "J'ai retiré la fin de votre message, qui vous aurait nommé :" in said
+    assert "Message envoyé à bob, sans votre nom." in said
+
+
+def test_anonymous_press_keeps_a_name_in_its_words(masked):
+    referee = masked
+    reply(referee, "anon", "ann", "PRESS bob\nI think Ann and Cat are plotting against you, "
+          "and Dan knows it.", START)
+    [press] = outbox(referee, kind="press", seat="bob")
+    assert "I think Ann and Cat are plotting against you, and Dan knows it." in text_of(press)
+
+
+def test_a_reply_to_anonymous_press_with_orders_can_still_answer_its_sender(masked):
+    """A reply to anonymous press that held orders lost its chat, and its writer had no
+    way left to answer the unknown sender."""
+    referee = masked
+    reply(referee, "anon", "ann", "PRESS dan\nShall we hold the centre together?", START)
+    [press] = outbox(referee, kind="press", seat="dan")
+    row = reply(referee, "anon", "dan", "blue: move JAZ LEK\nPRESS\nYes, gladly.\nDan",
+                START, answering=press)
+    said = flat(answer_to(referee, row))
+    assert "blue: move the legionary on JAZ to LEK" in said, said
+    assert "Your answer went to the sender of that press, without your name." in said
+    assert "Line by line: 1 order; 2-4 press to the sender of that press." in said, said
+    [back] = outbox(referee, kind="press", seat="ann")
+    assert "Yes, gladly." in text_of(back) and "Dan" not in text_of(back)
+    assert "dan" not in str(parsed(back)["Subject"])
+    row = reply(referee, "anon", "dan", "blue: move JAZ LEK\nNice try.", START,
+                answering=press)
+    assert "To answer its sender, start a line with PRESS alone in a reply to that message" \
+        in flat(answer_to(referee, row))
+
+
+def test_a_line_of_a_message_that_starts_with_the_word_press_stays_in_it(balkans):
+    referee = balkans
+    reply(referee, "d", "gus", "PRESS fay\nPress on with it, Fay:\npress 2: the Black Sea "
+          "stays empty\nPRESS hal\nHello Hal", START)
+    [to_fay] = press_to(referee, "fay")
+    assert "press 2: the Black Sea stays empty" in to_fay and "Hello Hal" not in to_fay
+    [to_hal] = press_to(referee, "hal")
+    assert "Hello Hal" in to_hal and "Black Sea" not in to_hal

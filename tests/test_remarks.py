@@ -27,7 +27,8 @@ CHAT = ["I'll take the Welsh, of course.", "Great game last night, Bea!", "Ouch.
         "Sorry Lea, C4 is in my sphere.", "Allez, on y va !", "Bravo à ann.",
         "Merci Bob, message reçu.", "Two builds, lovely.",
         "No offence taken Bob. But Munich is mine, and it stays that way.",
-        "D'accord Bob, on s'arrange :", "Peace, for now.", "Tant pis pour toi."]
+        "D'accord Bob, on s'arrange :", "Peace, for now.", "Tant pis pour toi.",
+        "Sans rancune j'espère."]
 ATTILA = {"first": "ann",
           "hands": {"ann": ["goths", "goths", "huns", "franks", "saxons", "saxons"],
                     "bob": ["huns", "huns", "teutons", "teutons", "vandals", "franks"]}}

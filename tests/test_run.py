@@ -140,7 +140,7 @@ def test_a_mail_appended_to_the_mailbox_is_answered_at_once_without_a_tick(tmp_p
         answer, = answers(parsed(d.raw for d in sink.deliveries), "<ann.1@players.example>")
         assert answer["To"] == "ann@players.example"
         assert "Orders received" in text(answer)
-        assert "Ignored: Bonjour à tous !" in text(answer)
+        assert "Line by line: 1 line set aside;" in " ".join(text(answer).split())
         assert dovecot.messages("INBOX") == []
         assert [r["status"] for r in referee.store.all("SELECT status FROM inbox")] == ["done"]
 

@@ -122,7 +122,8 @@ def test_a_french_seat_gets_its_answers_framed_in_french(referee):
     text, html = parts(email.message_from_bytes(referee.store.outbox_mail(row),
                                                 policy=policy.default))
     assert f"Vos ordres tels que je les ai compris{NB}:" in text
-    assert f"1 ligne n'a pas pu être acceptée{NB}:\n  ligne 2{NB}:" in text
+    assert f"1 ligne n'a pas pu être acceptée{NB}:\n  blue: move NOWHERE X\n    ligne 2{NB}:" \
+        in text
     assert "Ces lignes comptent comme non données." in text
     assert '<html lang="fr">' in html and "<h3>1 ligne n'a pas pu être acceptée</h3>" in html
     assert all(len(line) <= 78 for line in text.splitlines())

@@ -358,8 +358,10 @@ def test_an_observers_mail_counts_for_nothing(auguste_game):
     row = deliver(referee, order_mail(referee, sender="kib@watchers.example",
                                       tag_token=token))
     assert row["status"] in ("rejected", "ignored")
-    assert row["reason"].startswith("sender is not a seat")
+    assert row["reason"].startswith("the code of seat ann from another address")
     assert referee.store.all("SELECT * FROM submissions") == []
+    assert not [r for r in referee.store.all("SELECT to_addr, kind FROM outbox")
+                if r["to_addr"] == "kib@watchers.example" and r["kind"] != "observer"]
 
 
 @pytest.mark.parametrize("args,said", [

@@ -138,15 +138,19 @@ def test_a_reply_to_a_mail_of_an_undone_phase_is_answered_as_a_closed_turn(club)
     assert [(r["status"], r["reason"]) for r in rows] == [
         ("rejected", "answers phase 2, which a rollback undid"),
         ("rejected", "answers phase 1, which a rollback undid"),
-        ("rejected", "answers phase 2, which a rollback undid")]
+        ("done", "answers phase 2, which a rollback undid; commands draw")]
     assert club.submissions("ann") == before
     state = club.store.snapshot("rome")["state"]["engine"]
-    assert "draw" not in state and club.store.seat("rome", "ann")["wait_phase"] == 0
+    assert club.store.seat("rome", "ann")["wait_phase"] == 0, "WAIT was for the undone turn"
+    assert state["draw"]["votes"] == ["ann"], "a vote is tied to no turn: it counts"
     said = answer(club, "ann", 1)
     assert "The referee took the game back to turn 1: your mail answers my mail “Turn 2: " \
         "your orders by" in said
-    assert "of a turn that was undone, so the orders and commands in it were not used." in said
+    assert "of a turn that was undone, so the orders in it were not used." in said
     assert "Now turn 1 asks you: Orders for turn 1. What you may send is below" in said
+    said = answer(club, "ann", 3)
+    assert "WAIT in it answered that turn too, so it was not used" in said
+    assert "Your vote for a draw is counted." in said
 
     club.drop(reply(club, "ann", reopened, 4, turn_one))  # the reopened turn's mail counts
     club.cron(later(DEADLINE, 1 / 60))

@@ -679,21 +679,30 @@ def survivors(game, state: dict) -> list[str]:
 
 
 def draw_vote(game, state: dict, seat: str, seed: str) -> list[Event]:
-    """A seat's DRAW: its vote, and the drawn game (revealing the seed) when every seat
-    still playing agrees.
+    """A seat's DRAW (a first vote, or one cast again): its vote, and the drawn game
+    (revealing the seed) when every seat still playing agrees.
 
-    The vote stands until each seat still playing that has not voted (its
-    `unasked`) has been asked in a phase opened after it (see draw_heard): in
-    a game of sequential turns, a full round.
+    The votes stand until each seat still playing that has not voted (its
+    `unasked`) has been asked in a phase opened after the last vote (see
+    draw_heard): in a game of sequential turns, a full round. Each vote starts
+    that time again, so a vote cast again is never lost to an earlier one's lapse.
     """
     engine = state["engine"]
-    draw = engine.get("draw", {})
-    votes = sorted(set(draw.get("votes", [])) | {seat})
-    waiting = draw["unasked"] if "unasked" in draw else survivors(game, state)
+    votes = sorted(set(engine.get("draw", {}).get("votes", [])) | {seat})
     voted = public("draw_voted", phase=engine["phase"], seat=seat, votes=votes,
-                   unasked=sorted(set(waiting) - set(votes)))
+                   unasked=sorted(set(survivors(game, state)) - set(votes)))
     agreed = draw_agreed(game, fold(game, [voted], state), seed)
     return [voted] + ([agreed] if agreed else [])
+
+
+def lapsed_votes(before: dict, after: dict) -> list[str]:
+    """The seats whose vote for a draw stood in the state `before` and no longer does
+    `after` (it lapsed, or a rollback undid it), while the game goes on."""
+    if after["engine"]["over"]:
+        return []
+    standing = after["engine"].get("draw", {}).get("votes", [])
+    return [seat for seat in before["engine"].get("draw", {}).get("votes", [])
+            if seat not in standing]
 
 
 def draw_agreed(game, state: dict, seed: str) -> Event | None:

@@ -32,7 +32,7 @@ OPENERS = frozenset("""
     yep no nope not just also too very then now sorry alas anyway btw ps nb gg love see fair
     nice good great cool ouch damn hope sounds looks thank thanks congrats sure indeed
     may ok okay hopefully fingers maybe perhaps probably near because since unless
-    pour parce puisque sauf comme peut-etre surtout histoire done finished fini termine
+    pour parce puisque sauf sans avec comme peut-etre surtout histoire done finished fini termine
     turn round tour manche as agreed again promised convenu promis
     je j j'ai jai tu il elle on nous vous ils elles c c'est cest ce cet cette ces ca le la
     les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs et

@@ -244,7 +244,7 @@ def test_the_final_judgement_publishes_the_judges_reasons_not_its_courtesies(tmp
                 later(referee.table("v").state["engine"]["deadline"], -1))
     said = flat(answer_to(referee, row))
     assert f"vos raisons : rompu 2 : {reason} " in said, said
-    assert "Ignoré : Bien à vous, Ignoré : Zed le Barbare" in said
+    assert "Ligne par ligne : 1 mise de côté ; 3 remarque ; 4-5 ordres ; 7-8 mises de côté." in said
     assert "ligne 3 : Voici mon jugement, mes seigneurs." in said
     referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
     final = flat(outbox(referee, seat="ann", kind="over")[-1])

@@ -11,7 +11,7 @@ from .drawing import own_area, svg_context
 from .present import board_text, briefing, describe_orders, narrate, view
 from .rules import (apply, default_orders, outcome, parse, pending, resolve, survivors,
                     turn_of)
-from .start import setup
+from .start import roles, setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
 SUMMARY = "the seven great powers of 1901 Europe; every order written at once (2-7 players)"
@@ -41,4 +41,4 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_options",
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
-           "bot_orders", "briefing", "survivors", "turn_of"]
+           "bot_orders", "briefing", "survivors", "turn_of", "roles"]

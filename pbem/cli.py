@@ -242,16 +242,20 @@ def games_command(as_json):
 
     Example: pbem games
     """
+    from .signup import numbers, players_taken
     rows = []
     for name in pbem.games.names():
         game = pbem.games.load(name)
+        taken = players_taken(game, "probe", {}, [])
         rows.append({"name": name, "title": game.TITLE, "summary": game.SUMMARY,
+                     "players": numbers(taken) if taken else None,
                      "options": {**game.OPTIONS, **TIMING_OPTIONS, **SEAT_OPTIONS}})
     if as_json:
         emit_json(rows)
         return
     for row in rows:
-        click.echo(f"{row['name']:10} {row['title']}: {row['summary']}")
+        players = f" ({row['players']} players)" if row["players"] else ""
+        click.echo(f"{row['name']:10} {row['title']}: {row['summary']}{players}")
         for key, text in row["options"].items():
             click.echo(f"{'':12}--option {key}: {text}")
 

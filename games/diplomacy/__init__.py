@@ -14,7 +14,7 @@ from .rules import (apply, default_orders, outcome, parse, pending, resolve, sur
 from .start import roles, setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
-SUMMARY = "the seven great powers of 1901 Europe; every order written at once (2-7 players)"
+SUMMARY = N_("the seven great powers of 1901 Europe; every order written at once")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 OPTIONS = {
     "powers": "who plays which power, e.g. ann:england,bob:france+germany (default: the "

@@ -308,6 +308,12 @@ def _m08c_outbox_turn(db) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
 
 
+def _m09s_signup_wishes(db) -> None:
+    # The roles a player waiting for an open game asked for (JOIN dip as France), dealt
+    # when the game starts: a JSON list of words, NULL when none.
+    db.execute("ALTER TABLE signups ADD COLUMN wishes TEXT")
+
+
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open, from sqlite-utils 4.0), and runs inside that transaction.
 # Each name is recorded in _migrations with the version of the pbem that applied it.
@@ -319,7 +325,7 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
               ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
-              ("08j_archive", _m08j_archive)]
+              ("08j_archive", _m08j_archive), ("09s_signup_wishes", _m09s_signup_wishes)]
 
 
 def private_file(path: Path) -> None:

@@ -26,7 +26,7 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
         ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",),
         ("030_observers",), ("031_players",), ("04m_outbox_parts",), ("05r_outbox_seq",),
-        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",)]
+        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",), ("09s_signup_wishes",)]
 
 
 def old_mail(number: int, png: bytes) -> bytes:

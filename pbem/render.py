@@ -220,11 +220,21 @@ def rules_summary(ruleset: str) -> tuple[str, str] | None:
     return None
 
 
-def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None) -> str:
+def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None,
+              ground: bool = True) -> str:
     """The board of a view as an SVG document (the game's board.svg.j2); `drawing` is
-    the game's svg_context(view), when it is known already."""
+    the game's svg_context(view), when it is known already. Without `ground`, the
+    items at rest of its ground are left out (``fragments`` draws nothing): what is
+    left of the ground tells whether it changed, in a fraction of the time."""
     drawing = game.svg_context(view) if drawing is None else drawing
+    if not ground:
+        drawing = {**drawing, "fragments": nothing}
     return render(ruleset, "board.svg.j2", view=view, **drawing)
+
+
+def nothing(*_args) -> Markup:
+    """What ``fragments`` draws in a board drawn without its ground's items."""
+    return Markup("")
 
 
 @lru_cache(maxsize=64)

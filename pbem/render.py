@@ -114,9 +114,10 @@ def pieces(name: str, items, rest: dict | None = None) -> Markup:
     """The items that are not at rest (see `fragments`; every item without `rest`), each
     rendered as one piece of the board, drawn over its ground (see pbem/raster.py)."""
     lang = i18n.current()
+    resting = rest.items() if rest else None
     return Markup("".join(
         PIECE + fragment(name, lang, tuple(item.items())) + "</g>\n" for item in items
-        if not rest or any(item[field] != value for field, value in rest.items())))
+        if resting is None or not resting <= item.items()))
 
 
 @lru_cache(maxsize=4096)

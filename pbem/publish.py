@@ -15,8 +15,9 @@ pbem.toml, every tick rewrites the pages that changed. The folder:
                             and the board after it
     <G>/ground-<digest>.svg what never changes on a game's board (one per language
                             when it holds words)
-    <G>/shapes-<digest>.svg what a board shows over its ground, without a word: the
-                            same file for every language; its words are in the page
+    <G>/shapes-<digest>.svg what a board shows over its ground: the same file for every
+                            language; its words that read otherwise in each language
+                            are in the page
 
 Every page is written in the club's language (``x.html``) and in the other
 (``x.fr.html`` or ``x.en.html``), each with a link to the other; links are
@@ -542,19 +543,30 @@ class Drawer:
         apart."""
         told, site = self.told, self.site
         view = told.game.view(state, told.viewer)
-        drawing = told.game.svg_context(view)
+        drawn, drawings = {}, {}
+        for lang in languages(site):
+            with speaking(lang):  # a game draws in words of the current language
+                drawing = drawings[lang] = told.game.svg_context(view)
+                svg = render.board_svg(told.ruleset, told.game, view, drawing, ground=False)
+                layers = raster.layers(svg)
+                drawn[lang] = (svg, layers, layers and self.ground(layers, view, drawing))
+        if all(layers for _svg, layers, _ground in drawn.values()):
+            shapes, words = self.shapes({lang: d[1] for lang, d in drawn.items()})
+            markup = {lang: self.layered(svg, ground, shapes, words[lang])
+                      for lang, (svg, _layers, ground) in drawn.items()}
+        else:
+            markup = {}
+            for lang in drawn:
+                with speaking(lang):
+                    markup[lang] = self.whole(render.board_svg(told.ruleset, told.game, view,
+                                                               drawings[lang]))
         shown, key = {}, hashlib.sha256()
         for lang in languages(site):
             with speaking(lang):
-                svg = render.board_svg(told.ruleset, told.game, view, drawing, ground=False)
-                layers = raster.layers(svg)
-                markup = self.layered(svg, layers, self.ground(layers, view, drawing)) \
-                    if layers else self.whole(render.board_svg(told.ruleset, told.game,
-                                                               view, drawing))
                 shown[lang] = {"html": render.board_html(told.ruleset, told.game, view,
-                                                         markup, drawing),
+                                                         markup[lang], drawings[lang]),
                                "text": told.game.board_text(view) if now else None}
-                key.update(markup.encode())
+            key.update(markup[lang].encode())
         return {"key": key.hexdigest(), **shown}
 
     def ground(self, layers, view: dict, drawing: dict) -> str:
@@ -570,27 +582,54 @@ class Drawer:
                                            f"{head}{TITLES.sub('', whole.ground)}</svg>\n")
         return self.grounds[seen]
 
-    def layered(self, svg: str, layers, ground_path: str) -> Markup:
+    def shapes(self, layers: dict) -> tuple[str, dict]:
+        """The file of a board's pieces as every language draws them (with their texts
+        that read the same in every language: a place's name, a number), and for each
+        language the texts that read otherwise (a legend, a season), for its pages."""
+        first = next(iter(layers.values()))
+        texts = {lang: [WORDS.findall(piece) for piece in drawn.pieces]
+                 for lang, drawn in layers.items()}
+        if any([len(t) for t in said] != [len(t) for t in texts[next(iter(layers))]]
+               for said in texts.values()):  # drawn otherwise: every text is the page's
+            return self.shape_file(first, [WORDS.sub("", p) for p in first.pieces]), {
+                lang: "".join(t for piece in said for t in piece)
+                for lang, said in texts.items()}
+        kept, words = [], {lang: [] for lang in layers}
+        for number, piece in enumerate(first.pieces):
+            parts = WORDS.split(piece)
+            kept.append(parts[0])
+            for at, part in enumerate(parts[1:]):
+                said = {lang: texts[lang][number][at] for lang in layers}
+                if len(set(said.values())) == 1:
+                    kept.append(said[next(iter(said))])
+                else:
+                    for lang, text in said.items():
+                        words[lang].append(text)
+                kept.append(part)
+        return self.shape_file(first, ["".join(kept)]), \
+            {lang: "".join(w) for lang, w in words.items()}
+
+    def shape_file(self, drawn, pieces: list) -> str:
+        """The file of these pieces over the board `drawn`, without their titles."""
+        head = raster.drawn_head(drawn.head, 1)
+        return self.file("shapes", f"{head}{TITLES.sub('', ''.join(pieces))}</svg>\n")
+
+    def layered(self, svg: str, ground_path: str, shapes_path: str, words: str) -> Markup:
         """A board in layers: its ground's file, its shapes' file, its words inline."""
-        head = raster.drawn_head(layers.head, 1)
-        pieces = "".join(layers.pieces)
-        shapes = f"{head}{TITLES.sub('', WORDS.sub('', pieces))}</svg>\n"
-        words = "".join(WORDS.findall(pieces))
-        shapes_path = self.file("shapes", shapes)
         root = raster.svg_root(svg)
         frame = raster.frame_of(root)
         label = raster.TITLE.search(svg)
         placing = " ".join(f'{name}="{root[name]}"' for name in ("viewBox",
                                                                   "preserveAspectRatio")
                            if name in root)
+        over = Markup('<svg class="over" {placing} aria-hidden="true">{words}</svg>').format(
+            placing=Markup(placing), words=Markup(words)) if words else ""
         return Markup(
             '<div class="board" style="max-width: {w}px"><img src="{ground}" alt="{alt}" '
-            'width="{w}" height="{h}"><img class="over" src="{shapes}" alt="">'
-            '<svg class="over" {placing} aria-hidden="true">{words}</svg></div>').format(
-                w=frame.width, h=frame.height, ground=beside(ground_path),
-                shapes=beside(shapes_path),
-                alt=re.sub(r"</?title>", "", label.group(0)) if label else "",
-                placing=Markup(placing), words=Markup(words))
+            'width="{w}" height="{h}"><img class="over" src="{shapes}" alt="">{over}'
+            '</div>').format(w=frame.width, h=frame.height, ground=beside(ground_path),
+                             shapes=beside(shapes_path), over=over,
+                             alt=re.sub(r"</?title>", "", label.group(0)) if label else "")
 
     def whole(self, svg: str) -> Markup:
         """A board without layers, as one file (its words in it)."""

@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from pbem.adjudicator import bags, dice, knowledge, offers, results, rounds
@@ -53,6 +54,36 @@ def test_a_bag_draws_until_the_stop_token():
     assert bags.size(left) == 4 - len(drawn)
     with pytest.raises(ValueError, match="holds 0 metal"):
         bags.take({"wood": 1}, "metal")
+
+
+@settings(max_examples=200, deadline=None)
+@given(bag=st.dictionaries(st.sampled_from(["wood", "stone", "food", "metal"]),
+                           st.integers(0, 6)),
+       wants=st.lists(st.integers(0, 3), max_size=8), phase=st.integers(1, 10 ** 6))
+def test_a_shared_bag_serves_round_by_round_and_loses_nothing(bag, wants, phase):
+    dealt, left = bags.share(bag, wants, rng(phase))
+    assert bags.share(bag, wants, rng(phase)) == (dealt, left)
+    got = [len(tokens) for tokens in dealt]
+    assert sum(got) == min(bags.size(bag), sum(wants))
+    assert all(g <= w for g, w in zip(got, wants))
+    assert Counter(t for tokens in dealt for t in tokens) + Counter(left) == \
+        Counter({k: n for k, n in bag.items() if n})
+    for g, w in zip(got, wants):
+        if g < w:  # served a round less than it wanted: nobody got two rounds more
+            assert bags.size(left) == 0
+            assert all(other <= g + 1 for other in got)
+
+
+def test_a_dry_bag_leaves_out_whom_the_drawn_order_puts_last():
+    served = Counter()
+    last = Counter()
+    for phase in range(1, 3001):
+        dealt, _left = bags.share({"food": 3}, [1] * 5, rng(phase))
+        served.update(i for i, tokens in enumerate(dealt) if tokens)
+        last.update(i for i, tokens in enumerate(dealt) if not tokens)
+    assert sorted(served) == sorted(last) == list(range(5))
+    for claimant in range(5):  # 3 in 5 served: 1800 of 3000, give or take
+        assert 1650 < served[claimant] < 1950, served
 
 
 def test_offers_read_in_both_languages_and_suggest_names():

@@ -1,6 +1,7 @@
 """The benchmarks still run (smoke only: nothing here is about time)."""
 
 from pathlib import Path
+import re
 import subprocess
 import sys
 
@@ -89,3 +90,13 @@ def test_publish_benchmark_runs():
 def test_diplomacy_game_benchmark_runs():
     out = run("diplomacy_game.py", "--years", "3", "--repeat", "1")
     assert "pbem replay --verify" in out and "ms per phase" in out and "x floor" in out
+
+
+def test_seigneurs_bag_benchmark_feeds_every_farm_before_turn_5():
+    out = run("seigneurs_bag.py", "--games", "4", "--turns", "4")
+    for lords in (2, 3, 4, 5):
+        assert f"({lords} lords) turn  4: bag wood" in out
+    assert "farms short before turn 5: 0" in out and "x floor" in out
+    rows = re.findall(r"^ +(\d+) +(\d+)/(\d+) .* (\d+) of 4$", out, re.M)
+    assert [int(turn) for turn, *_ in rows] == [1, 2, 3, 4]
+    assert all(fed == farms and emptied == "0" for _turn, fed, farms, emptied in rows), rows

@@ -122,7 +122,7 @@ def test_a_game_set_up_before_village_farms_held_their_own_keeps_its_pooled_vill
     from pbem.games.seigneurs.material import default_data
     from pbem.games.seigneurs.rules import (apply, blank_state, famine_free_village_farms,
                                             goods_at, village_farm_count, village_farms)
-    old = blank_state(default_data(), ["ann", "bob", "zed"], "zed", 2, 12.0)  # 1st edition
+    old = blank_state(default_data(1), ["ann", "bob", "zed"], "zed", 2, 12.0)  # 1st edition
     old.update(villages={"ann": ["C2", "C3"], "bob": ["C6", "C7"]},
                village_farms={"ann": 2, "bob": 0}, goods={"C2": {"wood": 3}})
     state = apply({}, public("setup", state=old))

@@ -21,8 +21,9 @@ SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian, one of
              "players, raids and judges")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
 # 2: each village farm holds its own resources; a silent judge and a founding refused said
-# so; the setup's warriors in one event (docs/rules/seigneurs.md, "Editions")
-EDITION = 2
+# so; the setup's warriors in one event. 3: a bag sized for the valley, shared fairly when it
+# runs dry (docs/rules/seigneurs.md, "Editions")
+EDITION = 3
 OPTIONS = {
     "judge": "the barbarian's seat, who also judges the game (required; pbem new --judge)",
     "turns": "how many turns the game lasts (default 10)",

@@ -7,8 +7,9 @@ round adds none; the parties then agree or fight; a claim is carried out
 when nobody opposes it any more (see docs/rules/seigneurs.md).
 """
 
-from pbem.adjudicator.bags import draw
+from pbem.adjudicator.bags import draw, share
 from pbem.adjudicator.contract import public
+from pbem.adjudicator.editions import edition
 
 from .material import RESOURCES, add, count, remove
 from .rules import (done, goods_at, lord_farms, material, place_owner, places, pooled, seats_at,
@@ -20,43 +21,65 @@ from .rules import (done, goods_at, lord_farms, material, place_owner, places, p
 
 def production(run) -> None:
     """Every farm draws from the bag (plain 2, each village farm 1 onto itself); an oven adds
-    a food onto each village farm, a mill one onto each plain farm of its lord."""
+    a food onto each village farm, a mill one onto each plain farm of its lord.
+
+    A bag that cannot serve every farm is shared (bags.share): one resource a farm at a
+    time, in an order drawn each turn, round after round; the farms left short are
+    recorded. The first two editions drew in tile order (in_tile_order).
+    """
     state = run.state
+    farms = producing_farms(state)
+    deal = share if edition(state) >= 3 else in_tile_order
+    dealt, bag = deal(dict(state["bag"]), [due for _place, _farm, due in farms], run.rng)
+    run.emit(produced(state, farms, dealt, bag))
+
+
+def in_tile_order(bag: dict, wants: list[int], rng) -> tuple[list[list[str]], dict]:
+    """The first two editions' production: each farm in turn draws its whole share, so a dry
+    bag leaves out the farms last in tile order."""
+    dealt = []
+    for due in wants:
+        drawn, bag = draw(bag, due, rng)
+        dealt.append(drawn)
+    return dealt, bag
+
+
+def produced(state, farms: list[tuple], dealt: list[list[str]], bag: dict):
+    """The production's event: what each place drew, the ovens' and mills' food, each
+    village farm's share, the bag left, and (since the third edition) the farms left short."""
+    draws, baked, each = {}, {}, {}
+    for (place, farm, _due), drawn in zip(farms, dealt):
+        if drawn:
+            draws[place] = add(draws.get(place, {}), tally(drawn))
+        owner = place_owner(state, place)
+        if farm is None and owner and done(state, owner, "mill"):
+            baked[place] = {"food": 1}
+        elif farm is not None:
+            oven = done(state, owner, "oven")
+            each.setdefault(place, []).append(add(tally(drawn), {"food": 1} if oven else {}))
+            if oven:
+                baked[place] = {"food": len(each[place])}
+    short = [{"place": place, **({} if farm is None else {"farm": farm}), "got": len(drawn)}
+             for (place, farm, due), drawn in zip(farms, dealt) if len(drawn) < due]
+    kept = {} if pooled(state) else {"farms": {p: e for p, e in each.items() if any(e)}}
+    told = {"short": short} if short and edition(state) >= 3 else {}
+    return public("produced", draws=draws, baked=baked, **kept, bag_left=sum(bag.values()),
+                  **told)
+
+
+def producing_farms(state) -> list[tuple]:
+    """(place, farm, resources due) for every farm, in tile order: a plain farm (farm None),
+    then each farm of a village by its number (0 first)."""
     mat = material(state)
-    bag = dict(state["bag"])
-    draws, baked, farms = {}, {}, {}
+    out = []
     for place in places(state):
         owner = place_owner(state, place)
         if owner and village_of(state, owner) == place:
-            bag = village_production(run, state, owner, bag, draws, baked, farms)
-            continue
-        if place not in state["farms"]:
-            continue
-        drawn, bag = draw(bag, mat["plain_draw"], run.rng)
-        if drawn:
-            draws[place] = tally(drawn)
-        if owner and done(state, owner, "mill"):
-            baked[place] = {"food": 1}
-    run.emit(public("produced", draws=draws, baked=baked,
-                    **({} if pooled(state) else {"farms": farms}), bag_left=sum(bag.values())))
-
-
-def village_production(run, state, lord: str, bag: dict, draws, baked, farms) -> dict:
-    """A village's production, farm by farm (where a village pools its resources, they lie
-    on the village: `farms` has none); the bag left after it."""
-    place = village_of(state, lord)
-    each = []
-    oven = done(state, lord, "oven")
-    for _farm in range(village_farm_count(state, lord)):
-        drawn, bag = draw(bag, material(state)["village_draw"], run.rng)
-        each.append(add(tally(drawn), {"food": 1} if oven else {}))
-        if drawn:
-            draws[place] = add(draws.get(place, {}), tally(drawn))
-    if oven and each:
-        baked[place] = {"food": len(each)}
-    if any(each) and not pooled(state):
-        farms[place] = each
-    return bag
+            out += [(place, farm, mat["village_draw"])
+                    for farm in range(village_farm_count(state, owner))]
+        elif place in state["farms"]:
+            out.append((place, None, mat["plain_draw"]))
+    return out
 
 
 def tally(drawn: list[str]) -> dict:

@@ -19,6 +19,8 @@ RESOURCES = ("wood", "stone", "food", "metal")
 GOODS = RESOURCES + ("coins", "weapons")
 BUILDINGS = ("church", "oven", "forge", "mill", "walls", "house", "watchtower", "keep")
 ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# The bag of the rules' first two editions (docs/rules/seigneurs.md, "Editions").
+EARLIER_BAG = {"wood": 12, "stone": 12, "food": 12, "metal": 12}
 
 GOOD_NAMES = {"wood": N_("wood"), "stone": N_("stone"), "food": N_("food"),
               "metal": N_("metal"), "coins": N_("coins"), "weapons": N_("forged weapons")}
@@ -69,10 +71,31 @@ def data_file(name: str) -> dict:
     return tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))
 
 
-def default_data() -> dict:
-    """Every data table a new game copies into its state."""
-    return {"valley": data_file("valley"), "material": data_file("material"),
+def default_data(number: int) -> dict:
+    """Every data table a new game of the rules' edition `number` copies into its state."""
+    return {"valley": data_file("valley"), "material": material_table(number),
             "buildings": data_file("buildings"), "deck": data_file("events")["cards"]}
+
+
+def material_table(number: int) -> dict:
+    """material.toml as a game of edition `number` keeps it: before the third edition, the
+    table gave the bag 12 of each resource, whatever the number of lords (EARLIER_BAG)."""
+    table = data_file("material")
+    if number >= 3:
+        return table
+    return {**{k: v for k, v in table.items() if k != "bag_turns"},
+            "bag": table.get("bag", EARLIER_BAG)}
+
+
+def starting_bag(table: dict, lords: int) -> dict:
+    """The resource bag at setup: the material table's `bag` when it gives one, else enough
+    for every farm the setup places (`farms` a lord, `free_farms`) to draw `plain_draw` for
+    `bag_turns` turns, shared evenly among the resources."""
+    if "bag" in table:
+        return dict(table["bag"])
+    farms = lords * table["farms"] + table["free_farms"]
+    each = -(-table["bag_turns"] * farms * table["plain_draw"] // len(RESOURCES))
+    return {good: each for good in RESOURCES}
 
 
 def tile_names(radius: int) -> dict:

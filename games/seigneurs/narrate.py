@@ -73,9 +73,37 @@ def produced(p):
     if p.get("baked"):
         text += " " + _("Ovens and mills add food on {places}.").format(
             places=", ".join(sorted(p["baked"])))
-    if p["bag_left"] == 0:
+    if p.get("short"):
+        text += " " + ran_dry(p["short"])
+    elif p["bag_left"] == 0:
         text += " " + _("The bag is empty.")
     return text
+
+
+def ran_dry(short: list[dict]) -> str:
+    """The farms a dry bag left without their share: nothing at all, or only part of it."""
+    nothing = farm_names([f for f in short if not f["got"]])
+    part = farm_names([f for f in short if f["got"]])
+    pieces = ([_("nothing for {farms}").format(farms=and_list(nothing))] if nothing else []) + \
+        ([_("less than a full share for {farms}").format(farms=and_list(part))] if part
+         else [])
+    return _("The bag ran dry: {who}.").format(who=_("; ").join(pieces))
+
+
+def farm_names(farms: list[dict]) -> list[str]:
+    """Plain farms by their tile; a village's farms together, by their numbers."""
+    names, villages = [], {}
+    for farm in farms:
+        if "farm" not in farm:
+            names.append(farm["place"])
+        elif farm["place"] not in villages:
+            villages[farm["place"]] = [str(f["farm"] + 1) for f in farms
+                                       if f["place"] == farm["place"] and "farm" in f]
+            numbers = villages[farm["place"]]
+            names.append(ngettext("the village {place} (farm {farms})",
+                                  "the village {place} (farms {farms})", len(numbers)).format(
+                place=farm["place"], farms=and_list(numbers)))
+    return names
 
 
 def famine(p):

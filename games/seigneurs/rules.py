@@ -39,7 +39,7 @@ import copy
 from pbem.adjudicator.contract import private
 from pbem.adjudicator.editions import FIRST, edition, recorded
 
-from .material import GOODS, RESOURCES, add, count, valley
+from .material import GOODS, RESOURCES, add, count, starting_bag, valley
 
 # ---------------------------------------------------------------- queries
 
@@ -741,7 +741,7 @@ def blank_state(data, seats, barbarian, turns, round_hours, number=FIRST) -> dic
         "round": None,
         "kinds": {}, "villages": {}, "farms": {},
         "village_farms": {lord: 0 if number < 2 else [] for lord in lords},
-        "goods": {}, "bag": dict(mat["bag"]),
+        "goods": {}, "bag": starting_bag(mat, len(lords)),
         "jacquerie": {lord: {"neutral": 0, "jacquerie": 0} for lord in lords},
         "stocks": {**{lord: dict(start) for lord in lords}, barbarian: {}},
         "warriors": [], "next_warrior": 1,

@@ -31,7 +31,7 @@ def setup(options, seats, rng, position=None) -> list:
         raise SetupError(f"Seigneurs is for {MIN_LORDS} to {MAX_LORDS} lords and a barbarian, "
                          f"not {len(lords)} lords")
     turns = number_option(options, "turns", 10, whole=True, positive=True)
-    data = position_data(position or {})
+    data = position_data(position or {}, edition(options))
     state = blank_state(data, seats, barbarian, turns, round_hours(options), edition(options))
     if not position:
         return [public("setup", state=state)]
@@ -42,9 +42,10 @@ def setup(options, seats, rng, position=None) -> list:
     return events + run.events
 
 
-def position_data(position: dict) -> dict:
-    """The game's data, with the tables a position replaces."""
-    data = default_data()
+def position_data(position: dict, number: int) -> dict:
+    """The game's data under the rules' edition `number`, with the tables a position
+    replaces."""
+    data = default_data(number)
     if "valley" in position:
         data["valley"] = {**data["valley"], **position["valley"]}
     if "building_table" in position:

@@ -3,7 +3,9 @@
 A bag is plain data, the count of each kind of token: ``{"wood": 12,
 "stone": 12}``. Drawing lays the tokens out in sorted order of their kind
 (so a bag's insertion order never matters) and picks positions with
-``rng.below``, one token at a time.
+``rng.below``, one token at a time. ``share`` deals a bag among claimants
+fairly: when it cannot serve them all, chance, not their order, decides who
+goes without.
 """
 
 
@@ -48,3 +50,21 @@ def draw_until(bag: dict, stop: str, rng) -> tuple[list[str], dict]:
         if token == stop:
             break
     return drawn, bag
+
+
+def share(bag: dict, wants: list[int], rng) -> tuple[list[list[str]], dict]:
+    """(each claimant's tokens, the bag after), claimant i wanting ``wants[i]`` tokens.
+
+    The claimants are put in an order drawn from the stream; each draws one token a round,
+    in that order, round after round, until every one has what it wants or the bag is
+    empty. A bag that cannot serve everyone gives each claimant one token before any gets
+    a second, and leaves out those the drawn order puts last, not those listed last.
+    """
+    order = rng.shuffle(range(len(wants)))
+    dealt = [[] for _ in wants]
+    for round_ in range(max(wants, default=0)):
+        for claimant in order:
+            if wants[claimant] > round_ and size(bag):
+                [token], bag = draw(bag, 1, rng)
+                dealt[claimant].append(token)
+    return dealt, bag

@@ -99,10 +99,6 @@ class Ask:
     unasked: bool = False       # no command at all: the mail is answered with the list
     line: str = ""              # the command as written (shortened), to say back
 
-    def said(self) -> str:
-        """The command in a few words, as the answer names it."""
-        return " ".join(filter(None, [word(self.name, self.lang), self.game, self.code]))
-
 
 @dataclass
 class Reading:

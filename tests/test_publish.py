@@ -36,6 +36,7 @@ from PIL import Image
 import pytest
 
 import pbem.games
+import pbem.publish
 from pbem import inbound, render
 from pbem import raster
 from pbem.adjudicator.contract import REFEREE
@@ -565,6 +566,33 @@ def test_a_tick_killed_while_it_rewrites_the_archive_never_leaves_a_broken_link(
             len(story(referee, "rome").turns)
     assert killed >= 4 and whole >= 2, (killed, whole)
     assert not [p for p in site.rglob(".*.tmp")], "a half-written file outlived the next run"
+
+
+def test_a_game_folded_in_place_tells_the_same_story_as_one_folded_event_by_event(
+        tmp_path, monkeypatch):
+    referee = make_referee(tmp_path)
+    referee.new_game("attila", "huns", seats("ann", "bob"), START, {}, seed="fold")
+    play(referee, "huns", "fold", phases=12)
+    told = story(referee, "huns")
+    assert [(t.number, [(p.told, p.after, len(p.events)) for p in t.phases])
+            for t in told.turns]
+    # a game whose rules read the state's key order would fold otherwise in place: the
+    # state is checked against the log at each phase, and folded event by event
+    real = pbem.publish.Folding.settled
+    checked = []
+
+    def mismatched(self):
+        checked.append(self.careful)
+        if not self.careful:
+            raise pbem.publish.Mismatch
+        return real(self)
+
+    monkeypatch.setattr(pbem.publish.Folding, "settled", mismatched)
+    again = story(referee, "huns")
+    assert checked[0] is False and set(checked[1:]) == {True}
+    assert [(t.number, [(p.told, p.after, len(p.events)) for p in t.phases])
+            for t in again.turns] == \
+        [(t.number, [(p.told, p.after, len(p.events)) for p in t.phases]) for t in told.turns]
 
 
 def test_press_to_all_is_published_and_its_sender_told_and_a_whisper_never(tmp_path):

@@ -24,8 +24,9 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, SetupError, plain_copy
 from .adjudicator.options import MAX_HOURS
 from .adjudicator.rulings import missing, value_problem
+from . import outages
 from .digest import digest, next_time as digest_time
-from .errors import PbemError, TryLater
+from .errors import PbemError, ServerDown, TryLater
 from .i18n import counted, normal_language, speaking
 from .identity import new_token
 from .locks import job_lock
@@ -53,6 +54,9 @@ class TickReport:
     problems: list = field(default_factory=list)
     error: str | None = None
     exit_code: int = 0
+    down: ServerDown | None = None   # the mail server that failed, when it is to be said
+    quiet: bool = False              # the failure is an outage said already (pbem/outages.py)
+    recovered: str | None = None     # the line that says an outage is over
 
     def lines(self) -> list[str]:
         """What was done, as short lines for the terminal."""
@@ -67,8 +71,12 @@ class TickReport:
         return out
 
     def trouble(self) -> list[str]:
-        """What went wrong, one line each, for standard error."""
-        return self.problems + ([f"mail not sent: {self.error}"] if self.error else [])
+        """What went wrong, one line each, for standard error; an outage said already is
+        not said again (but once a day, and when it ends)."""
+        said = self.error and not self.quiet
+        note = outages.NOTE if self.down else ""
+        return self.problems + ([f"mail not sent: {self.error}{note}"] if said else []) + \
+            ([self.recovered] if self.recovered else [])
 
     def as_dict(self) -> dict:
         """The report as plain data (pbem tick --json)."""
@@ -156,6 +164,7 @@ class Referee:
                     position: dict | None = None) -> str:
         """`new_game` inside the caller's transaction (an open game that starts)."""
         from . import letters
+        from .mail.compose import message_id
         now = iso(parse_time(now))
         game = ruleset_module(ruleset)
         check_new_game(game_id, seats)
@@ -182,7 +191,8 @@ class Referee:
                 "email": seat.email.lower(), "token": new_token(), "tz": seat.tz,
                 "lang": normal_language(seat.lang) if seat.lang else default_lang,
                 "player": seat.player,
-                "thread_id": f"<{game_id}.{seat.name}.{secrets.token_hex(6)}@{domain}>",
+                "thread_id": message_id(domain, f"{game_id}.{seat.name}", seed,
+                                        ["thread", seat.name]),
             })
         blank = letters.Table(self, self.store.game(game_id), game, engine.new_state())
         table = self.record(blank, events, now)
@@ -259,6 +269,8 @@ class Referee:
                 if not self.due(table, now):
                     self.store.update("games", {"id": game_id}, {"dirty": 0})
                     break
+                if self.grace(table, now):
+                    continue  # the phase waits on for the orders still missing
                 table = self.resolve_phase(table, now)
                 resolved += 1
             if not self.due(table, now):  # the phase just opened waits, as most do
@@ -273,6 +285,21 @@ class Referee:
             return False
         return (eng["deadline"] is not None and eng["deadline"] <= now) or self.ready(table)
 
+    def grace(self, table: Table, now: str) -> bool:
+        """At a deadline that passed with orders still missing, the game's grace
+        (``grace_hours``), once: the deadline moved, and each seat still silent told. Were
+        they given?"""
+        from . import letters
+        event = None if self.ready(table) else engine.grace(table.state, now)
+        if event is None:
+            return False
+        table = self.record(table, [event], now)
+        given = self.current_submissions(table.game_row["id"], table.state["engine"]["phase"])
+        for seat in self.store.seats(table.game_row["id"]):
+            if seat["name"] in table.state["engine"]["requests"] and seat["name"] not in given:
+                letters.grace(table, seat, now)
+        return True
+
     def resolve_phase(self, table: Table, now: str) -> Table:
         """Close the open phase with the orders in, report it, open what comes next."""
         from . import letters
@@ -286,6 +313,7 @@ class Referee:
                 if sub["text"].strip():
                     texts[seat] = receipt(sub["text"])
         seed = table.game_row["seed"]
+        since = table.state["engine"].get("grace") or table.state["engine"]["deadline"]
         with speaking("en"):  # the log is written in English, whoever is reading
             events = engine.close_phase(table.game, table.state, given, seed, texts)
             table = self.record(table, events, now)
@@ -295,7 +323,7 @@ class Referee:
                 if late.payload["disorder"]:
                     letters.disorder_notice(table, late.payload["disorder"], now)
             table = self.record(table, [engine.after_resolution(table.game, table.state, now,
-                                                                seed)], now)
+                                                                seed, since)], now)
         self.store.update("games", {"id": game_id}, {"dirty": 0})
         letters.reports(table, self.store.seats(game_id), now)
         letters.ask_referee(table, now)
@@ -360,6 +388,13 @@ class Referee:
         })
         if self.ready(table):
             self.store.update("games", {"id": game_id}, {"dirty": 1})
+
+    def withdraw_orders(self, game_id: str, seat: str, phase: int) -> bool:
+        """Withdraw a seat's orders for a phase (CLEAR, inside a transaction); were there
+        any?"""
+        return bool(self.store.execute(
+            "UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
+            "AND phase = ? AND status = 'current'", [game_id, seat, phase]).rowcount)
 
     def remind(self, game_id: str, now: str) -> int:
         """Remind seats with no orders yet, once per phase; return how many mails."""
@@ -604,8 +639,8 @@ class Referee:
         """One tick's work, under the caller's tick lock (see `tick`).
 
         `stop` (a function) is asked between mails and between games: once it says
-        True, the mail in hand is finished, nothing more is handled, and what was
-        queued is still sent.
+        True, the mail in hand is finished (and the mail being sent), and the rest
+        waits, queued, for the next start.
         """
         stop = stop or (lambda: False)
         report = TickReport()
@@ -630,13 +665,33 @@ class Referee:
             from .mail import outbox
             done = outbox.Sending()
             try:
-                outbox.flush(self, now, done)
+                outbox.flush(self, now, done, stop)
             except PbemError as problem:
                 done.stopped = problem
             report.sending(done)
+            self.outage(report, done, now)
         if self.config["publish_dir"]:
             self.publish_archive(report)
         return report
+
+    def outage(self, report: TickReport, done, now: str) -> None:
+        """Record whether the SMTP server failed in this round or worked: an outage is
+        said when it begins, once a day, and when it ends (pbem/outages.py)."""
+        if isinstance(done.stopped, ServerDown):
+            if outages.failing(self.store, "SMTP", str(done.stopped), now):
+                report.down = done.stopped
+            else:
+                report.quiet = True
+        elif done.stopped is None and (done.sent or done.failed or done.later):
+            ended = outages.working(self.store, "SMTP")
+            if ended is not None:
+                report.recovered = outages.over_line("SMTP", self.sending_to(), ended, now)
+
+    def sending_to(self) -> str:
+        """Where mail goes out, for the referee: SMTP host:port."""
+        from .mail.outbox import PORTS
+        part = self.config["smtp"]
+        return f"SMTP {part['host']}:{part['port'] or PORTS.get(part['security'], 0)}"
 
     def next_due(self, now: str) -> str | None:
         """When a tick next has something to do: `now` when mail or a ready turn waits,

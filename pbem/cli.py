@@ -24,12 +24,13 @@ from .adjudicator.contract import REFEREE, Event
 from .adjudicator import engine
 from .adjudicator.engine import TIMING_OPTIONS, private_requests, waiting_for
 from .adjudicator.options import MAX_HOURS
-from .app import Referee
+from .app import Referee, poll_lock, tick_lock
+from .locks import job_lock
 from .newgame import SEAT_OPTIONS, SeatSpec
-from . import console
+from . import console, private
 from .config import SOURCES, ConfigError, load
 from .console import done, failure, verbosity
-from .errors import PbemError
+from .errors import PbemError, ServerDown, disk_full
 from .i18n import counted, said
 from .identity import without_tokens
 from .store import SQLITE_MAX, Store
@@ -45,13 +46,17 @@ def common(command):
     @click.option("--config", "config_path", type=click.Path(dir_okay=False),
                   help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
     @click.option("--db", type=click.Path(dir_okay=False),
-                  help="SQLite database file (default: the db setting, pbem.db).")
+                  help="SQLite database file, from the current folder (default: the db "
+                       "setting, pbem.db beside pbem.toml).")
     @verbosity
     @functools.wraps(command)
     def wrapper(*args, config_path=None, db=None, **kwargs):
         console.start_logging()
         try:
-            config = load(config_path, overrides={"db": db} if db else None)
+            # a path typed on the command line is the shell's: from the current folder
+            config = load(config_path, overrides={"db": str(Path(db).absolute())} if db else None)
+            private.close_up(config)
+            click.get_current_context().find_root().meta["pbem.db"] = config.path("db")
             referee = Referee(Store(existing_database(config.path("db"))), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
@@ -74,8 +79,14 @@ def os_problem(problem: OSError) -> str:
     return f"{what}: {where}" if where else what
 
 
+def problem_file(problem: Exception) -> str:
+    """The file an error is about: the one it names, else the current folder."""
+    return getattr(problem, "filename", None) or os.path.join(os.getcwd(), ".")
+
+
 class Commands(click.Group):
-    """pbem's commands: an OS or database error ends a command with one line, never a trace."""
+    """pbem's commands: an OS or database error ends a command with one line, never a trace,
+    and every error line begins 'pbem: ' (a wrong command line keeps click's usage lines)."""
 
     def invoke(self, ctx):
         try:
@@ -83,15 +94,28 @@ class Commands(click.Group):
         except BrokenPipeError:  # `pbem log G | head`: the reader has gone; so do we
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
-        except OSError as problem:
-            raise click.ClickException(os_problem(problem)) from None
-        except sqlite3.OperationalError as problem:
-            busy = "locked" in str(problem) or "busy" in str(problem)
-            raise console.Fail(f"the database refused: {problem}"
-                               + (" (another pbem is writing; run again later)" if busy else ""),
-                               console.TEMPFAIL if busy else console.REFUSED) from None
-        except sqlite3.Error as problem:
-            raise click.ClickException(f"the database refused: {problem}") from None
+        except (OSError, sqlite3.Error) as problem:
+            raise console.Fail(*system_failure(problem, ctx.meta.get("pbem.db"))) from None
+        except click.UsageError:
+            raise
+        except click.ClickException as problem:
+            if isinstance(problem, console.Fail):
+                raise
+            raise console.Fail(problem.format_message(), problem.exit_code) from None
+
+
+def system_failure(problem: OSError | sqlite3.Error, db) -> tuple[str, int]:
+    """The line and exit code for an error of the system or of SQLite: a full disk, a busy
+    database, a file that cannot be read..."""
+    full = disk_full(problem, db or problem_file(problem))
+    if full is not None:
+        return str(full), full.exit_code
+    if isinstance(problem, OSError):
+        return os_problem(problem), console.REFUSED
+    busy = "locked" in str(problem) or "busy" in str(problem)
+    return (f"the database {db or ''} refused: {problem}".replace("  ", " ")
+            + (" (another pbem is writing; run again later)" if busy else ""),
+            console.TEMPFAIL if busy else console.REFUSED)
 
 
 class Hours(click.ParamType):
@@ -175,6 +199,8 @@ def main():
 
     Example: pbem demo
     """
+    previous = private.umask()  # all it makes is the referee's alone
+    click.get_current_context().call_on_close(lambda: os.umask(previous))
 
 
 @main.command()
@@ -470,10 +496,19 @@ def poll(referee, watch, as_json, now):
 
     Example: pbem poll && pbem tick
     """
+    from . import outages
     if watch:
         console.start_logging(with_time=True)
     moment = when(now) if now or not watch else None  # watching: each mail's real arrival
-    count = referee.poll(moment, watch=watch)
+    try:
+        count = referee.poll(moment, watch=watch)
+    except ServerDown as down:  # said when it begins, once a day, and when it ends
+        if outages.failing(referee.store, down.server, str(down), when(now)):
+            raise ServerDown(f"{down}{outages.NOTE}", down.server, down.where) from None
+        sys.exit(down.exit_code)
+    ended = None if watch else outages.working(referee.store, "IMAP")
+    if ended is not None:
+        console.error(outages.over_line("IMAP", imap_where(referee.config), ended, when(now)))
     if as_json:
         emit_json({"stored": count})
     done(f"{counted(count, 'new mail')} stored")
@@ -520,6 +555,13 @@ def tick(referee, no_send, as_json, now):
         console.error(line)
     if report.exit_code:
         sys.exit(report.exit_code)
+
+
+def imap_where(config) -> str:
+    """The IMAP server, for the referee: IMAP host:port."""
+    from .mail.imap import PORTS
+    part = config["imap"]
+    return f"IMAP {part['host']}:{part['port'] or PORTS.get(part['security'], 0)}"
 
 
 def known_ids(store, table: str, ids) -> None:
@@ -620,7 +662,8 @@ def backup(referee, file):
 
     It uses SQLite's online backup, so nothing a running poll --watch or tick
     has stored is missed (a plain cp of pbem.db can miss the latest mails).
-    FILE is readable by its owner alone, and replaced if it exists. To restore,
+    FILE is readable by its owner alone, and replaced if it exists; its folder is
+    made when missing. To restore,
     stop pbem (cron, systemd) and put FILE in the database's place. Silent
     unless -v.
 
@@ -632,6 +675,34 @@ def backup(referee, file):
                                  param_hint="FILE")
     referee.store.backup(target)
     done(f"database {referee.store.path} copied to {target}")
+
+
+@main.command()
+@click.argument("backup", type=click.Path(exists=True, dir_okay=False))
+@common
+def restore(referee, backup):
+    """Put a backup in the database's place, and read again the mail received since.
+
+    Stop everything that runs pbem first (pbem run, cron's poll and tick). The
+    database as it was is kept beside it (pbem.db.before-restore). Each mail
+    the mailbox still holds that arrived after the copy (the IMAP folder and
+    its Processed folder, or the local Maildir) is read again, in the order it
+    came, each after what fell due before it: the games go on as they went.
+    The next tick (or pbem run) sends the answers, each with the Message-ID it
+    had the first time, so players' mail clients take it for the mail they have.
+
+    Example: pbem restore backups/pbem-3.db
+    """
+    from .restore import restore as put_back
+    copy = Path(backup)
+    if copy.resolve() == Path(referee.store.path).resolve():
+        raise click.BadParameter("that is the database itself: name a backup", param_hint="BACKUP")
+    path = referee.store.path
+    with job_lock(path, "run"), tick_lock(path), poll_lock(path):
+        done_ = put_back(referee, copy)
+    click.echo(f"{path} is now the copy {copy} (the database as it was: {done_.kept}); "
+               f"{counted(done_.read_again, 'mail')} received since the copy read again from "
+               f"{done_.source}; the next tick sends what they call for")
 
 
 @main.command("run", epilog=console.EXIT_HELP)
@@ -650,7 +721,7 @@ def run_command(referee, source, listen):
     on time. Only one runs per database, and no tick or poll beside it. It logs
     warnings and errors on standard error (-v: each mail and each round of
     answers too). Stop it with SIGTERM or Ctrl-C: the mail in hand is finished
-    first.
+    first, and the mails still queued wait for the next start.
 
     Example: pbem run -v
     """

@@ -5,7 +5,7 @@ A setting ``key`` at the top of pbem.toml is ``PBEM_KEY`` in the environment;
 Relative paths are relative to the folder of pbem.toml (or the current folder
 when there is none). Passwords never come from the command line: give
 ``password``, ``password_env`` (the name of a variable holding it) or
-``password_command`` (a command that prints it). For OAuth2 (XOAUTH2: Microsoft
+``password_command`` (a command that prints it). For OAuth2 (XOAUTH2 or OAUTHBEARER: Microsoft
 365, Outlook.com, Gmail), ``token_command`` is a command that prints a fresh
 access token, as for mutt, isync and msmtp; it takes the password's place.
 
@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 import tomllib
 
+from .errors import TryLater
 from .i18n import LANGUAGES
 from .identity import address_problem
 
@@ -100,6 +101,7 @@ class Config:
         self.data = data
         self.base = base
         self.source = source
+        self.printed: dict[str, int] = {}  # section -> lines its password or token command printed
 
     def __getitem__(self, key):
         return self.data[key]
@@ -131,7 +133,13 @@ class Config:
         return self.command_output(section, "token_command")
 
     def command_output(self, section: str, key: str) -> str:
-        """What the command of a setting prints; ConfigError, with the reason, when it fails."""
+        """The first line the command of a setting prints, as mutt, isync and msmtp read it
+        (`pass` and token helpers may print more after it).
+
+        ConfigError, with the reason, when the command cannot be run at all (only new
+        settings cure that); TryLater when it ran and failed, or printed nothing: a token
+        server down, an agent not answering, may work again later.
+        """
         import shlex
         import subprocess
         command = self.data[section][key]
@@ -140,18 +148,30 @@ class Config:
                                   check=False, timeout=60)
         except ValueError as problem:  # shlex: an unclosed quote
             raise ConfigError(f"[{section}] {key}: {problem} in {command!r}") from None
-        except (OSError, subprocess.TimeoutExpired) as problem:
-            reason = problem.strerror if isinstance(problem, OSError) else "no answer in 60 s"
-            raise ConfigError(f"[{section}] {key}: cannot run {command!r}: {reason}") from None
+        except OSError as problem:
+            raise ConfigError(f"[{section}] {key}: cannot run {command!r}: "
+                              f"{problem.strerror}") from None
+        except subprocess.TimeoutExpired:
+            raise TryLater(f"[{section}] {key} {command!r} gave no answer in 60 s") from None
         said = " ".join(done.stderr.split())[:300]
         if done.returncode != 0:
-            raise ConfigError(f"[{section}] {key} {command!r} failed with exit status "
-                              f"{done.returncode}: {said or 'it printed no reason'}")
-        value = done.stdout.strip()
-        if not value:
-            raise ConfigError(f"[{section}] {key} {command!r} printed nothing"
-                              + (f": {said}" if said else ""))
-        return value
+            raise TryLater(f"[{section}] {key} {command!r} failed with exit status "
+                           f"{done.returncode}: {said or 'it printed no reason'}")
+        lines = [line.strip() for line in done.stdout.splitlines()]
+        self.printed[section] = sum(1 for line in lines if line)
+        if not lines or not lines[0]:
+            raise TryLater(f"[{section}] {key} {command!r} printed nothing"
+                           + (" on its first line" if self.printed[section] else "")
+                           + (f": {said}" if said else ""))
+        return lines[0]
+
+    def token_hint(self, section: str) -> str:
+        """A note for a refused token when the token command printed more than one line."""
+        lines = self.printed.get(section, 1)
+        if lines <= 1 or not self.data[section].get("token_command"):
+            return ""
+        return (f"; token_command printed {lines} lines, and pbem takes the first as the "
+                "token, as mutt and isync do")
 
     def clear_text_warning(self, section: str) -> str | None:
         """A warning when a [section] with security = "none" reaches another machine."""

@@ -10,10 +10,12 @@ next (the sysexits convention):
         or a mail was given up for good (``pbem outbox`` shows why)
     2   the command line is wrong (an unknown option, a missing argument)
     75  EX_TEMPFAIL: a temporary failure, worth running again later: a mail
-        server that cannot be reached or refuses for now, a mail that will be
-        tried again, another tick or poll running on the same database
+        server that cannot be reached or refuses for now, a password or token
+        program that fails, a full disk, a mail that will be tried again,
+        another tick or poll running on the same database
     78  EX_CONFIG: the settings must change first: a login or token refused,
-        a certificate not trusted, a password or token program that fails,
+        a certificate not trusted, a password or token program that cannot be
+        run,
         an unknown setting, a database written by a newer pbem
 
 Long-running commands (``poll --watch``, ``smtpd``) log through ``logging``
@@ -37,9 +39,10 @@ EXIT_CODES = {
     OK: "done, or nothing to do",
     REFUSED: "refused (the line says why), or a mail given up for good",
     USAGE: "the command line is wrong",
-    TEMPFAIL: "a temporary failure (mail server down, another run going on): run again later",
-    CONFIG: "the settings must change (login, token, certificate, password program, "
-            "unknown setting, newer database)",
+    TEMPFAIL: "a temporary failure (mail server down, a token program failing, another run "
+              "going on): run again later",
+    CONFIG: "the settings must change (login, token, certificate, a password program not "
+            "there, unknown setting, newer database)",
 }
 EXIT_HELP = "Exit codes: " + "; ".join(f"{code} {text}" for code, text in EXIT_CODES.items())
 
@@ -52,11 +55,15 @@ def exit_code(problem: Exception) -> int:
 
 
 class Fail(click.ClickException):
-    """An error line on standard error, and the exit code its kind calls for."""
+    """An error line on standard error, begun by 'pbem: ' as every error and warning is,
+    and the exit code its kind calls for."""
 
     def __init__(self, message: str, code: int = REFUSED):
         super().__init__(message)
         self.exit_code = code
+
+    def show(self, file=None) -> None:
+        click.echo(f"pbem: {self.format_message()}", err=True)
 
 
 def failure(problem: Exception) -> Fail:

@@ -31,7 +31,7 @@ import time
 from . import letters, players, seats, signup
 from .i18n import N_, _, counted, current, format_date, speaking
 from .adjudicator import engine
-from .adjudicator.contract import OrderError
+from .adjudicator.contract import OrderError, canonical
 from .adjudicator.spelling import as_remark, asks, heads, introduces, readings, unlinked
 from .errors import PbemError
 from .identity import Claim, claim, token_matches
@@ -502,9 +502,9 @@ def turn_over(table, seat: dict, incoming: Incoming, closed: dict, undone: bool,
     turn, round_ = table.turn()
     subject = closed["subject"].split("] ", 1)[-1]
     with speaking(seat["lang"]):
-        told = engine.told_words(closed["turn"], closed["round"]) \
+        told = engine.told_words(closed["turn"], closed["round"], table.game) \
             if closed["turn"] is not None else _("an earlier turn")
-        now_told = engine.told_words(turn, round_)
+        now_told = engine.told_words(turn, round_, table.game)
         notes = [_("The referee took the game back to {told}: your mail answers my mail "
                    "“{subject}”, of a turn that was undone, so the orders and commands in it "
                    "were not used.").format(told=now_told, subject=subject) if undone else
@@ -573,7 +573,8 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
     reading = greeted_orders(table, seat["name"], read_text(text, names), names)
     answer = Answer(ignored=[line for _number, line in reading.ignored])
     mail = Mail(referee, table, seat, now, answer, incoming)
-    run_commands(mail, [c for c in reading.commands if c.name in SETTINGS])
+    before = table.game_row["last_seq"]
+    run_commands(mail, [c for c in reading.commands if c.name in BEFORE_ORDERS])
     seat = mail.seat
     with speaking(seat["lang"]):
         press = None if "press" in reading.names else players.press_answered(mail)
@@ -592,14 +593,14 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
                 answer.notes.append(_("I found no orders in your mail. Write them as the "
                                       "first lines of your reply, one per line; send HELP for "
                                       "the syntax."))
-        run_commands(mail, [c for c in reading.commands if c.name not in SETTINGS])
+        run_commands(mail, [c for c in reading.commands if c.name not in BEFORE_ORDERS])
         table = mail.table
         if answer.notes or answer.understood or answer.errors or answer.remarks:
             letters.answer(table, seat, incoming, now, notes=answer.notes,
                            understood=answer.understood, errors=answer.errors,
                            ignored=answer.ignored, remarks=answer.remarks,
                            on_file=answer.on_file, recorded=answer.recorded,
-                           commands=reading.names,
+                           commands=noted(referee, table, reading.names, before),
                            resolving=answer.recorded and referee.ready(table),
                            receipts=answer.receipts, relayed=relayed,
                            told_waiting=answer.told_waiting,
@@ -610,6 +611,16 @@ def take(referee, table, seat: dict, text: str, now: str, incoming=None) -> dict
             "outcome": "reply to press" if relayed else outcome(
                 answer.recorded, reading.has_orders, reading.names, answer.errors,
                 len(answer.remarks))}
+
+
+def noted(referee, table, names: list[str], before: int) -> list[str]:
+    """The commands an answer's headline says were noted: a PRESS that sent nothing (its
+    answer says why) is not, so the subject never says "PRESS noted" of press not sent.
+    `before` is the game's last event before the mail was acted on."""
+    if "press" not in names or any(referee.store.event_rows(table.game_row["id"], before,
+                                                            of_type="press")):
+        return names
+    return [name for name in names if name != "press"]
 
 
 def greeted_orders(table, seat: str, reading: Reading, names: set[str]) -> Reading:
@@ -715,7 +726,8 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     orders, orders_text, errors = without_remarks(table, target, orders, orders_text, errors,
                                                   answer, beside)
     before = orders_text
-    orders, orders_text, errors = completing(referee, table, target, orders, orders_text, errors)
+    merged = keeping_others if getattr(table.game, "order_keys", None) else completing
+    orders, orders_text, errors = merged(referee, table, target, orders, orders_text, errors)
     answer.errors += list(errors)
     if not usable_lines(orders_text, errors):
         kept = table.orders_on_file(target)
@@ -743,6 +755,9 @@ def take_orders(referee, table, sender: str, target: str, orders_text: str, now:
     answer.notes.insert(0, lead + (_("Orders received, with errors (see below).") if errors
                                    else _("Orders received; they replace any you sent before "
                                           "for this turn.") if orders_text == before else
+                                   _("Orders received; each replaces your order on file for "
+                                     "the same unit, and your other orders stand: the whole "
+                                     "set is below.") if merged is keeping_others else
                                    _("Orders received. Your orders on file had lines I could "
                                      "not accept, and this mail gives none of the others "
                                      "again: I kept those I had accepted, with these. To "
@@ -884,6 +899,43 @@ def completing(referee, table, target: str, orders, text: str, errors) -> tuple:
         if len(still) <= len(errors):
             return again, joined, still
     return orders, text, errors
+
+
+def keeping_others(referee, table, target: str, orders, text: str, errors) -> tuple:
+    """(orders, text, errors) of a mail in a game that keeps the orders on file for what a
+    new mail does not order again (its ``order_keys``: the judges' way): each line on file
+    that orders something the mail does not, then the mail's lines (which keep their errors
+    as read). The mail's lines count first: a line on file that no longer reads after them
+    (a build too many) is not kept."""
+    sub = referee.current_submission(table.game_row["id"], target,
+                                     table.state["engine"]["phase"])
+    if sub is None:
+        return orders, text, errors
+    keys = partial(table.game.order_keys, table.state["game"], target)
+    named = {key for found in keys(text).values() for key in found}
+    filed = sub["text"].splitlines()
+    kept = [filed[number - 1] for number, found in sorted(keys(sub["text"]).items())
+            if not named.intersection(found)]
+    parse, mine = partial(table.game.parse, table.state["game"], target), text.splitlines()
+    while kept:
+        again, still = parse("\n".join(mine + kept))
+        late = {e.line - len(mine) for e in still if e.line > len(mine)}
+        if not late:
+            written = "\n".join(kept + mine)  # the set as it reads: what stands, then the new
+            shown = parse(written)[0]
+            if unordered(shown) == unordered(again):
+                return shown, written, errors
+            return again, "\n".join(mine + kept), errors
+        kept = [line for at, line in enumerate(kept, 1) if at not in late]
+    return orders, text, errors
+
+
+def unordered(orders) -> object:
+    """A game's orders compared whatever the order of their lists ({power: [order]})."""
+    if isinstance(orders, dict):
+        return {key: sorted(map(canonical, value)) if isinstance(value, list)
+                else canonical(value) for key, value in orders.items()}
+    return canonical(orders)
 
 
 def in_place(filed: str, refused: set, text: str) -> str:
@@ -1070,6 +1122,11 @@ class Mail:
     incoming: object = None
 
 
+# The commands acted on before a mail's orders: how its answer is written, and CLEAR, after
+# which the mail's orders are a new set.
+BEFORE_ORDERS = (*SETTINGS, "clear")
+
+
 def run_commands(mail: Mail, commands: list) -> None:
     """Act on each command of a mail, in the order written (each at most once)."""
     done = set()
@@ -1086,6 +1143,24 @@ def wait_command(mail: Mail, command) -> None:
                               {"wait_phase": mail.table.state["engine"]["phase"]})
     mail.answer.notes.append(_("WAIT noted: this turn will not be resolved before its "
                                "deadline unless you send READY."))
+
+
+def clear_command(mail: Mail, command) -> None:
+    """CLEAR: withdraw every order the seat has on file for the open phase, and a READY;
+    orders in the same mail are a new set."""
+    table = mail.table
+    mail.referee.store.update("seats", {"game": table.game_row["id"], "name": mail.seat["name"]},
+                              {"ready_phase": 0})
+    with speaking(mail.seat["lang"]):
+        if mail.seat["name"] not in table.state["engine"]["requests"]:
+            said = _("Nothing is asked of you now, so you have no orders to clear.")
+        elif mail.referee.withdraw_orders(table.game_row["id"], mail.seat["name"],
+                                          table.state["engine"]["phase"]):
+            said = _("CLEAR noted: your orders on file for this turn are withdrawn. Send new "
+                     "ones before the deadline, or your default orders count.")
+        else:
+            said = _("CLEAR noted: you had no orders on file for this turn.")
+    mail.answer.notes.append(said)
 
 
 def ready_command(mail: Mail, command) -> None:
@@ -1153,6 +1228,7 @@ def status_command(mail: Mail, command) -> None:
 
 
 COMMAND_HANDLERS = {"wait": wait_command, "ready": ready_command, "slow": slow_command,
+                    "clear": clear_command,
                     "help": help_command, "status": status_command,
                     "language": language_command, "timezone": timezone_command,
                     "press": players.press_command, "absence": players.absence_command,

@@ -11,7 +11,6 @@ notices to anyone else are in English.
 from dataclasses import dataclass, field
 from functools import cached_property
 import json
-import secrets
 
 from markupsafe import Markup
 
@@ -137,6 +136,7 @@ class Table:
                                            seat["token"]),
             "marker": REPLY_MARKERS.get(i18n.current(), REPLY_MARKERS["en"]),
             "slow": engine["timing"]["slow"] > 0,
+            "by_unit": getattr(self.game, "order_keys", None) is not None,
             "press": rules_engine.setting(self.state, "press"),
             "over": engine["over"],
             "briefing": "",
@@ -217,7 +217,7 @@ class Table:
             context["heading"] = heading(context["game"], said)
             stamp = of_now or self
             turn, round_ = stamp.turn()
-            subject = f"{context['tag']} {subject_words(turn, round_, said)}"
+            subject = f"{context['tag']} {subject_words(turn, round_, said, self.game)}"
             first = kind in ("welcome", "replacement")  # the first mail of a thread
             refs = [] if first else [seat["thread_id"]]
             in_reply_to = None
@@ -261,11 +261,15 @@ def phase_turns(game, rows) -> dict:
     return told
 
 
-def subject_words(turn, round_, headline: str) -> str:
+def subject_words(turn, round_, headline: str, game=None) -> str:
     """A subject after its tag: 'Turn 3: your orders by Tue 18:00', 'Turn 1, round 2: ...',
-    'Setup: ...' before the first turn (current language)."""
+    'Setup: ...' before the first turn, or the name `game` gives its turn ('Spring 1901,
+    movement: ...', see engine.told_words), in the current language."""
     if not turn:
         return i18n._("Setup: {headline}").format(headline=headline)
+    if getattr(game, "turn_words", None) is not None:
+        return i18n._("{told}: {headline}").format(
+            told=capitalised(rules_engine.told_words(turn, round_, game)), headline=headline)
     if round_:
         return i18n._("Turn {turn}, round {round}: {headline}").format(
             turn=turn, round=round_, headline=headline)
@@ -293,7 +297,7 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
     """
     config = referee.config
     domain = config["address"].partition("@")[2] or "localhost"
-    msg_id = msg_id or message_id(domain, game)
+    msg_id = msg_id or fixed_id(referee, game, kind, to, in_reply_to, now)
     draft = compose(sender=(config["name"], config["address"]), to=to, subject=subject,
                     text=text, html=html, msg_id=msg_id, date=now, reply_to=reply_to,
                     in_reply_to=in_reply_to, references=references, images=images,
@@ -307,6 +311,24 @@ def queue(referee, *, game, seat, kind, to, subject, text, html, now, reply_to=N
         "seq": referee.store.game(game)["last_seq"] if phase is not None else None,
     })
     return msg_id
+
+
+def fixed_id(referee, game: str | None, kind: str, to: str, in_reply_to: str | None,
+             now: str) -> str:
+    """A mail's Message-ID, from what it is: its game, kind and reader, the game's last
+    event, the mail it answers (a mail outside any game and answering none: its time).
+    Written again after a backup is restored, it has the same ID; two mails alike in all
+    that are told apart by a number, counted in the outbox, so the same again too."""
+    row = referee.store.game(game) if game else None
+    key = row["seed"] if row else referee.config["address"]
+    what = [kind, to.lower(), row["last_seq"] if row else "", in_reply_to or ("" if row else now)]
+    domain = referee.config["address"].partition("@")[2] or "localhost"
+    first = message_id(domain, game, key, what)
+    found, number = first, 1
+    while referee.store.one("SELECT 1 FROM outbox WHERE message_id = ?", [found]):
+        number += 1
+        found = first.replace("@", f".{number}@", 1)
+    return found
 
 
 def happenings(table: Table, seat: dict) -> list[str]:
@@ -632,7 +654,18 @@ def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = N
     teams = getattr(table.game, "teams", None)
     table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
                lang=lang, press_seat=others[0] if others else seat["name"],
-               press_teams=bool(teams and teams(table.state["game"])))
+               press_teams=bool(teams and teams(table.state["game"])),
+               named_turn=named_turn(table, lang or seat["lang"]))
+
+
+def named_turn(table: Table, lang: str) -> dict | None:
+    """The turn under way, as HELP shows HISTORY's example of it ({"told": "Spring 1901,
+    movement", "initials": "S1901M"}), when the game names its turns; else None."""
+    if getattr(table.game, "turn_words", None) is None:
+        return None
+    with i18n.speaking(lang):
+        told = rules_engine.told_words(*table.turn(), table.game)
+    return {"told": told, "initials": rules_engine.initials(told)}
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:
@@ -658,6 +691,18 @@ def more_time(table: Table, seat: dict, now: str) -> None:
     with i18n.speaking(seat["lang"]):
         note = i18n._("The referee gave this turn more time.")
     table.send(seat, "deadline", lambda context: i18n._("more time: {asked}").format(
+        asked=asked_words(context) or i18n._("your answer")), "ack", now,
+               notes=[note], understood=[], errors=[])
+
+
+def grace(table: Table, seat: dict, now: str) -> None:
+    """The deadline passed without the seat's orders: the game's grace gives it until the
+    new deadline (the mail gives it), then its default orders count."""
+    with i18n.speaking(seat["lang"]):
+        note = i18n._("The deadline passed without your orders: the turn waits for them a "
+                      "little longer, until the deadline below; after it, your default "
+                      "orders count.")
+    table.send(seat, "deadline", lambda context: i18n._("grace period: {asked}").format(
         asked=asked_words(context) or i18n._("your answer")), "ack", now,
                notes=[note], understood=[], errors=[])
 
@@ -865,7 +910,8 @@ def history(table: Table, seat: dict) -> list[dict]:
     for row in rows:
         event = row_event(row)
         if event.type == "phase_opened" and row["seq"] not in gone:
-            told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]]))
+            told = capitalised(rules_engine.told_words(*turns[event.payload["phase"]],
+                                                       table.game))
         if row["seq"] in gone or not event.visible(seat["name"]):
             continue
         with i18n.for_reader(seat["name"], seat["tz"]):
@@ -899,10 +945,13 @@ def replacement(table: Table, seat: dict, now: str) -> None:
 # ------------------------------------------------------------ press
 
 
-def press_message_id(table: Table, seq: int) -> str:
-    """The Message-ID of a press mail: it names the press event, so a reply finds its sender."""
+def press_message_id(table: Table, seq: int, seat: str) -> str:
+    """The Message-ID of a press mail to a seat: it names the press event, so a reply finds
+    its sender (the rest is fixed by the seat, as every mail's: see `fixed_id`)."""
     domain = table.referee.config["address"].partition("@")[2] or "localhost"
-    return f"<{table.game_row['id']}.press.{seq}.{secrets.token_hex(6)}@{domain}>"
+    game = table.game_row["id"]
+    fixed = message_id(domain, game, table.game_row["seed"], ["press", seq, seat])
+    return fixed.replace(f"<{game}.", f"<{game}.press.{seq}.", 1)
 
 
 def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
@@ -927,7 +976,7 @@ def press(table: Table, seq: int, now: str, reply_to_mail=None) -> None:
                             "to the sender alone, unless it holds orders or commands, which "
                             "are read as such and sent to nobody.")))
         tell(table, seat, "press", headline, notes, now, quoted=p["text"],
-             msg_id=press_message_id(table, seq))
+             msg_id=press_message_id(table, seq, name))
     notice(table.referee, table.referee.config["referee"],
            f"game {table.game_row['id']}: press from {p['from']} to {', '.join(p['to'])}",
            [("Anonymous press" if p["anonymous"] else "Press") +

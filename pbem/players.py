@@ -413,26 +413,43 @@ def history_command(mail, command) -> None:
     rows = list(mail.referee.store.event_rows(table.game_row["id"]))
     phases = engine.live_phases(rows)
     turns = letters.phase_turns(table.game, rows)
-    written = next((found.group(1) for found in map(TURN_NUMBER.match, command.args)
-                    if found), None)
-    if written is None:
-        unread = [letters.say(N_("Line {line}: I read no turn number in \"{words}\", so here "
+    named = getattr(table.game, "turn_words", None) is not None
+    written = None if named else next((found.group(1) for found in map(
+        TURN_NUMBER.match, command.args) if found), None)
+    asked = turn_named(table.game, turns, command.args, seat["lang"]) if named else \
+        (int(written) if written and len(written) <= 9 else None)  # no game has a billion turns
+    done = [number for number, phase in sorted(phases.items()) if phase["end"]]
+    if written is None and asked is None:
+        unread = [letters.say(N_("Line {line}: I know no turn called \"{words}\", so here is "
+                                 "the list of turns.") if named else
+                              N_("Line {line}: I read no turn number in \"{words}\", so here "
                                  "is the list of turns."), line=command.line,
                               words=shorten(" ".join(command.args), 40))] if command.args else []
         with speaking(seat["lang"]):
             lines = [_("{told}, opened {when}: {what}").format(
-                told=letters.capitalised(engine.told_words(*turns[number])),
+                told=letters.capitalised(engine.told_words(*turns[number], table.game)),
                 when=format_date(phase["opened"], seat["tz"]),
                 what=asked_words(phase["requests"].get(seat["name"])))
                 for number, phase in sorted(phases.items())]
-        letters.tell(table, seat, "history", letters.say(N_("the turns of this game")), [
-            *unread, letters.say(N_("Send HISTORY and a turn's number for your report of that "
-                                    "turn, as your seat saw it (HISTORY 0: the setup)."))],
-                     mail.now, lines=lines, reply_to_mail=mail.incoming)
+            latest = engine.told_words(*turns[(done or sorted(phases))[-1]], table.game) \
+                if phases else ""
+            how = letters.say(N_("Send HISTORY and a turn's name as listed (HISTORY {turn}) "
+                                 "for your report of that turn, as your seat saw it."),
+                              turn=engine.initials(latest)) if named and latest else \
+                letters.say(N_(
+                    "Send HISTORY and a turn's number for your report of that turn, as your "
+                    "seat saw it (HISTORY 0: the setup)."))
+        letters.tell(table, seat, "history", letters.say(N_("the turns of this game")),
+                     [*unread, how], mail.now, lines=lines, reply_to_mail=mail.incoming)
         return
-    asked = int(written) if len(written) <= 9 else None  # no game has a billion turns
-    done = [number for number, phase in sorted(phases.items()) if phase["end"]]
     mine = [number for number in done if turns[number][0] == asked]
+    if not mine and named:
+        with speaking(seat["lang"]):
+            note(mail, N_("There is no report of {told} yet: the turns resolved so far are "
+                          "{done}."), told=engine.told_words(asked, None, table.game),
+                 done="; ".join(dict.fromkeys(engine.told_words(*turns[n], table.game)
+                                              for n in done)) or "-")
+        return
     if not mine:
         note(mail, N_("There is no report of turn {turn} yet: the turns resolved so far are "
                       "{done} (0: the setup)."), turn=shorten(written, 12) if asked is None
@@ -448,13 +465,27 @@ def history_command(mail, command) -> None:
     past = letters.Table(mail.referee, table.game_row, table.game, then)
     now_asked = table.context(seat)
     with speaking(seat["lang"]), for_reader(seat["name"], seat["tz"]):
-        told = engine.told_words(asked, None)
+        told = engine.told_words(asked, None, table.game)
         happened = [line for line in (engine.narrate(event, table.game, table.state["game"])
                                       for event in shown) if line]
         past.send(seat, "history", lambda context: _("your report for {told}").format(
             told=told), "history", mail.now, reply_to_mail=mail.incoming, told=told,
                   happened=happened, request=now_asked["request"],
                   waiting=now_asked["waiting"], proxies=now_asked["proxies"], of_now=table)
+
+
+def turn_named(game, turns: dict, words: list, lang: str) -> int | None:
+    """The turn of a game that names its turns (engine.told_words) asked for by its name or
+    its initials, in the seat's language or in English ("HISTORY Fall 1901, retreats",
+    "HISTORY F1901R"), or None."""
+    said = plain(" ".join(words))
+    for turn, round_ in sorted(set(turns.values())):
+        for language in dict.fromkeys((lang, "en")):
+            with speaking(language):
+                name = engine.told_words(turn, round_, game)
+            if said and said in (plain(name), engine.initials(name).lower()):
+                return turn
+    return None
 
 
 # ------------------------------------------------------------------ draws and concessions

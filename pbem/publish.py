@@ -281,9 +281,10 @@ class Site:
         target = self.root / path
         if path in self.there and target.read_bytes() == data:
             return
-        target.parent.mkdir(parents=True, exist_ok=True)
+        public_folder(target.parent, self.root)
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         temporary.write_bytes(data)
+        temporary.chmod(0o644)  # written private (pbem's umask), then for all to read
         os.replace(temporary, target)
         self.there.add(path)
 
@@ -393,7 +394,7 @@ def write_archive(referee, out: Path, game_ids, reveal: bool, since=None) -> lis
     chosen = known if game_ids is None else list(dict.fromkeys(game_ids))
     for game_id in chosen:
         referee.game_row(game_id)
-    out.mkdir(parents=True, exist_ok=True)
+    public_folder(out, out)
     site = Site(out, referee.config["lang"])
     for game_id in chosen:
         write_game(site, story(referee, game_id, reveal), (since or {}).get(game_id))
@@ -406,6 +407,17 @@ def write_archive(referee, out: Path, game_ids, reveal: bool, since=None) -> lis
     for folder in (".", "rules"):
         site.sweep_temporary(folder)
     return chosen
+
+
+def public_folder(folder: Path, root: Path) -> None:
+    """Make a folder of the archive (and those between it and the archive's root), readable
+    by all: pbem's umask makes what it creates private."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in [folder, *folder.parents]:
+        if made.stat().st_mode & 0o755 != 0o755:
+            made.chmod(made.stat().st_mode | 0o755)
+        if made == root or root not in made.parents:
+            break
 
 
 def languages(site: Site) -> list[str]:
@@ -461,7 +473,8 @@ def write_game(site: Site, told: Story, since: int | None = None) -> None:
     for lang in languages(site):
         pages.append((site.name(f"{folder}/index", lang),
                       page(site, "game.html.j2", lang, f"{folder}/index", story=told,
-                           turns=listing, board=now, folder=folder, told_name=told_name,
+                           turns=listing, board=now, folder=folder,
+                           told_name=lambda turn: told_name(told.game, turn, None),
                            title=lambda: _(told.game.TITLE),
                            result=lambda: result_words(told))))
     write_shared(site, [told.ruleset], told.over)
@@ -473,12 +486,13 @@ def turn_heading(told: Story, turn: Turn) -> str:
     name it."""
     return _("{title} {game}: {turn}").format(
         title=_(told.game.TITLE), game=told.game_id,
-        turn=told_name(turn.number, None))
+        turn=told_name(told.game, turn.number, None))
 
 
-def told_name(turn, round_) -> str:
-    """A turn or phase as the game's mails name it, capitalised for a heading."""
-    words = engine.told_words(turn, round_)
+def told_name(game, turn, round_) -> str:
+    """A turn or phase as the game's mails name it ("Spring 1901, movement"), capitalised
+    for a heading."""
+    words = engine.told_words(turn, round_, game)
     return words[:1].upper() + words[1:]
 
 
@@ -506,7 +520,7 @@ def turn_context(drawer, told: Story, turn: Turn) -> dict:
                            engine.narrate_press({**e.payload, "to": [_("every seat")]})
                            for e in p.press],
                        "name": lambda p=phase, n=names.count(phase.told): numbered(
-                           told_name(*p.told), n)})
+                           told_name(told.game, *p.told), n)})
     return {"number": turn.number, "start": start, "phases": phases,
             "before": lambda: narrated(told, turn.before)}
 

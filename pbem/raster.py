@@ -658,6 +658,9 @@ def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
 
     The frames are laid in rows (see `shelves`): resvg's cost grows with the image's
     area, which a single column as wide as the widest frame would mostly leave empty.
+    Each element is moved to its frame by a group's transform, not put in a nested
+    <svg>: resvg clips a nested <svg>, at a cost for every frame (a third of a sheet
+    of arrows), and an element's box already holds all it draws.
     """
     if not parts:
         return []
@@ -668,10 +671,9 @@ def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
     for part, box, spot in zip(parts, boxes, spots):
         if box is None:
             continue
-        (x, y), (w, h) = frame.units(box[0], box[1]), (box[2] - box[0], box[3] - box[1])
-        frames.append(f'<svg x="{spot[0]}" y="{spot[1]}" width="{w}" height="{h}" '
-                      f'viewBox="{x!r} {y!r} {w / frame.scale!r} {h / frame.scale!r}" '
-                      f'preserveAspectRatio="none">{part}</svg>')
+        x, y = frame.units(box[0], box[1])
+        frames.append(f'<g transform="translate({spot[0] - x * frame.scale!r} '
+                      f'{spot[1] - y * frame.scale!r}) scale({frame.scale!r})">{part}</g>')
     if not frames:
         return [None] * len(parts)
     sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{height}">'
@@ -685,22 +687,21 @@ def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
 
 def shelves(sizes: list) -> tuple[list, int, int]:
     """Where frames of these sizes (width, height; None: no frame) go on one image, in
-    rows left to right, a pixel apart, each row as wide as a square of their area would
-    be (or the widest frame): (each frame's left and top, or None), the image's width
-    and height."""
+    rows left to right, a pixel apart, the tallest first (a row is as tall as its
+    tallest), each row as wide as a square of their area would be (or the widest
+    frame): (each frame's left and top, or None), the image's width and height."""
     given = [size for size in sizes if size]
     if not given:
         return [None] * len(sizes), 0, 0
     area = sum((w + SPACING) * (h + SPACING) for w, h in given)
     width = max(max(w for w, _h in given), math.ceil(math.sqrt(area)))
-    spots, left, top, row = [], 0, 0, 0
-    for size in sizes:
-        if size is None:
-            spots.append(None)
-            continue
+    spots, left, top, row = [None] * len(sizes), 0, 0, 0
+    for rank in sorted((n for n, size in enumerate(sizes) if size),
+                       key=lambda n: (-sizes[n][1], n)):
+        size = sizes[rank]
         if left and left + size[0] > width:
             left, top, row = 0, top + row + SPACING, 0
-        spots.append((left, top))
+        spots[rank] = (left, top)
         left += size[0] + SPACING
         row = max(row, size[1])
     return spots, width, top + row

@@ -22,6 +22,7 @@ COMMANDS = {
     "status": ("status", "en"), "etat": ("status", "fr"),
     "wait": ("wait", "en"), "attends": ("wait", "fr"), "attendre": ("wait", "fr"),
     "ready": ("ready", "en"), "pret": ("ready", "fr"),
+    "clear": ("clear", "en"), "effacer": ("clear", "fr"),
     "slow": ("slow", "en"), "lent": ("slow", "fr"),
     "press": ("press", "en"), "presse": ("press", "fr"),
     "absence": ("absence", None), "away": ("absence", "en"), "vacances": ("absence", "fr"),
@@ -34,6 +35,7 @@ COMMANDS = {
 # What follows a command's word: nothing ("none": the word alone on its line),
 # words on the same line ("words"), or the rest of the mail ("rest": a message).
 ARGUMENTS = {"help": "none", "status": "none", "wait": "none", "ready": "none", "slow": "none",
+             "clear": "none",
              "language": "words", "timezone": "words",
              "press": "rest", "absence": "words", "history": "words", "draw": "none",
              "concede": "none"}
@@ -44,6 +46,7 @@ SETTINGS = ("language", "timezone")
 SHOWN = {
     "help": {"en": "HELP", "fr": "AIDE"}, "status": {"en": "STATUS", "fr": "ÉTAT"},
     "wait": {"en": "WAIT", "fr": "ATTENDS"}, "ready": {"en": "READY", "fr": "PRÊT"},
+    "clear": {"en": "CLEAR", "fr": "EFFACER"},
     "slow": {"en": "SLOW", "fr": "LENT"}, "language": {"en": "LANGUAGE", "fr": "LANGUE"},
     "timezone": {"en": "TZ", "fr": "FUSEAU"},
     "press": {"en": "PRESS", "fr": "PRESSE"}, "absence": {"en": "ABSENCE", "fr": "ABSENCE"},

@@ -17,7 +17,6 @@ Each seat has its own language and time zone for its mail.
 
 from email import policy
 from email.parser import BytesParser
-import secrets
 
 from . import letters
 from .adjudicator.contract import public
@@ -25,6 +24,7 @@ from .errors import PbemError
 from .i18n import LANGUAGES, N_, normal_language
 from .identity import mail_address, new_token
 from .mail import stored
+from .mail.compose import message_id
 from .timeutil import iso, parse_time, valid_timezone
 
 
@@ -110,7 +110,8 @@ def give_seat(referee, game_id: str, seat_name: str, email: str, now: str,
         "email": email, "token": new_token(), "player": " ".join((player or "").split())
         or None, "bouncing": 0, "last_refusal": None, "wait_phase": 0, "ready_phase": 0,
         "lang": lang or old["lang"],
-        "thread_id": f"<{game_id}.{seat_name}.{secrets.token_hex(6)}@{domain}>"})
+        "thread_id": message_id(domain, f"{game_id}.{seat_name}", store.game(game_id)["seed"],
+                                ["thread", seat_name, email])})
     store.execute("UPDATE submissions SET status = 'withdrawn' WHERE game = ? AND seat = ? "
                   "AND status = 'current'", [game_id, seat_name])
     seat = store.seat(game_id, seat_name)

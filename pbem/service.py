@@ -12,7 +12,8 @@ cannot be reached, a game that fails) is tried again after a growing pause.
 
 It holds the database's tick and poll locks while it runs: a second `pbem
 run`, or a tick or poll from cron, says so and stops. SIGTERM or Ctrl-C: the
-mail in hand is finished, what was queued is sent, and it exits.
+mail in hand is finished (and the mail being sent), what else was queued
+waits for the next start, and it exits.
 """
 
 from datetime import datetime, timezone
@@ -24,6 +25,7 @@ import signal
 import time
 
 from .app import poll_lock, tick_lock
+from .errors import disk_full
 from .locks import job_lock
 from .timeutil import iso, parse_time
 
@@ -105,7 +107,7 @@ class Service:
                 self.bell.close()
 
     def on_signal(self, number, frame) -> None:
-        """SIGTERM, SIGINT: finish the mail in hand, then stop."""
+        """SIGTERM, SIGINT: finish the mail in hand, then stop (the queue waits)."""
         self.stopping = True
         self.bell.ring()
 
@@ -122,14 +124,30 @@ class Service:
         try:
             report = self.referee.round(iso(self.clock()), stop=lambda: self.stopping)
         except Exception as problem:  # one game or one server never stops the others' turns
-            log.error("this round stopped: %s: %s", type(problem).__name__, problem)
+            log.error("this round stopped: %s", disk_full(problem, self.referee.store.path)
+                      or f"{type(problem).__name__}: {problem}")
             log.debug("the round's failure", exc_info=True)
             return
         for line in report.trouble():
             log.warning(line)
+        if report.down is not None or report.recovered:  # no one reads the log: mail it
+            self.tell_referee(report)
         if report.mails_read or report.started or report.phases or report.reminders \
                 or report.sent or report.failed or report.published:
             log.info("; ".join(line for line in report.lines() if not line.endswith(": 0")))
+
+    def tell_referee(self, report) -> None:
+        """Mail the referee that the SMTP server fails (when the outage begins, and once a
+        day), or works again; the mail goes out when the server takes mail again."""
+        from . import outages
+        now = iso(self.clock())
+        if report.down is not None:
+            line = outages.begun_line(str(report.down),
+                                      outages.since(self.referee.store, "SMTP") or now, now)
+            outages.mail_referee(self.referee, f"{report.down.where} fails", line, now)
+        else:
+            outages.mail_referee(self.referee, f"{self.referee.sending_to()} works again",
+                                 report.recovered, now)
 
     def rest(self) -> None:
         """Sleep until mail arrives, the next due time comes, or another process changes the

@@ -26,7 +26,7 @@ import sqlite3
 
 from . import __version__
 from .adjudicator.contract import Event, canonical
-from .errors import Misconfigured, PbemError
+from .errors import Misconfigured, PbemError, disk_full
 
 log = logging.getLogger(__name__)
 
@@ -308,12 +308,22 @@ def _m08c_outbox_turn(db) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN round INTEGER")
 
 
+def _m09a_outages(db) -> None:
+    # A mail server that fails, from when, when the referee was last told, and why: see
+    # pbem/outages.py.
+    db.execute("CREATE TABLE outages (server TEXT PRIMARY KEY, since TEXT NOT NULL, "
+               "told_at TEXT NOT NULL, problem TEXT NOT NULL)")
+
+
 def _m09s_signup_wishes(db) -> None:
     # The roles a player waiting for an open game asked for (JOIN dip as France), dealt
     # when the game starts: a JSON list of words, NULL when none.
     db.execute("ALTER TABLE signups ADD COLUMN wishes TEXT")
 
 
+# A new step changes the schema, and so raises pbem's version (pyproject.toml and
+# pbem/__init__.py; tests/test_store.py keeps each version's schema): an older pbem then
+# refuses the database, naming both versions.
 # Each step gets the database as sqlite-utils sees it (its executescript keeps the
 # migration's transaction open, from sqlite-utils 4.0), and runs inside that transaction.
 # Each name is recorded in _migrations with the version of the pbem that applied it.
@@ -325,7 +335,8 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
               ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
-              ("08j_archive", _m08j_archive), ("09s_signup_wishes", _m09s_signup_wishes)]
+              ("08j_archive", _m08j_archive), ("09a_outages", _m09a_outages),
+              ("09s_signup_wishes", _m09s_signup_wishes)]
 
 
 def private_file(path: Path) -> None:
@@ -337,8 +348,9 @@ def private_file(path: Path) -> None:
 
 
 def newer_database(path: str, names: list[str], applied: dict) -> str:
-    """The line refusing a database that a newer pbem migrated."""
-    versions = sorted({applied[name] for name in names if applied[name] not in names})
+    """The line refusing a database that a newer pbem migrated (each schema change raises
+    pbem's version, so the two versions differ)."""
+    versions = sorted({applied[name] for name in names} - {None, __version__})
     by = f"pbem {', '.join(versions)}" if versions else "a newer pbem"
     return (f"{path} was written by {by} (it has {', '.join(names)}), and this is pbem "
             f"{__version__}: run the newer pbem, or restore a backup made before it")
@@ -376,7 +388,8 @@ class Store:
             private_file(Path(path))
             conn = connect(path)
         except (OSError, sqlite3.Error) as problem:
-            raise PbemError(f"cannot open the database {path}: {problem}") from None
+            raise disk_full(problem, path) or PbemError(
+                f"cannot open the database {path}: {problem}") from None
         self.conn = conn
         self.path = str(path)
         self.migrate()
@@ -426,8 +439,10 @@ class Store:
 
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole database into `target` (replaced if it exists),
-        readable by its owner alone, with SQLite's online backup: writers may go on."""
+        readable by its owner alone, with SQLite's online backup: writers may go on. Its
+        folder is made (readable by its owner alone) when missing."""
         target = Path(target)
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
         partial.unlink(missing_ok=True)
         private_file(partial)
@@ -449,7 +464,8 @@ class Store:
         try:
             yield self
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
 

@@ -34,6 +34,7 @@ def make_referee(folder: Path, **settings) -> Referee:
              'referee = "boss@referee.example"']
     lines += [f"{k} = {v!r}".replace("'", '"') for k, v in settings.items()]
     (folder / "pbem.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "pbem.toml").chmod(0o600)  # as pbem init makes it
     config = load(str(folder / "pbem.toml"), env={})
     return Referee(Store(config.path("db")), config)
 

@@ -256,12 +256,18 @@ class TokenIssuer:
     def __init__(self):
         self.valid: dict[str, str] = {}
         self.asked: list[str] = []
+        self.down = False  # True: every question gets 503, as from an authority that is down
         issuer = self
 
         class Introspection(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 (the name http.server calls)
                 form = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
                 token = form.get("token", [""])[0]
+                if issuer.down:
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 issuer.asked.append(token)
                 user = issuer.valid.get(token)
                 body = json.dumps({"active": True, "username": user} if user
@@ -314,12 +320,27 @@ passdb {
 """
 
 
+def introspection(issuer: TokenIssuer) -> dict:
+    """Dovecot's oauth2 settings file, asking `issuer` about each token."""
+    return {"dovecot-oauth2.conf.ext": (
+        f"introspection_mode = post\nintrospection_url = {issuer.url}\n"
+        "username_attribute = username\nactive_attribute = active\nactive_value = true\n")}
+
+
 @pytest.fixture
 def oauth2_dovecot(token_issuer):
-    """A real Dovecot that takes OAuth2 access tokens (XOAUTH2) checked by `token_issuer`."""
-    server = start_dovecot(OAUTH2_SETTINGS, files={"dovecot-oauth2.conf.ext": (
-        f"introspection_mode = post\nintrospection_url = {token_issuer.url}\n"
-        "username_attribute = username\nactive_attribute = active\nactive_value = true\n")})
+    """A real Dovecot that takes OAuth2 access tokens (XOAUTH2 and OAUTHBEARER) checked by
+    `token_issuer`."""
+    server = start_dovecot(OAUTH2_SETTINGS, files=introspection(token_issuer))
+    yield server
+    finish(server)
+
+
+@pytest.fixture
+def oauthbearer_dovecot(token_issuer):
+    """A real Dovecot that takes OAuth2 access tokens by OAUTHBEARER (RFC 7628) only."""
+    settings = OAUTH2_SETTINGS.replace("xoauth2 oauthbearer", "oauthbearer")
+    server = start_dovecot(settings, files=introspection(token_issuer))
     yield server
     finish(server)
 
@@ -370,12 +391,13 @@ class Sink:
     """A real SMTP server (aiosmtpd) on a free port of 127.0.0.1."""
 
     def __init__(self, users: dict | None = None, tls: ssl.SSLContext | None = None,
-                 handler: SinkHandler | None = None):
+                 handler: SinkHandler | None = None, hidden=()):
         self.handler = handler or SinkHandler()
         self.users = users
         self.port = free_port()
         auth = {"authenticator": self.authenticate, "auth_required": True,
-                "auth_require_tls": False} if users is not None else {}
+                "auth_require_tls": False, "auth_exclude_mechanism": hidden} \
+            if users is not None else {}
         self.options = {"tls_context": tls, "require_starttls": tls is not None, **auth}
         self.controller = self.listener()
 
@@ -424,6 +446,24 @@ class Xoauth2Handler(SinkHandler):
         return AuthResult(success=False, handled=False)
 
 
+class OauthbearerHandler(Xoauth2Handler):
+    """A sink's handler that also takes AUTH OAUTHBEARER (RFC 7628) with the same tokens."""
+
+    async def auth_OAUTHBEARER(self, server, args):  # noqa: N802 (aiosmtpd's naming)
+        """n,a=U,^Ahost=H^Aport=P^Aauth=Bearer T^A^A; a bad token gets the JSON error, then
+        535 once the client answers ^A."""
+        answer = base64.b64decode(args[1]) if len(args) > 1 else \
+            await server.challenge_auth("")
+        header, *pairs = answer.decode().split("\x01")
+        user = dict(p.split("=", 1) for p in header.split(",") if "=" in p).get("a")
+        fields = dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+        token = fields.get("auth", "").removeprefix("Bearer ")
+        if user and self.issuer.valid.get(token) == user:
+            return AuthResult(success=True, auth_data=user)
+        await server.challenge_auth(b'{"status":"invalid_token","schemes":"bearer"}')
+        return AuthResult(success=False, handled=False)
+
+
 @pytest.fixture
 def sink():
     """A real SMTP sink; its deliveries are in sink.deliveries."""
@@ -446,6 +486,16 @@ def tls_sink(authority):
 def auth_sink():
     """A real SMTP sink that requires AUTH as pbem/app-password."""
     server = Sink(users={"pbem": "app-password"})
+    server.controller.start()
+    yield server
+    server.controller.stop()
+
+
+@pytest.fixture
+def oauthbearer_sink(token_issuer):
+    """A real SMTP server that requires AUTH OAUTHBEARER, and offers no XOAUTH2."""
+    server = Sink(users={}, handler=OauthbearerHandler(token_issuer),
+                  hidden=("XOAUTH2", "PLAIN", "LOGIN"))
     server.controller.start()
     yield server
     server.controller.stop()
@@ -478,6 +528,7 @@ def write_config(folder: Path, **sections) -> Path:
         lines += [f"{key} = {toml_value(value)}" for key, value in values.items()]
     path = folder / "pbem.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.chmod(0o600)  # as pbem init makes it: pbem closes an open one, and says so
     return path
 
 

@@ -2,6 +2,7 @@
 a backup before every upgrade, and a database from a newer pbem refused."""
 
 import json
+import os
 import shutil
 import sqlite3
 import stat
@@ -10,10 +11,16 @@ import sys
 import time
 
 from click.testing import CliRunner
+import pytest
 
 from pbem import __version__
+from pbem.adjudicator.rng import PhaseRng
+from pbem.app import Referee
 from pbem.cli import main
+from pbem.config import load
 from pbem.mail.parse import message_from_bytes
+from pbem.store import Store
+from pbem.timeutil import parse_time, system_now
 
 from conftest import START, seats
 from mails import plain
@@ -149,8 +156,195 @@ def test_a_restored_backup_is_the_club_as_it_was(tmp_path):
         "--seat", "bob=bob@x.example", "--now", START)
     run("backup", "saved.db")
     run("end", "rome", "--reason", "a mistake", "--now", START)
-    # what docs/running.md says, pbem stopped: the copy in the database's place
-    shutil.copy(tmp_path / "saved.db", tmp_path / "pbem.db.restored")
-    (tmp_path / "pbem.db.restored").replace(tmp_path / "pbem.db")
+    assert "0 mails received since the copy" in run("restore", "saved.db")  # docs/running.md
     assert json.loads(run("list", "--json"))[0]["status"] == "running"
     assert "verified" in run("replay", "rome", "--verify")
+
+
+def test_what_pbem_makes_is_private_and_what_it_finds_open_is_closed_once(tmp_path):
+    club = tmp_path / "pbem"
+    club.mkdir(mode=0o755)  # as a new server's /srv/pbem often is
+
+    def run(*args) -> subprocess.CompletedProcess:  # from a shell with the usual umask
+        done = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=club, text=True,
+                              capture_output=True, timeout=120, preexec_fn=lambda: os.umask(0o022))
+        assert done.returncode == 0, done.stderr
+        return done
+    run("init", "--dir", ".")
+    run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+        "--seat", "bob=bob@x.example", "--now", START)
+    run("tick", "--now", START)
+    run("backup", "backups/monday.db")
+    run("publish", "--out", "site")
+    made = [p for p in club.rglob("*") if "site" not in p.parts]
+    assert len(made) > 10 and [p for p in made if mode(p) & 0o077] == []
+    site = list((club / "site").rglob("*"))
+    assert site and {mode(p) for p in site} == {0o644, 0o755}  # the archive is for all
+
+    outbox = club / "mail" / "outbox"
+    for path in [club / "pbem.db", outbox, *outbox.rglob("*")]:  # a cp, an older pbem
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    told = run("list").stderr
+    assert told.count("\n") == 1 and told.startswith("pbem: others could read these")
+    assert f"{club / 'pbem.db'} (was 0644)" in told and f"{outbox} (was 0755)" in told
+    assert [p for p in club.rglob("*") if "site" not in p.parts and mode(p) & 0o077] == []
+    assert run("list").stderr == ""  # said once
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a disk of its own, 8 MB in all."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.fail(f"a full disk is tested on a small tmpfs, mounted as root: {mounted.stderr}")
+    yield disk
+    subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+def fill(disk, leaving: int = 0) -> None:
+    """Fill a disk up to `leaving` bytes left."""
+    with open(disk / f"filler-{leaving}", "wb") as filler:
+        room = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize - leaving
+        while room > 0:
+            try:
+                room -= filler.write(b"\0" * min(room, 65536))
+            except OSError:
+                break
+
+
+def test_a_full_disk_says_disk_full_in_one_line_whenever_it_fills(small_disk):
+    def run(*args) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pbem", *args], cwd=small_disk,
+                              text=True, capture_output=True, timeout=120)
+    run("init")
+    run("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example",
+        "--seat", "bob=bob@x.example", "--now", START)
+    assert run("tick", "--now", START).returncode == 0
+    big = plain("ann@x.example", "pbem@localhost", "a long letter", "words " * 50_000,
+                message_id="<big@x.example>")
+    (small_disk / "mail" / "inbox" / "new" / "0001.big").write_bytes(big)
+    fill(small_disk, leaving=len(big) // 2)
+    filling = run("poll", "--now", START)  # the disk fills while the mail is stored
+    fill(small_disk)
+    full = run("tick", "--now", START)     # it is full when the next command starts
+    for done in (filling, full):
+        assert done.returncode == 75 and done.stdout == ""
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"pbem: disk full: cannot write {small_disk}")
+    for leftover in small_disk.glob("filler-*"):
+        leftover.unlink()
+    assert run("poll", "--now", START).returncode == 0  # space again: it goes on
+    assert run("tick", "--now", START).returncode == 0
+    [(status,)] = sqlite3.connect(small_disk / "pbem.db").execute(
+        "SELECT status FROM inbox").fetchall()
+    assert status != "new"  # stored once, and handled
+
+
+def test_a_restore_mid_game_reads_the_mail_since_again_and_players_get_nothing_new(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    players = ("ann", "bob", "cat", "dan")
+    pbem("init")
+    pbem("new", "auguste", "--id", "rome", "--preset", "4-2", "--seed", "s1", "--now", START,
+         *[arg for name in players for arg in ("--seat", f"{name}={name}@players.example")])
+    pbem("tick", "--now", START)
+    referee = Referee(Store(tmp_path / "pbem.db"), load("pbem.toml"))
+
+    def mail(seat: str, body: str, number: int, at: str) -> None:
+        """A player's mail reaching the Maildir at `at`, then pbem poll && pbem tick."""
+        token = referee.store.seat("rome", seat)["token"]
+        raw = plain(f"{seat}@players.example", f"pbem+rome.{token}@referee.example",
+                    f"Re: [pbem rome #{token}] Turn", f"Bonjour,\n\n{body}\n\n{seat}",
+                    message_id=f"<{seat}.{number}@players.example>")
+        new = tmp_path / "mail" / "inbox" / "new" / f"{number:04d}.test"
+        new.write_bytes(raw)
+        stamp = parse_time(at).timestamp()
+        os.utime(new, (stamp, stamp))
+        pbem("poll", "--now", at)
+        pbem("tick", "--now", at)
+
+    def orders(seat: str) -> str:
+        table = referee.table("rome")
+        return table.game.bot_orders(table.state["game"], seat, PhaseRng("t", seat, 0))
+
+    def received() -> dict:
+        """What players' mailboxes took since last asked: Message-ID -> mail."""
+        folder = tmp_path / "mail" / "outbox" / "new"
+        mails = {}
+        for path in sorted(folder.iterdir()):
+            found = message_from_bytes(path.read_bytes())
+            mails[str(found["Message-ID"])] = found
+            path.unlink()
+        return mails
+
+    mail("ann", orders("ann"), 1, "2026-12-01T13:00:00Z")
+    mail("bob", orders("bob"), 2, "2026-12-01T14:00:00Z")
+    pbem("backup", "backups/night.db")
+    mail("cat", orders("cat"), 3, "2026-12-01T15:00:00Z")
+    mail("dan", orders("dan"), 4, "2026-12-01T16:00:00Z")  # the turn is resolved
+    mail("ann", orders("ann"), 5, "2026-12-01T17:00:00Z")  # her orders for turn 2
+    mail("bob", "STATUS", 6, "2026-12-01T18:00:00Z")
+    had = received()
+    before = json.loads(pbem("show", "rome", "--json").stdout)
+    assert before["phase"]["number"] == 2
+
+    said = pbem("restore", "backups/night.db").stdout
+    assert "4 mails received since the copy read again" in said
+    assert sorted(p.name for p in tmp_path.glob("pbem.db.before-*")) == ["pbem.db.before-restore"]
+    assert json.loads(pbem("show", "rome", "--json").stdout) == before  # the same game
+    pbem("tick", "--now", "2026-12-01T19:00:00Z")
+    again = received()
+    assert again and set(again) <= set(had)  # each mail sent again is one they have
+    for message_id, mail_again in again.items():
+        assert mail_again["Subject"] == had[message_id]["Subject"]
+    answers = [m for m in again.values() if m["In-Reply-To"]]
+    assert sorted(m["In-Reply-To"] for m in answers) == [
+        "<ann.5@players.example>", "<bob.6@players.example>", "<cat.3@players.example>",
+        "<dan.4@players.example>"]
+    orders_in = json.loads(pbem("orders", "rome", "--json").stdout)
+    assert [s["seat"] for s in orders_in["seats"] if s["sent"]] == ["ann"]  # turn 2, as before
+    assert "verified" in pbem("replay", "rome", "--verify").stdout
+    assert mode(tmp_path / "pbem.db") == 0o600
+
+
+def test_a_restore_reads_again_what_imap_moved_to_processed_since_the_copy(tmp_path,
+                                                                          dovecot):
+    referee = mail_referee(tmp_path, imap=dovecot.settings())
+    referee.new_game("auguste", "rome", seats("ann", "bob"), system_now(), seed="fixed-seed")
+    config = str(tmp_path / "pbem.toml")
+    pbem("tick", "--config", config)
+
+    def send(seat: str, number: int) -> None:
+        table = referee.table("rome")
+        token = referee.store.seat("rome", seat)["token"]
+        orders = table.game.bot_orders(table.state["game"], seat, PhaseRng("t", seat, 0))
+        dovecot.append(plain(f"{seat}@players.example", f"pbem+rome.{token}@referee.example",
+                             f"Re: [pbem rome #{token}] Turn 1", orders,
+                             message_id=f"<{seat}.{number}@players.example>"))
+        pbem("poll", "--config", config)
+        pbem("tick", "--config", config)
+    send("ann", 1)
+    pbem("backup", str(tmp_path / "copy.db"), "--config", config)
+    send("bob", 2)
+    assert len(dovecot.messages("Processed")) == 2
+    outbox = tmp_path / "mail" / "outbox" / "new"
+    had = {str(message_from_bytes(p.read_bytes())["Message-ID"]) for p in outbox.iterdir()}
+    before = json.loads(pbem("show", "rome", "--json", "--config", config).stdout)
+    for path in outbox.iterdir():
+        path.unlink()
+
+    said = pbem("restore", str(tmp_path / "copy.db"), "--config", config).stdout
+    assert "1 mail received since the copy read again from IMAP 127.0.0.1" in said
+    after = json.loads(pbem("show", "rome", "--json", "--config", config).stdout)
+    assert after["phase"]["number"] == before["phase"]["number"] == 2
+    pbem("poll", "--config", config)  # nothing new: each mail stored once
+    pbem("tick", "--config", config)
+    again = {str(message_from_bytes(p.read_bytes())["Message-ID"]) for p in outbox.iterdir()}
+    assert again and again <= had
+    assert [r["message_id"] for r in referee.store.all(
+        "SELECT message_id FROM inbox ORDER BY id")] == ["<ann.1@players.example>",
+                                                          "<bob.2@players.example>"]

@@ -160,6 +160,16 @@ def test_db_option_points_at_another_file(run, tmp_path):
     assert json.loads(run("list", "--json")) == []
 
 
+def test_db_beside_config_is_read_from_the_current_folder(run, tmp_path):
+    run("init", "--dir", "club")
+    run("backup", "copy.db", "--config", "club/pbem.toml")
+    run(*NEW, "--db", "copy.db", "--config", "club/pbem.toml")
+    assert json.loads(run("list", "--json", "--db", "copy.db", "--config",
+                          "club/pbem.toml"))[0]["id"] == "rome"
+    assert json.loads(run("list", "--json", "--config", "club/pbem.toml")) == []
+    assert not (tmp_path / "club" / "copy.db").exists()
+
+
 def test_init_and_demo_put_the_database_where_db_says(run, tmp_path):
     club = tmp_path / "games" / "club.db"
     assert f"database {club}" in run("init", "--db", "games/club.db")

@@ -44,9 +44,10 @@ def dump(path) -> list:
 
 
 def one_error(output: str) -> str:
-    """The one 'Error:' line of a refused command (and no traceback)."""
+    """The one error line of a refused command, begun 'pbem: ' as every error is (and no
+    traceback)."""
     assert "Traceback" not in output
-    errors = [line for line in output.splitlines() if line.startswith("Error:")]
+    errors = [line for line in output.splitlines() if line.startswith(("pbem:", "Error:"))]
     assert len(errors) == 1, output
     return errors[0]
 
@@ -95,7 +96,7 @@ def test_new_refuses_hours_no_calendar_holds(run, tmp_path, option, said):
 def test_init_where_a_file_stands_in_the_way_says_where(run, tmp_path):
     (tmp_path / "club").write_text("a file, not a folder")
     error = one_error(run("init", "--dir", "club/referee", code=1))
-    assert error == "Error: Not a directory: club/referee"
+    assert error == "pbem: Not a directory: club/referee"
     assert (tmp_path / "club").read_text() == "a file, not a folder"
 
 
@@ -112,7 +113,7 @@ def test_init_in_a_folder_it_may_not_write_says_where(run, tmp_path, monkeypatch
         error = one_error(run("init", "--dir", "locked", code=1))
     finally:
         folder.chmod(0o755)
-    assert error.startswith("Error: Permission denied: ") and "locked/pbem.toml" in error
+    assert error.startswith("pbem: Permission denied: ") and "locked/pbem.toml" in error
     assert list(folder.iterdir()) == []
 
 
@@ -128,14 +129,14 @@ def test_demo_in_a_folder_it_cannot_empty_says_where(run, tmp_path, monkeypatch)
         error = one_error(run("demo", "--dir", "d", "--turns", "1", code=1))
     finally:
         (tmp_path / "d").chmod(0o755)
-    assert error.startswith("Error: Permission denied: ") and error.endswith("d")
+    assert error.startswith("pbem: Permission denied: ") and error.endswith("d")
     assert (tmp_path / "d" / "demo.db").exists()
 
 
 def test_demo_under_a_file_says_where(run, tmp_path):
     (tmp_path / "notes").write_text("mine")
     error = one_error(run("demo", "--dir", "notes/d", "--turns", "1", code=1))
-    assert error == "Error: Not a directory: notes/d"
+    assert error == "pbem: Not a directory: notes/d"
 
 
 def test_smtpd_refuses_a_port_that_cannot_be(run, tmp_path):
@@ -149,7 +150,7 @@ def test_retry_and_release_name_the_ids_they_do_not_know(run, tmp_path):
     run(*NEW)
     before = dump(tmp_path / "pbem.db")
     assert one_error(run("outbox", "--retry", "999", code=1)) == \
-        "Error: the outbox has no mail 999 (see pbem outbox --all)"
+        "pbem: the outbox has no mail 999 (see pbem outbox --all)"
     assert one_error(run("inbox", "--release", "77", "--release", "78", code=1)) == \
-        "Error: the inbox has no mail 77, 78 (see pbem inbox --all)"
+        "pbem: the inbox has no mail 77, 78 (see pbem inbox --all)"
     assert dump(tmp_path / "pbem.db") == before

@@ -4,7 +4,11 @@ must change), and every mail that could not be sent kept with its reason."""
 
 import json
 import os
+from pathlib import Path
+import re
 import socket
+import sqlite3
+import stat
 import subprocess
 import sys
 
@@ -13,6 +17,8 @@ import pytest
 
 from pbem.cli import main
 from pbem.config import ConfigError, load
+from pbem.mail import intake
+from pbem.timeutil import later, system_now
 
 from conftest import START, seats
 from mails import plain
@@ -69,7 +75,7 @@ def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tm
     game(mail_referee(tmp_path, smtp={"host": "127.0.0.1", "port": port, "security": "none",
                                       "timeout": 5}))
     error = one_line(pbem(config, "tick", "--now", START), 75, f"SMTP 127.0.0.1:{port}",
-                     "ConnectionRefusedError", "next run")
+                     "Connection refused", "next run")
     assert error.startswith("pbem: mail not sent: ")
     waiting = json.loads(pbem(config, "outbox", "--json").stdout)
     assert [m["status"] for m in waiting] == ["pending", "pending"]
@@ -82,7 +88,9 @@ def test_an_smtp_server_that_is_down_exits_75_and_every_mail_keeps_the_reason(tm
     server.controller.start()
     try:
         back = pbem(config, "tick", "--now", NOW)
-        assert (back.exit_code, back.stdout, back.stderr) == (0, "", "")
+        assert (back.exit_code, back.stdout) == (0, "")
+        assert back.stderr.startswith(f"pbem: SMTP 127.0.0.1:{port} works again, after failing "
+                                      f"from {START} to {NOW}")
         assert len(server.deliveries) == 2
     finally:
         server.controller.stop()
@@ -118,19 +126,36 @@ def test_an_imap_server_that_is_down_exits_75(tmp_path):
     mail_referee(tmp_path, imap={"host": "127.0.0.1", "port": port, "security": "none",
                                  "user": USER, "password": "x", "timeout": 5})
     one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 75,
-             f"IMAP 127.0.0.1:{port}", "ConnectionRefusedError", "the next poll goes on")
+             f"IMAP 127.0.0.1:{port}", "Connection refused", "the next poll goes on")
 
 
 def test_a_wrong_password_exits_78(tmp_path, dovecot, auth_sink):
     config = tmp_path / "pbem.toml"
     game(mail_referee(tmp_path, imap=dovecot.settings(password="wrong"),
                       smtp=auth_sink.settings(user="pbem", password="wrong")))
-    one_line(pbem(config, "poll", "--now", NOW), 78, "AUTHENTICATIONFAILED", "[imap]")
-    one_line(pbem(config, "tick", "--now", START), 78, "login refused: 535",
-             "check [smtp] user and password")
+    polled = one_line(pbem(config, "poll", "--now", NOW), 78, "AUTHENTICATIONFAILED", "[imap]")
+    ticked = one_line(pbem(config, "tick", "--now", START), 78, "login refused: 535",
+                      "check [smtp] user and password")
+    assert polled.startswith("pbem: IMAP 127.0.0.1") and ticked.startswith("pbem: ")
+    assert "b'" not in polled and "LoginError" not in polled  # the server's words, no repr
 
 
-def test_a_missing_password_program_exits_78_with_its_reason(tmp_path, dovecot, sink):
+def test_a_database_busy_while_mail_is_stored_is_the_databases_fault(tmp_path, dovecot,
+                                                                      monkeypatch):
+    config = tmp_path / "pbem.toml"
+    mail_referee(tmp_path, imap=dovecot.settings())
+    dovecot.append(plain("ann@players.example", "pbem@referee.example", "hi", "hello",
+                         message_id="<hi.1@players.example>"))
+
+    def locked(*args, **kwargs):  # another writer held the database past SQLite's patience
+        raise sqlite3.OperationalError("database is locked")
+    monkeypatch.setattr(intake, "store_raw", locked)
+    error = one_line(pbem(config, "poll", "--now", NOW), 75, "database is locked",
+                     f"the database {tmp_path / 'pbem.db'}", "the next poll goes on")
+    assert "IMAP" not in error
+
+
+def test_a_missing_password_program_exits_78_and_a_failing_one_75(tmp_path, dovecot, sink):
     config = tmp_path / "pbem.toml"
     game(mail_referee(tmp_path,
                       imap=dovecot.settings(password="", password_command="pass-nowhere show x"),
@@ -138,15 +163,16 @@ def test_a_missing_password_program_exits_78_with_its_reason(tmp_path, dovecot, 
     for command in ("poll", "tick"):
         one_line(pbem(config, command, "--now", START), 78, "password_command",
                  "cannot run 'pass-nowhere show x'", "No such file or directory")
-    failing = config.read_text().replace("pass-nowhere show x", "sh -c 'exit 2'")
-    config.write_text(failing)
-    one_line(pbem(config, "poll", "--now", NOW), 78, "failed with exit status 2",
-             "it printed no reason")
     # watching: a settings error stops the watch at once instead of retrying for ever
     watch = subprocess.run([sys.executable, "-m", "pbem", "poll", "--watch", "--config",
                             str(config)], capture_output=True, text=True, timeout=60)
-    assert watch.returncode == 78 and "failed with exit status 2" in watch.stderr
+    assert watch.returncode == 78 and "cannot run 'pass-nowhere show x'" in watch.stderr
     assert "Traceback" not in watch.stderr
+    failing = config.read_text().replace("pass-nowhere show x", "sh -c 'exit 2'")
+    config.write_text(failing)  # a program that runs and fails may work later (an agent down)
+    for command in ("poll", "tick"):
+        one_line(pbem(config, command, "--now", NOW), 75, "failed with exit status 2",
+                 "it printed no reason")
 
 
 def test_a_certificate_pbem_does_not_trust_exits_78(tmp_path, tls_dovecot):
@@ -186,7 +212,7 @@ def test_security_none_towards_another_machine_is_warned_about(tmp_path, monkeyp
     assert 'security = "none"' in warning and "in clear to mail.invalid" in warning
     assert result.exit_code == 75 and "IMAP mail.invalid:143" in error
     quiet = pbem(config, "-q", "poll", "--now", NOW)
-    assert quiet.exit_code == 75 and quiet.stderr.count("\n") == 1
+    assert quiet.exit_code == 75 and quiet.stderr == ""  # the outage was said
     assert load(str(config)).clear_text_warning("smtp") is None  # no host at all
     for local in ("127.0.0.1", "localhost", "::1"):
         config.write_text(f'[imap]\nhost = "{local}"\nsecurity = "none"\n')
@@ -209,3 +235,86 @@ def test_every_exit_code_is_in_the_help_and_the_docs():
     for code in EXIT_CODES:
         assert f"| {code} |" in running, f"docs/running.md does not explain exit code {code}"
         assert f"{code} " in shown.split("Exit codes:")[1]
+
+
+ROOT = Path(__file__).parent.parent
+
+
+def crontab_lines(page: str) -> list[str]:
+    """The crontab lines of a page, in order: variables and jobs."""
+    return [line for line in (ROOT / page).read_text().splitlines()
+            if re.fullmatch(r"[A-Z_]+=\S+", line)
+            or re.match(r"[0-9*/,-]+ +[0-9*/,-]+ +[0-9*]+ +[0-9*]+ +[0-9*]+ ", line)]
+
+
+def as_cron_runs(line: str, club: Path, variables: dict) -> subprocess.CompletedProcess:
+    """A crontab job run as cron runs it: /bin/sh, a bare environment, the club for
+    /srv/pbem, '%' a new line unless written '\\%'."""
+    command = re.split(r" +", line, maxsplit=5)[5].replace("/srv/pbem", str(club))
+    command = re.sub(r"(?<!\\)%.*", "", command, flags=re.S).replace("\\%", "%")
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(club), "SHELL": "/bin/sh",
+            "LOGNAME": "pbem", **variables}
+    return subprocess.run(["/bin/sh", "-c", command], cwd=club, env=bare, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/running.md"])
+def test_the_crontab_lines_of_the_docs_work_as_written_from_a_bare_environment(tmp_path,
+                                                                                page):
+    club = tmp_path / "srv-pbem"
+    assert CliRunner().invoke(main, ["init", "--dir", str(club)]).exit_code == 0
+    (club / ".venv").symlink_to(Path(sys.executable).parent.parent)  # pbem's venv
+    mail_referee(club).new_game("auguste", "rome", seats("ann", "bob"), system_now())
+    variables, jobs = {}, []
+    for line in crontab_lines(page):
+        name, sep, value = line.partition("=")
+        if sep and re.fullmatch(r"[A-Z_]+", name):
+            variables[name] = value.replace("/srv/pbem", str(club))
+        else:
+            jobs.append(line)
+    assert any("pbem poll" in job for job in jobs) and any("pbem backup" in job for job in jobs)
+    for job in jobs + jobs:  # twice: a backup replaces last week's copy
+        done = as_cron_runs(job, club, variables)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), job  # cron: no mail
+    assert len(list((club / "mail" / "outbox" / "new").iterdir())) == 2  # the welcomes went
+    [copy] = (club / "backups").iterdir()
+    assert stat.S_IMODE((club / "backups").stat().st_mode) == 0o700
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    assert sqlite3.connect(copy).execute("SELECT id FROM games").fetchall() == [("rome",)]
+
+
+def test_an_outage_is_said_when_it_begins_once_a_day_and_when_it_ends(tmp_path, dovecot, sink):
+    config = tmp_path / "pbem.toml"
+    game(mail_referee(tmp_path, imap=dovecot.settings(), smtp=sink.settings()))
+    dovecot.stop()
+    sink.controller.stop()
+    said, codes = [], []
+    for minutes in range(0, 36 * 60, 20):  # poll && tick, every 20 minutes for 36 hours
+        moment = later(START, minutes / 60)
+        for command in ("poll", "tick"):
+            done = pbem(config, command, "--now", moment)
+            codes.append(done.exit_code)
+            said += [(minutes, line) for line in done.stderr.splitlines()]
+            if done.exit_code:
+                break
+    assert set(codes) == {75}  # each run: try again later
+    assert [(m, line.split(":")[1].strip()) for m, line in said] == [
+        (0, "IMAP 127.0.0.1"), (24 * 60, "IMAP 127.0.0.1")]  # poll && tick: no tick ran
+    assert "said again in a day if it lasts, and when it is over" in said[0][1]
+    dovecot.start()
+    moment = later(START, 36)
+    polled = pbem(config, "poll", "--now", moment)
+    ticked = pbem(config, "tick", "--now", moment)
+    assert polled.exit_code == 0 and polled.stderr.startswith(
+        f"pbem: IMAP 127.0.0.1:{dovecot.port} works again, after failing from {START} to")
+    assert ticked.exit_code == 75 and ticked.stderr.startswith(
+        f"pbem: mail not sent: SMTP 127.0.0.1:{sink.port}: Connection refused")
+    for hours in (36.1, 37, 59.9):
+        assert pbem(config, "tick", "--now", later(START, hours)).stderr == ""
+    assert pbem(config, "tick", "--now", later(START, 60)).stderr.count("\n") == 1
+    sink.restart()
+    back = pbem(config, "tick", "--now", later(START, 61))
+    assert back.exit_code == 0 and "SMTP" in back.stderr and "works again" in back.stderr
+    assert pbem(config, "tick", "--now", later(START, 62)).stderr == ""
+    assert sink.deliveries and [d for d in sink.deliveries
+                                if d.rcpt_tos == ["boss@referee.example"]] == []  # cron told

@@ -1,9 +1,11 @@
-"""The standard map as data (games/diplomacy/map.toml) agrees with itself and with the rulebook."""
+"""The standard map as data (games/diplomacy/maps/standard/) agrees with itself, with the
+rulebook and with its drawing."""
 
 from collections import Counter
 from itertools import combinations
 from math import dist
 
+from pbem.games.diplomacy import drawing
 from pbem.games.diplomacy.board import board, province_of
 from pbem.games.diplomacy.orders import name_index, words
 from pbem.games.diplomacy.position import start, unit_text
@@ -90,14 +92,42 @@ def test_starting_units_stand_on_home_centres():
     assert all(MAP.provinces[p].kind == "coast" for p in fleets)
 
 
-def test_places_on_the_schematic_board_keep_neighbours_near_and_strangers_apart():
-    places = {k: p.place for k, p in MAP.provinces.items()}
-    for key, (x, y) in places.items():
-        assert 0 <= x <= MAP.width and 0 <= y <= MAP.height, key
-    for a, b in combinations(sorted(places), 2):
-        assert dist(places[a], places[b]) >= 35, (a, b)
-    for a in places:
-        for b in MAP.neighbours[a]:
-            assert dist(places[a], places[b]) <= 320, (a, b)
-    for place, (x, y) in MAP.coast_places.items():
-        assert dist((x, y), places[province_of(place)]) <= 70, place
+def rings(path: str) -> list:
+    """The rings of an SVG path of absolute points ("M x,y x,y ... Z" each)."""
+    return [[tuple(map(float, point.split(","))) for point in ring.split()]
+            for ring in path.replace("Z", "").split("M")[1:]]
+
+
+def inside(point: tuple, path: str) -> bool:
+    """Is the point inside the shape (even-odd: a hole's inside is outside)?"""
+    x, y = point
+    crossings = 0
+    for ring in rings(path):
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def test_the_drawn_provinces_touch_exactly_their_neighbours():
+    shapes = drawing.shapes()["provinces"]
+    corners = {key: {p for ring in rings(row["path"]) for p in ring}
+               for key, row in shapes.items()}
+    assert sorted(shapes) == sorted(MAP.provinces)
+    for a, b in combinations(sorted(shapes), 2):
+        touching = len(corners[a] & corners[b]) >= 2  # a border two shapes share is one line
+        assert touching == (b in MAP.neighbours[a]) or {a, b} == {"DEN", "SWE"}, (a, b)
+
+
+def test_every_name_unit_and_centre_stands_on_its_own_province_apart_from_the_others():
+    drawn = drawing.shapes()
+    width, height = drawn["board"]["width"], drawn["board"]["height"]
+    spots = drawing.spots()
+    for key, row in drawn["provinces"].items():
+        marks = [row["label"], row["unit"], *row.get("coasts", {}).values()]
+        marks += [row["centre"]] if MAP.provinces[key].centre else []
+        for x, y in marks:
+            assert 0 < x < width and 0 < y < height and inside((x, y), row["path"]), key
+    for a, b in combinations(sorted(spots), 2):
+        if province_of(a) != province_of(b):
+            assert dist(spots[a], spots[b]) >= 20, (a, b)

@@ -307,3 +307,114 @@ def test_a_mistyped_winter_order_names_the_word_meant_and_an_order_the_seat_may_
     assert said("BUILD A PAR") == [
         "line 1: builds, removals and waives are written in winter; now write for example "
         "F BRE H"]
+
+
+# Orders as other engines and devices write them.
+
+def every_order(where: dict, power: str) -> list[dict]:
+    """Every order a power may give in a movement position, as the reader checks them: each
+    unit's hold and moves, and supports and convoys of its own units' holds and moves."""
+    units = {p: u for p, u in where["units"].items() if u["power"] == power}
+    holds = [f"{u['type']} {p}" for p, u in sorted(units.items())]
+    moves = [f"{unit} - {to}" for unit in holds for to in sorted(MAP.provinces)]
+    lines = [f"{unit} H" for unit in holds] + moves + \
+        [f"{unit} S {helped}" for unit in holds for helped in holds + moves] + \
+        [f"{unit} C {move}" for unit in holds for move in moves]
+    orders = []
+    for line in lines:
+        got, errors = read(MAP, where, power, line)
+        orders += got if not errors else []
+    return orders
+
+
+def web_diplomacy(order: dict) -> str:
+    """An order as webDiplomacy's order archive writes it: "The army at Munich hold."."""
+    def unit(kind, place):
+        return f"the {'army' if kind == 'A' else 'fleet'} at {MAP.name(place)}"
+    said = unit(order["unit"], order["at"])[0].upper() + unit(order["unit"], order["at"])[1:]
+    kind = order["type"]
+    if kind == "hold":
+        return f"{said} hold."
+    if kind == "move":
+        return f"{said} move to {MAP.name(order['to'])}" + \
+            (" via convoy." if order.get("via") else ".")
+    if kind == "support" and "to" not in order:
+        return f"{said} support hold to {MAP.name(order['of'])}."
+    verb = "support move to" if kind == "support" else "convoy to"
+    return f"{said} {verb} {MAP.name(order['to'])} from {MAP.name(order['of'])}."
+
+
+def spelt_out(order: dict) -> str:
+    """An order in words with an arrow, as Diplicity and phones write them: "Fleet North Sea
+    support Fleet Sweden → Denmark"."""
+    def unit(kind, place):
+        return f"{'Army' if kind == 'A' else 'Fleet'} {MAP.name(place)}"
+    said = unit(order["unit"], order["at"])
+    kind = order["type"]
+    if kind == "hold":
+        return f"{said} hold"
+    if kind == "move":
+        return f"{said} → {MAP.name(order['to'])}" + (" via" if order.get("via") else "")
+    helped = unit(order["of_unit"], order["of"])
+    verb = "support" if kind == "support" else "convoy"
+    return f"{said} {verb} {helped}" + (f" move to {MAP.name(order['to'])}" if "to" in order
+                                        else "")
+
+
+@pytest.mark.parametrize("where, power", [
+    (start(MAP), "germany"), (start(MAP), "russia"),
+    (position({"england": ["A LON", "F NTH", "F ENG", "A YOR"]}), "england"),
+])
+@pytest.mark.parametrize("notation", [web_diplomacy, spelt_out])
+def test_every_order_reads_the_same_as_other_engines_write_it(where, power, notation):
+    orders = every_order(where, power)
+    assert len(orders) > 20
+    for order in orders:
+        got, errors = read(MAP, where, power, notation(order))
+        assert (got, errors) == ([order], []), notation(order)
+
+
+@pytest.mark.parametrize("line, understood", [
+    ("F Kie → Ber", "F KIE - BER"), ("F Kie ⇒ Ber", "F KIE - BER"),
+    ("F Kie => Ber", "F KIE - BER"), ("F Kie -> Ber", "F KIE - BER"),
+    ("A Mun ⟶ Bur", "A MUN - BUR"), ("A MUN STANDS", "A MUN H"),
+    ("Fleet Kiel support Army Munich move to Berlin", "F KIE S A MUN - BER"),
+])
+def test_arrows_and_words_of_other_engines(line, understood):
+    assert said(line, "germany") == [understood]
+
+
+def test_short_forms_of_other_engines_via_build_and_remove():
+    where = position({"england": ["A LON", "F NTH"]})
+    assert said("A LON - BEL VIA", "england", where) == ["A LON - BEL VIA CONVOY"]
+    assert said("A LON - BEL BY", "england", where) == [
+        "line 1: write VIA CONVOY after a move that takes a convoy"]
+    winter = {**start(MAP), "season": "winter", "phase": "adjustment",
+              "units": {"TUS": unit_record("italy", "A", "TUS")}}
+    assert said("F BRE B\nA PAR BUILD\nF MAR B", "france", {**winter, "units": {}}) == [
+        "BUILD F BRE", "BUILD A PAR", "BUILD F MAR"]
+    assert said("Build army at Paris.\nBuild fleet at Brest.", "france",
+                {**winter, "units": {}}) == ["BUILD A PAR", "BUILD F BRE"]
+    lost = {**winter, "centres": {"ROM": "italy"},
+            "units": {"TUS": unit_record("italy", "A", "TUS"),
+                      "VEN": unit_record("italy", "A", "VEN")}}
+    assert said("A TUS D", "italy", lost) == ["REMOVE A TUS"]
+    assert said("Destroy the army at Tuscany.", "italy", lost) == ["REMOVE A TUS"]
+
+
+def test_a_bare_hold_disband_or_remove_is_the_one_unit_it_can_mean():
+    alone = position({"england": ["F LON"]})
+    assert said("hold", "england", alone) == ["F LON H"]
+    assert said("hold", "england", position({"england": ["F LON", "A YOR"]})) == [
+        "line 1: say which unit: F LON HOLD or A YOR HOLD"]
+    retreat = {**alone, "phase": "retreat", "dislodged": {
+        "BUR": {**unit_record("england", "A", "BUR"), "from": "PAR", "convoyed": False,
+                "retreats": ["BEL", "PIC"]}}}
+    assert said("disband", "england", retreat) == ["A BUR DISBAND"]
+    with speaking("fr"):
+        assert said("dissous", "england", retreat) == ["A BUR DISBAND"]
+        assert said("tient", "england", position({"england": ["F LON", "A YOR"]})) == [
+            "line 1: dites quelle unité\u00a0: F LON TIENT ou A YOR TIENT"]
+    winter = {**start(MAP), "season": "winter", "phase": "adjustment",
+              "centres": {}, "units": {"TUS": unit_record("italy", "A", "TUS")}}
+    assert said("remove", "italy", winter) == ["REMOVE A TUS"]

@@ -52,7 +52,19 @@ def test_a_wrong_powers_option_says_what_is_wrong(powers, said):
     ({"units": {"england": ["X LON"]}}, "write a unit as A or F"),
     ({"centres": {"england": ["YOR"]}}, "'YOR' is not a supply centre"),
     ({"phase": "summer 1901 movement"}, "write for example"),
-    ({"phase": "spring 1901 retreat"}, "write for example"),
+    ({"phase": "spring 1901 retreat"}, "needs a dislodged unit with somewhere to go"),
+    ({"phase": "spring 1901 retreat", "units": {"france": ["A BUR"]},
+      "dislodged": {"england": ["A BUR"]}}, "write a dislodged unit and where its attacker"),
+    ({"phase": "spring 1901 retreat", "units": {"england": ["A BUR"]},
+      "dislodged": {"england": ["A BUR from PAR"]}}, "must hold the unit of another power"),
+    ({"phase": "spring 1901 retreat", "units": {"france": ["F ENG"]},
+      "dislodged": {"england": ["A PIC from ENG"]}}, "must hold the unit of another power"),
+    ({"phase": "spring 1901 retreat", "units": {"france": ["A PIC", "A BEL"]},
+      "standoffs": ["BEL"], "dislodged": {"england": ["A PIC from PAR"]}}, "BEL holds a unit"),
+    ({"phase": "spring 1901 retreat", "units": {"france": ["A PIC", "A BEL", "A BUR", "A BRE"]},
+      "dislodged": {"england": ["A PIC from PAR"]}}, "needs a dislodged unit with somewhere"),
+    ({"units": {"france": ["A PIC"]}, "dislodged": {"england": ["A PIC from PAR"]}},
+     "only in a retreat phase"),
 ])
 def test_a_position_that_cannot_be_a_game_is_refused_with_the_reason(position, said):
     with pytest.raises(SetupError, match=said):

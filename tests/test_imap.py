@@ -12,7 +12,7 @@ import pytest
 
 from pbem.adjudicator.rng import PhaseRng
 from pbem.cli import main
-from pbem.errors import PbemError
+from pbem.errors import PbemError, TryLater
 from pbem.mail import imap
 from pbem.mail.parse import message_from_bytes
 from pbem.timeutil import later
@@ -247,7 +247,7 @@ def test_a_server_that_never_answers_times_out(tmp_path):
         referee = mail_referee(tmp_path, imap={"host": "127.0.0.1", "port": port,
                                                "security": "none", "user": "tester",
                                                "timeout": 1})
-        with pytest.raises(PbemError, match="timed out"):
+        with pytest.raises(TryLater, match="no answer in time"):
             imap.poll(referee, NOW)
 
 

@@ -265,3 +265,79 @@ def test_a_refusal_with_a_long_subject_fits_a_phone(browser, tmp_path):
     (tmp_path / "db").mkdir()
     faults = mail_faults(browser, tmp_path, refusals(tmp_path / "db"))
     assert not faults, "\n".join(faults)
+
+
+# Each Diplomacy board, as a phone lays it out: the close-ups at their own size, their
+# texts' font sizes in CSS pixels; the whole board 360 px wide, its pieces' boxes.
+MEASURE_BOARD = """
+const [url, view, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+fetch(url).then(r => r.text()).then(text => {
+  const holder = document.getElementById("board");
+  holder.innerHTML = text;
+  const svg = holder.querySelector("svg");
+  if (view) {
+    svg.setAttribute("viewBox", view.box.join(" "));
+    svg.setAttribute("width", view.size[0]);
+    svg.setAttribute("height", view.size[1]);
+    svg.style.width = view.size[0] + "px";
+  }
+  const frame = svg.getBoundingClientRect(), scale = svg.getScreenCTM().a;
+  const seen = box => box.right > frame.left && box.left < frame.right
+    && box.bottom > frame.top && box.top < frame.bottom;
+  const out = box => box.left < frame.left - 0.5 || box.right > frame.right + 0.5
+    || box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5;
+  done({width: frame.width,
+        texts: [...svg.querySelectorAll("text")].filter(t => seen(t.getBoundingClientRect()))
+          .map(t => [t.textContent, parseFloat(t.getAttribute("font-size")) * scale]),
+        outside: [...svg.querySelectorAll("g.piece")].filter(g => out(g.getBoundingClientRect()))
+          .map(g => g.innerHTML.slice(0, 120))});
+});
+"""
+
+
+@pytest.mark.slow
+def test_every_diplomacy_board_of_a_whole_game_reads_on_a_phone(browser, tmp_path):
+    import sqlite3
+    from pbem import demo
+    from pbem.mail import stored
+    demo.play("diplomacy", "phone", tmp_path / "demo", 4)  # two years, to the game's end
+    db = sqlite3.connect(tmp_path / "demo" / "demo.db")
+    try:
+        boards, close_ups = stored.boards_kept(db)
+    finally:
+        db.close()
+    phases = {re.search(r"<title>(.*?)</title>", svg).group(1) for svg in boards}
+    arrows = [svg for svg in boards if 'stroke-width="1" stroke-linejoin="round"' in svg]
+    assert len(phases) == len(boards) >= 7 and len(arrows) >= len(boards) // 2
+    names = {svg: f"board-{n}.svg" for n, svg in enumerate(boards)}
+    for svg, name in names.items():
+        (tmp_path / name).write_text(svg, encoding="utf-8")
+    (tmp_path / "page.html").write_text(
+        "<!DOCTYPE html><html><body style='margin: 0'><div id='board' style='width: 360px'>"
+        "</div></body></html>", encoding="utf-8")
+    server = served(tmp_path)
+    faults = []
+    try:
+        browser.set_window_size(360 + 16, 900)
+        browser.get(f"http://127.0.0.1:{server.server_port}/page.html")
+        for svg, name in names.items():
+            shown = browser.execute_async_script(MEASURE_BOARD, name, None)
+            assert 300 <= shown["width"] <= 360
+            faults += [f"{name}: a piece outside the map: {piece}" for piece in shown["outside"]]
+        windows = {(c["board"], tuple(c["window"])): c for c in close_ups}
+        assert len(windows) >= len(boards)
+        for close_up in windows.values():
+            left, top, right, bottom = close_up["window"]
+            zoom = close_up["zoom"]
+            view = {"box": [left / zoom, top / zoom, (right - left) / zoom,
+                            (bottom - top) / zoom], "size": [right - left, bottom - top]}
+            shown = browser.execute_async_script(MEASURE_BOARD, names[close_up["svg"]], view)
+            assert shown["texts"], "a close-up with no name in it"
+            faults += [f"{names[close_up['svg']]} close up at {close_up['window']}: "
+                       f"'{text}' is {size:.1f} CSS px high"
+                       for text, size in shown["texts"] if size < READABLE]
+    finally:
+        server.shutdown()
+        server.server_close()
+        browser.set_window_size(1300, 900)
+    assert not faults, "\n".join(faults[:20])

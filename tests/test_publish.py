@@ -207,7 +207,7 @@ def test_the_archive_holds_every_game_and_every_page_leads_to_a_file(club):
     # a French page is French from its title on
     title = BeautifulSoup((site / "europe" / "turn-2.fr.html").read_text(encoding="utf-8"),
                           "html.parser").title.string
-    assert title == "Diplomatie europe : Tour 2", title
+    assert title == "Diplomatie europe : Automne 1901, mouvements", title
 
 
 def phases_told(referee, game_id: str) -> list[tuple]:
@@ -226,7 +226,7 @@ def phases_told(referee, game_id: str) -> list[tuple]:
         if now and (row["visible_to"] == "all" or now != turn):
             if last is not None:
                 told.append((*last, game.view(before["game"], None)))
-            last, turn = (now, told_words(now, round_)), now
+            last, turn = (now, told_words(now, round_, game)), now
     if last is not None and state["engine"]["over"]:
         told.append((*last, game.view(state["game"], None)))
     return told

@@ -8,6 +8,8 @@ from email import message_from_bytes, policy
 import os
 from pathlib import Path
 import random
+import re
+import shutil
 import signal
 import smtplib
 import subprocess
@@ -73,8 +75,9 @@ class Running:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_until(condition, timeout: float = 20.0, running: Running | None = None) -> None:
-    """Return when condition() is true; fail after timeout seconds (with pbem run's log)."""
+def wait_until(condition, timeout: float = 60.0, running: Running | None = None) -> None:
+    """Return when condition() is true; fail after timeout seconds (with pbem run's log):
+    ten times what it takes on an idle machine, for a busy one."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "timed out" + (f":\n{running.said()}"
@@ -164,19 +167,21 @@ def test_a_turn_is_resolved_at_its_deadline_with_no_mail_arriving(tmp_path):
     referee = mail_referee(tmp_path)  # mail in and out through the local Maildir folders
     new_game(referee, turn_hours="0.0006")  # a turn of about two seconds
     deadline = referee.table("rome").state["engine"]["deadline"]
+    outbox = tmp_path / "mail" / "outbox" / "new"
+
+    def reports() -> list:
+        return [m for m in parsed(p.read_bytes() for p in outbox.iterdir())
+                if "Turn 2" in m["Subject"]] if outbox.is_dir() else []
     running = Running(tmp_path)
     try:
-        wait_until(lambda: referee.store.game("rome")["phase"] >= 2, running=running)
+        wait_until(lambda: len(reports()) == len(SEATS), running=running)
     finally:
         running.stop()
     closed = next(referee.store.event_rows("rome", of_type="orders_set"))
     assert closed["payload"]["defaulted"] == list(SEATS)  # nobody wrote: default orders
     assert deadline <= closed["at"] <= later(deadline, 3 / 3600)  # on time, not before
     assert referee.store.one("SELECT COUNT(*) AS n FROM inbox")["n"] == 0
-    outbox = tmp_path / "mail" / "outbox" / "new"
-    reports = [m for m in parsed(p.read_bytes() for p in outbox.iterdir())
-               if "Turn 2" in m["Subject"]]
-    assert sorted(m["To"] for m in reports) == [f"{n}@players.example" for n in SEATS]
+    assert sorted(m["To"] for m in reports()) == [f"{n}@players.example" for n in SEATS]
 
 
 def test_it_goes_on_when_the_mail_servers_restart(tmp_path, dovecot, sink):
@@ -231,7 +236,7 @@ def test_what_the_referee_does_meanwhile_is_acted_on_at_once(tmp_path):
         new_game(referee)  # as `pbem new` would, from another process
         outbox = tmp_path / "mail" / "outbox" / "new"
         wait_until(lambda: outbox.is_dir() and len(list(outbox.iterdir())) == 4,
-                   timeout=10, running=running)
+                   running=running)
     finally:
         running.stop()
     welcomes = parsed(p.read_bytes() for p in outbox.iterdir())
@@ -245,11 +250,11 @@ def test_a_login_the_server_refuses_stops_it_with_the_reason(tmp_path, dovecot):
                           timeout=60)
     assert done.returncode == 78  # EX_CONFIG: the settings must change first
     said = done.stderr.strip().splitlines()[-1]
-    assert said.startswith("Error: IMAP 127.0.0.1") and "check the [imap] settings" in said
+    assert said.startswith("pbem: IMAP 127.0.0.1") and "check the [imap] settings" in said
     assert "Traceback" not in done.stderr
 
 
-def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkeypatch):
+def test_sigterm_finishes_the_mail_in_hand_and_leaves_the_rest_queued(tmp_path, monkeypatch):
     referee = mail_referee(tmp_path)
     new_game(referee)
     referee.tick(system_now())  # the welcomes
@@ -276,10 +281,16 @@ def test_sigterm_finishes_the_mail_in_hand_and_sends_its_answer(tmp_path, monkey
     assert signal.getsignal(signal.SIGTERM) is previous
     rows = referee.store.all("SELECT status FROM inbox ORDER BY id")
     assert [r["status"] for r in rows] == ["done"] * 3 + ["new"] * 9
-    assert referee.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0
-    sent = parsed(p.read_bytes() for p in (tmp_path / "mail" / "outbox" / "new").iterdir())
-    assert [len(answers(sent, f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] == \
-        [1] * 3 + [0] * 9
+    waiting = referee.store.all("SELECT kind FROM outbox WHERE status = 'pending'")
+    assert len(waiting) == 3  # the answers wait for the next start, which sends them first
+
+    def sent():
+        return parsed(p.read_bytes() for p in (tmp_path / "mail" / "outbox" / "new").iterdir())
+    assert [len(answers(sent(), f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] \
+        == [0] * 12
+    referee.tick(system_now())
+    assert [len(answers(sent(), f"<{SEATS[n % 4]}.{n}@players.example>")) for n in range(12)] \
+        == [1] * 12
 
 
 RUN_KILLED_AT_WRITE = KILLED_AT_WRITE + """
@@ -329,7 +340,7 @@ def test_kills_at_random_moments_while_mail_arrives_lose_nothing_and_repeat_noth
         wait_until(lambda: {r["status"] for r in referee.store.all("SELECT status FROM inbox")}
                    == {"done"} and len(referee.store.all("SELECT id FROM inbox")) == len(mails)
                    and not referee.store.one("SELECT 1 FROM outbox WHERE status != 'sent'"),
-                   timeout=60, running=running)
+                   timeout=300, running=running)
     finally:
         running.stop()
     assert lives.count("at a write") >= 4 and lives.count("at a moment") >= 4, lives
@@ -389,3 +400,59 @@ def test_a_tick_or_poll_refused_while_pbem_run_holds_the_database_is_told_so(ref
             with tick_lock(path):
                 pass
     assert "another pbem tick is running on this database" in str(taken.value)
+
+
+def units(page: Path) -> dict[str, str]:
+    """The systemd units a page gives in full: {file name: text}, each block begun by its
+    '# /etc/systemd/system/NAME' line."""
+    found = re.findall(r"```ini\n# /etc/systemd/system/(\S+)\n(.*?)```", page.read_text(), re.S)
+    return dict(found)
+
+
+def test_the_systemd_units_of_the_docs_pass_systemd_analyze_verify(tmp_path):
+    if shutil.which("systemd-analyze") is None:
+        pytest.fail("the systemd units are checked by systemd-analyze: apt-get install systemd")
+    written = units(Path(__file__).parent.parent / "docs" / "running.md")
+    assert {"pbem.service", "pbem-failed@.service", "pbem-poll.service", "pbem-tick.service",
+            "pbem-tick.timer"} <= set(written)
+    club = tmp_path / "srv-pbem"
+    club.mkdir()
+    (club / ".venv").symlink_to(Path(sys.executable).parent.parent)  # pbem's venv
+    folder = tmp_path / "system"
+    folder.mkdir()
+    for name, text in written.items():
+        (folder / name).write_text(text.replace("/srv/pbem", str(club)))
+    checked = subprocess.run(["systemd-analyze", "verify", *sorted(map(str, folder.iterdir()))],
+                             capture_output=True, text=True, timeout=120)
+    assert (checked.returncode, checked.stderr) == (0, ""), checked.stderr
+    run = dict(re.findall(r"^(\w+)=(.*)$", written["pbem.service"], re.M))
+    assert run["Restart"] == "on-failure" and run["RestartPreventExitStatus"] == "78"  # 75 too
+    assert run["OnFailure"] == "pbem-failed@%n.service" and run["TimeoutStopSec"]
+    assert (run["ProtectSystem"], run["ReadWritePaths"], run["PrivateTmp"],
+            run["NoNewPrivileges"], run["UMask"]) == ("strict", "/srv/pbem", "yes", "yes",
+                                                      "0077")
+    assert f"ExecStart={club}/.venv/bin/pbem run -v" in (folder / "pbem.service").read_text()
+
+
+def test_an_outage_mails_the_referee_when_it_begins_and_when_it_ends(tmp_path, dovecot, sink):
+    mail_referee(tmp_path, imap=dovecot.settings(), smtp=sink.settings())
+    running = Running(tmp_path)
+
+    def to_referee() -> list:
+        return [m for m in parsed(d.raw for d in sink.deliveries)
+                if m["To"] == "boss@referee.example"]
+    try:
+        wait_until(lambda: "pbem run: mail from" in running.said(), running=running)
+        dovecot.stop()  # the connection drops, then each new one is refused
+        wait_until(lambda: running.said().count("reconnecting in") >= 3, running=running)
+        dovecot.start()
+        wait_until(lambda: len(to_referee()) == 2, running=running)
+        time.sleep(1)
+    finally:
+        running.stop()
+    began, ended = to_referee()
+    where = f"IMAP 127.0.0.1:{dovecot.port}"
+    assert began["Subject"] == f"[pbem] {where} fails"
+    assert "Connection refused" in text(began) and "when it is over" in text(began)
+    assert ended["Subject"] == f"[pbem] {where} works again"
+    assert len(to_referee()) == 2  # not one for each attempt

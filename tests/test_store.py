@@ -1,10 +1,14 @@
 """The SQLite store: migrations, the append-only hash-chained log, transactions."""
 
 from email.message import EmailMessage
+import hashlib
+from pathlib import Path
 import sqlite3
+import tomllib
 
 import pytest
 
+from pbem import __version__
 from pbem.adjudicator.contract import public
 from pbem.store import GENESIS, Store, chain_hash, raw_digest
 
@@ -26,7 +30,33 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
         ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",),
         ("030_observers",), ("031_players",), ("04m_outbox_parts",), ("05r_outbox_seq",),
-        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",), ("09s_signup_wishes",)]
+        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",), ("09a_outages",),
+        ("09s_signup_wishes",)]
+
+
+# The schema each version of pbem makes (see `schema`): a schema change raises the version, so
+# an older pbem refuses a database a newer one changed, and names both versions.
+SCHEMAS = {"0.1.0": "873b17cef77d433b", "0.2.0": "6cf97af552bc4470",
+           "0.3.0": "3369a0ac9ebb3eb0"}
+
+
+def schema(path) -> str:
+    """A short digest of what a database file's schema is: its tables, indexes, triggers."""
+    rows = sqlite3.connect(path).execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+        "ORDER BY type, name").fetchall()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+def test_each_schema_change_raises_pbems_version(tmp_path):
+    Store(tmp_path / "pbem.db")
+    made = schema(tmp_path / "pbem.db")
+    assert SCHEMAS.get(__version__) == made, (
+        f"pbem {__version__} made a new schema ({made}): raise the version in pyproject.toml "
+        "and pbem/__init__.py, and add it to SCHEMAS")
+    assert len(set(SCHEMAS.values())) == len(SCHEMAS)
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert project["project"]["version"] == __version__
 
 
 def old_mail(number: int, png: bytes) -> bytes:

@@ -8,9 +8,9 @@ from pbem.i18n import N_
 
 from .bot import bot_orders
 from .drawing import own_area, svg_context
-from .present import board_text, briefing, describe_orders, narrate, view
-from .rules import (apply, default_orders, outcome, parse, pending, resolve, survivors,
-                    turn_of)
+from .present import board_text, briefing, describe_orders, narrate, turn_words, view
+from .rules import (apply, default_orders, order_keys, outcome, parse, pending, resolve,
+                    survivors, teams, turn_of)
 from .start import roles, setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
@@ -41,4 +41,5 @@ def timing(options: dict) -> dict:
 __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_options",
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
-           "bot_orders", "briefing", "survivors", "turn_of", "roles"]
+           "bot_orders", "briefing", "survivors", "teams", "turn_of", "turn_words", "order_keys",
+           "roles"]

@@ -1,8 +1,11 @@
-"""The map of Diplomacy (map.toml) as plain lookups, read once per process.
+"""The map of Diplomacy (maps/<name>/map.toml) as plain lookups, read once per process.
 
 A *province* is a three-letter key ("SPA"). A *place* is where a unit stands
 or goes: the province key, or for a fleet on a province with two coasts, the
 key and the coast ("SPA/NC"). Armies stand on provinces; fleets on places.
+
+A map is a folder of maps/: its map.toml (provinces, powers, borders) and its
+drawing (shapes.toml, read by drawing.py). The standard map is "standard".
 """
 
 from collections import deque
@@ -11,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 import tomllib
 
-HERE = Path(__file__).parent
+MAPS = Path(__file__).parent / "maps"
+STANDARD = "standard"
 ARMY, FLEET = "A", "F"
 LAND, SEA = "land", "sea"
 
@@ -25,7 +29,6 @@ class Province:
     french: str
     kind: str
     centre: bool
-    place: tuple
     aliases: tuple  # other abbreviations players write, English or French
     coasts: tuple  # ("NC", "SC") on a province with two coasts, else ()
     french_key: str  # the abbreviation French players write ("BOU"): the key where the same
@@ -41,6 +44,8 @@ class Power:
     home: tuple
     units: tuple  # "F STP/SC"
     french_the: str  # the French name with its article, as a sentence says it: "la France"
+    letter: str  # the letter its units and centres bear on the board: "F"
+    country: tuple  # the provinces the board colours as its home country
 
 
 def province_of(place: str) -> str:
@@ -54,22 +59,20 @@ def coast_of(place: str) -> str | None:
 
 
 class Board:
-    """The provinces, the powers and every border of the standard map."""
+    """The provinces, the powers and every border of a map."""
 
-    def __init__(self, data: dict):
-        self.width = data["board"]["width"]
-        self.height = data["board"]["height"]
+    def __init__(self, data: dict, folder: Path):
+        self.folder = folder
         self.victory = data["board"]["victory"]
         self.coast_names = data["coast_names"]
         self.provinces = {}
         self.army = {}
         self.fleet = {}
-        self.coast_places = {}
         for key, row in sorted(data["provinces"].items()):
             coasts = row.get("coasts", {})
             self.provinces[key] = Province(
                 key, row["name"], row["fr"], row["kind"], row.get("centre", False),
-                tuple(row["place"]), (*row.get("aliases", ()), *row.get("fr_abbr", "").split()),
+                (*row.get("aliases", ()), *row.get("fr_abbr", "").split()),
                 tuple(sorted(coasts)), row.get("fr_abbr", key))
             if row["kind"] != SEA:
                 self.army[key] = frozenset(row["army"])
@@ -77,9 +80,9 @@ class Board:
                 self.fleet[key] = frozenset(row["fleet"])
             for coast, table in coasts.items():
                 self.fleet[f"{key}/{coast}"] = frozenset(table["fleet"])
-                self.coast_places[f"{key}/{coast}"] = tuple(table["place"])
         self.powers = {key: Power(key, row["name"], row["fr"], tuple(row["home"]),
-                                  tuple(row["units"]), row["fr_the"])
+                                  tuple(row["units"]), row["fr_the"], row["letter"],
+                                  tuple(row["country"]))
                        for key, row in sorted(data["powers"].items())}
         self.home_of = {p: power.key for power in self.powers.values() for p in power.home}
         self.neighbours = {key: frozenset(self.army.get(key, ())) |
@@ -178,7 +181,8 @@ class Board:
         return words
 
 
-@lru_cache(maxsize=1)
-def board() -> Board:
-    """The standard map, read once per process."""
-    return Board(tomllib.loads((HERE / "map.toml").read_text(encoding="utf-8")))
+@lru_cache(maxsize=4)
+def board(name: str = STANDARD) -> Board:
+    """A map (the standard one unless named), read once per process."""
+    folder = MAPS / name
+    return Board(tomllib.loads((folder / "map.toml").read_text(encoding="utf-8")), folder)

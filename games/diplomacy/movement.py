@@ -34,7 +34,7 @@ to the land route.
 
 from .board import ARMY, Board, coast_of, province_of
 from .orders import Refused, check_movement
-from .position import next_phase, place_of, unit_record
+from .position import next_phase, place_of, retreat_places, unit_record
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
@@ -292,7 +292,7 @@ class Movement:
         contested = sorted(p for p, rivals in self.moves_to.items()
                            if p not in units and any(self.prevent(r) for r in rivals))
         for province, unit in dislodged.items():
-            unit["retreats"] = self._retreats(province, unit, units, contested)
+            unit["retreats"] = retreat_places(self.board, province, unit, units, contested)
         after = {**self.position, "units": dict(sorted(units.items()))}
         report = {"results": self._results(dislodged), "contested": contested,
                   "dislodged": dislodged, "disbanded": []}
@@ -307,16 +307,6 @@ class Movement:
         winner = next(m for m in self.moves_to[province] if self.resolve(("move", m)))
         unit = dict(self.units[province])
         return {**unit, "from": winner, "convoyed": winner in self.convoys}
-
-    def _retreats(self, province: str, unit: dict, units: dict, contested: list) -> list:
-        place = place_of(province, unit)
-        if unit["type"] == ARMY:
-            targets = self.board.army[province]
-        else:
-            targets = self.board.fleet[place]
-        return sorted(t for t in targets
-                      if province_of(t) not in units and province_of(t) not in contested and
-                      (province_of(t) != unit["from"] or unit["convoyed"]))
 
     def _results(self, dislodged: dict) -> list:
         results = []

@@ -9,7 +9,10 @@ One order per line, in any case, provinces by abbreviation or by name
     A BUR - PAR  /  A BUR DISBAND                       (retreats)
     BUILD A PAR  /  BUILD F STP/NC  /  REMOVE A BER  /  WAIVE   (winter)
 
-and in French words: ``A PAR - BOU``, ``A PAR VERS BOU``, ``A MUN TIENT``,
+and as other engines and phones write them: ``F Bot → Swe``, ``The army at Munich
+hold.`` (webDiplomacy), ``Fleet North Sea support Fleet Sweden move to Denmark``,
+``A BUL - RUM VIA``, ``F BRE B``, ``A TUS D``; a bare ``disband`` or ``hold`` when one
+unit alone can be meant; and in French words: ``A PAR - BOU``, ``A PAR VERS BOU``, ``A MUN TIENT``,
 ``F LON SOUTIENT A PDG - BEL``, ``F MDN CONVOIE A LON - BEL``,
 ``A LON - BEL PAR CONVOI``, ``A BOU DISSOUS``, ``CONSTRUIT F SPB/CN``,
 ``RETIRE A BER``, ``RENONCE`` (docs/rules/diplomacy.md lists them).
@@ -42,16 +45,21 @@ from .position import adjustment, place_of, unit_text
 
 UNIT_WORDS = {"A": ARMY, "ARMY": ARMY, "ARMEE": ARMY, "F": FLEET, "FLEET": FLEET,
               "FLOTTE": FLEET}
-HOLD = {"H", "HOLD", "HOLDS", "T", "TIENT", "TIENNENT", "TENIR"}
+HOLD = {"H", "HOLD", "HOLDS", "STAND", "STANDS", "T", "TIENT", "TIENNENT", "TENIR"}
 MOVE = {"-", "TO", "M", "MOVE", "MOVES", "VERS"}
 SUPPORT = {"S", "SUPPORT", "SUPPORTS", "SOUTIENT", "SOUTIEN", "SOUTENIR"}
 CONVOY = {"C", "CONVOY", "CONVOYS", "CONVOIE", "CONVOI", "CONVOYER"}
 DISBAND = {"D", "DISBAND", "DISBANDS", "DISSOUS", "DISSOUDRE"}
 RETREAT = {"R", "RETREAT", "RETREATS", "RETRAITE", "RECULE"}
 BUILD = {"B", "BUILD", "BUILDS", "CONSTRUIT", "CONSTRUIRE"}
-REMOVE = {"REMOVE", "REMOVES", "RETIRE", "RETIRER"} | DISBAND
+REMOVE = {"REMOVE", "REMOVES", "DESTROY", "RETIRE", "RETIRER"} | DISBAND
 WAIVE = {"WAIVE", "WAIVES", "RENONCE", "RENONCER"}
-VIA = {"VIA", "BY", "PAR"}  # A LON - BEL VIA CONVOY, A LON - BEL PAR CONVOI
+VIA = {"VIA", "BY", "PAR"}  # A LON - BEL VIA CONVOY, A LON - BEL PAR CONVOI; A LON - BEL VIA
+# Words other engines put around a unit and its province, read past: webDiplomacy's "The army
+# at Munich hold.", "Build fleet at St. Petersburg (North coast)".
+ARTICLE, AT = "THE", "AT"
+# The move words webDiplomacy and Diplicity write before a place: "move to Denmark".
+TO = "TO"
 # A power's name or adjective, in English or French: read past before a unit, and naming
 # the power of a WAIVE.
 NATIONALITIES = {
@@ -96,10 +104,15 @@ TALK = frozenset("""
 """.split())
 
 
+# The arrows people write for a move, as phones, Macs and other engines write them.
+ARROWS = re.compile(r"-+>|=+>|[\u2192\u21d2\u27f6\u27f9\u2794\u279c\u27a1\u21e8\u21fe\u21a6]")
+
+
 def words(line: str) -> list:
-    """A line as upper-case words without accents, with "-" and "/" as words of their own."""
-    plain = unicodedata.normalize("NFKD", line).encode("ascii", "ignore").decode().upper()
-    plain = plain.replace("->", " - ").replace("=>", " - ")
+    """A line as upper-case words without accents, with "-" and "/" as words of their own;
+    an arrow ("->", "=>", "→", "⇒") is a "-"."""
+    plain = unicodedata.normalize("NFKD", ARROWS.sub(" - ", line))
+    plain = plain.encode("ascii", "ignore").decode().upper()
     return re.findall(r"[A-Z0-9]+|[-/]", plain)
 
 
@@ -156,9 +169,12 @@ def remark_of(board: Board, number: int, line: str) -> OrderError | None:
     """The remark a line is (chat between the orders: its first word can start no order
     and is no typing mistake for an order's word; a line of no word at all, ":)"), or
     None."""
-    first = words(line)[:1]
+    first = words(line)[:2]
     if not line.strip():
         return None
+    if first[:1] == [ARTICLE] and first[1:] and first[1] in UNIT_WORDS:
+        return None  # webDiplomacy's "The army at Munich hold."
+    first = first[:1]
     if first and first[0] in first_words(board):
         return talk_about_place(board, number, line)
     return aside(number, line, first[0].lower() if first else "", order_words(board))
@@ -206,10 +222,23 @@ class Reader:
 
     def unit(self) -> str | None:
         """An optional unit type (A, ARMY, F or FLEET), after an optional nationality
-        ("German A MUN"), which is not needed and not checked."""
+        ("German A MUN"), which is not needed and not checked; "the army at Munich" as
+        webDiplomacy writes it."""
         self.nationality()
+        if self.peek() == ARTICLE and self.words[self.at + 1:self.at + 2] and \
+                self.words[self.at + 1] in UNIT_WORDS:
+            self.at += 1
         word = self.take(UNIT_WORDS)
+        if word:
+            self.take({AT})
         return UNIT_WORDS[word] if word else None
+
+    def moving(self) -> bool:
+        """A move's word, and the "to" after it ("-", "move to", "moves to"), taken."""
+        if self.take(MOVE):
+            self.take({TO})
+            return True
+        return False
 
     def nationality(self) -> str | None:
         """The power a nationality word here names (consumed), or None; "English Channel"
@@ -333,30 +362,53 @@ def read_unit_order(reader: Reader, order: dict, phase: str) -> dict:
         reader.take(MOVE)  # "F SWE RETREATS TO BOT", "A BUR RECULE VERS PIC"
         order = {"type": "retreat" if phase == "retreat" else "move", **order,
                  "to": reader.place()}
-        while reader.take(MOVE):  # a convoy route written out: only its end counts
+        while reader.moving():  # a convoy route written out: only its end counts
             order["to"] = reader.place()
-        if reader.take(VIA):
-            if not reader.take(CONVOY):
-                raise Unreadable(_("write VIA CONVOY after a move that takes a convoy"))
-            order["via"] = True
-        return order
+        via = reader.take(VIA)
+        if via and not reader.take(CONVOY) and (via != "VIA" or not reader.done()):
+            raise Unreadable(_("write VIA CONVOY after a move that takes a convoy"))
+        return {**order, "via": True} if via else order
     if reader.take(SUPPORT):
-        order = {"type": "support", **order, "of_unit": reader.unit(), "of": reader.place()}
-        if reader.take(MOVE):
-            order["to"] = reader.place()
-        else:
-            reader.take(HOLD)
-        return order
+        return {"type": "support", **order, **supported(reader)}
     if reader.take(CONVOY):
-        order = {"type": "convoy", **order, "of_unit": reader.unit(), "of": reader.place()}
-        if not reader.take(MOVE):
-            raise Unreadable(_("a convoy names the army and where it goes: F NTH C A LON - BEL"))
-        order["to"] = reader.place()
-        return order
+        return {"type": "convoy", **order, **convoyed(reader)}
     if reader.done():
         raise Unreadable(_("the order is missing: H, -, S or C after the unit"))
     raise Unreadable(_("I do not understand {word!r}: write H, -, S or C after the unit").format(
         word=reader.peek()))
+
+
+def supported(reader: Reader) -> dict:
+    """The unit a support helps, and where it moves (keys of_unit, of, and to for a move):
+    "A VEN - TRI", "A VEN", "Fleet Sweden move to Denmark", or as webDiplomacy writes
+    them, "support move to Denmark from Sweden", "support hold to Norway"."""
+    if reader.take(HOLD):
+        reader.take({TO})
+        return {"of_unit": reader.unit(), "of": reader.place()}
+    if reader.moving():
+        to = reader.place()
+        if not reader.take({"FROM"}):
+            raise Unreadable(_("a support names the unit it helps: F NTH S F SWE - DEN"))
+        return {"of_unit": reader.unit(), "of": reader.place(), "to": to}
+    helped = {"of_unit": reader.unit(), "of": reader.place()}
+    if reader.moving():
+        return {**helped, "to": reader.place()}
+    reader.take(HOLD)
+    return helped
+
+
+def convoyed(reader: Reader) -> dict:
+    """The army a convoy carries and where (keys of_unit, of, to): "A LON - BEL", or as
+    webDiplomacy writes it, "convoy to Norway from Yorkshire"."""
+    if reader.take({TO}):
+        to = reader.place()
+        if not reader.take({"FROM"}):
+            raise Unreadable(_("a convoy names the army and where it goes: F NTH C A LON - BEL"))
+        return {"of_unit": reader.unit(), "of": reader.place(), "to": to}
+    carried = {"of_unit": reader.unit(), "of": reader.place()}
+    if not reader.moving():
+        raise Unreadable(_("a convoy names the army and where it goes: F NTH C A LON - BEL"))
+    return {**carried, "to": reader.place()}
 
 
 def read_adjustment(reader: Reader, example: str) -> dict:
@@ -370,6 +422,15 @@ def read_adjustment(reader: Reader, example: str) -> dict:
         return {"type": "build", "unit": reader.unit(), "at": reader.place()}
     if reader.take(REMOVE):
         return {"type": "remove", "unit": reader.unit(), "at": reader.place()}
+    unit = reader.unit()
+    if unit:  # the verb after the unit, as other engines write it: "F BRE B", "A TUS D"
+        at = reader.place()
+        if reader.take(BUILD):
+            return {"type": "build", "unit": unit, "at": at}
+        if reader.take(REMOVE):
+            return {"type": "remove", "unit": unit, "at": at}
+        raise Unreadable(_("write BUILD or REMOVE: for example {example}").format(
+            example=example))
     raise Unreadable(unknown_word(reader.peek() or "", sorted(BUILD | REMOVE | WAIVE),
                                   example))
 
@@ -741,7 +802,8 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
             continue
         for piece in several(board, phase, line, written_example) or [line]:
             try:
-                written = read_line(board, phase, piece, written_example)
+                written = read_line(board, phase, lone(position, powers, piece),
+                                    written_example)
                 power = power_of(board, position, powers, written)
                 if winter:
                     order = winter[power].check(written)
@@ -764,6 +826,32 @@ def read_orders(board: Board, position: dict, powers, text: str) -> tuple:
                     unit=f"{order['unit']} {order['at']}")))
     errors.sort(key=lambda e: e.line)
     return orders, errors
+
+
+def lone(position: dict, powers, line: str) -> str:
+    """A bare HOLD, DISBAND or REMOVE ("disband", "tient") as the order of the one unit it
+    can be meant for now ("A BUR DISBAND"); the line itself when it is no bare verb.
+    Unreadable when several units could be meant."""
+    said = words(line)
+    verb = said[0] if len(said) == 1 else None
+    phase = position["phase"]
+    if phase == "movement" and verb in HOLD:
+        units = {p: u for p, u in position["units"].items() if u["power"] in powers}
+    elif phase == "retreat" and verb in DISBAND:
+        units = {p: u for p, u in position["dislodged"].items()
+                 if u["power"] in powers and u["retreats"]}
+    elif phase == "adjustment" and verb in REMOVE:
+        units = {p: u for p, u in position["units"].items()
+                 if u["power"] in powers and adjustment(position, u["power"]) < 0}
+    else:
+        return line
+    written = {p: f"{verb} {unit_text(p, u)}" if phase == "adjustment" else
+               f"{unit_text(p, u)} {verb}" for p, u in sorted(units.items())}
+    choices = list(written.values())
+    if len(choices) == 1:
+        return choices[0]
+    raise Unreadable(_("say which unit: {orders}").format(orders=_("{some} or {last}").format(
+        some=", ".join(choices[:-1]), last=choices[-1]) if choices else verb))
 
 
 # What separates orders written on one line: "A Vie - Gal; A Bud - Ser, F Tri - Alb",

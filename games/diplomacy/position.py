@@ -54,7 +54,7 @@ report needs: "dislodged" (each with its "retreats"), "contested" and
 a winter. ``next_phase`` and ``winner`` below chain the phases.
 """
 
-from .board import Board, coast_of, province_of
+from .board import ARMY, Board, coast_of, province_of
 
 
 def start(board: Board) -> dict:
@@ -86,6 +86,20 @@ def place_of(province: str, record: dict) -> str:
 def unit_text(province: str, record: dict) -> str:
     """A unit as a judge writes it: "F STP/SC"."""
     return f"{record['type']} {place_of(province, record)}"
+
+
+def retreat_places(board: Board, province: str, unit: dict, units: dict,
+                   contested) -> list:
+    """Where a unit dislodged from a province may retreat, sorted: a place next to it that
+    no unit holds, that no standoff left empty (`contested`), and that is not the
+    province its attacker came from, unless the attacker was convoyed."""
+    if unit["type"] == ARMY:
+        targets = board.army[province]
+    else:
+        targets = board.fleet[place_of(province, unit)]
+    return sorted(t for t in targets
+                  if province_of(t) not in units and province_of(t) not in contested and
+                  (province_of(t) != unit["from"] or unit["convoyed"]))
 
 
 def powers_units(position: dict, power: str) -> list:

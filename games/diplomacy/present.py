@@ -16,23 +16,35 @@ from .board import board
 from .orders import SAID, order_text, place_words, power_in_sentence, power_words
 from .adjustments import disorder_removals
 from .position import adjustment, powers_units, unit_text
-from .rules import SEASONS, free_homes, seat_powers, turn_of
+from .rules import SEASONS, YEAR, free_homes, seat_powers, turn_of
 
 WIDTH = 78
 NBSP = "\u00a0"
-PHASES = {"movement": N_("movement"), "retreat": N_("retreats"),
-          "adjustment": N_("adjustments")}
 RESULTS = {"succeeded": N_("succeeded"), "bounced": N_("bounced"), "cut": N_("cut"),
            "dislodged": N_("dislodged"), "void": N_("void"), "no convoy": N_("no convoy")}
+# What a support or a convoy did when it was neither cut nor void: a move it helped may
+# still bounce, so it is not said to have "succeeded".
+HELPED = {"support": N_("given"), "convoy": N_("convoyed")}
 VOID = {"unmatched": N_("void: the unit it helps was ordered otherwise"),
         "overland": N_("void: the army goes over land")}
 
 
+PHASES = {"movement": N_("movement"), "retreat": N_("retreats"),
+          "adjustment": N_("adjustments")}
+
+
+def turn_words(turn: int, round_=None) -> str:
+    """A turn (rules.turn_of) as players name it, in the current language: "Spring 1901,
+    movement", "Automne 1901, retraites", "Winter 1901, adjustments"."""
+    year, at = divmod(turn, len(YEAR))
+    season, phase = YEAR[at]
+    return _("{season} {year}, {phase}").format(season=_(SEASONS[season]), year=year,
+                                                phase=_(PHASES[phase]))
+
+
 def when_words(position: dict) -> str:
     """A phase in words: "Spring 1901, movement", "Printemps 1901, mouvements"."""
-    season, phase = SEASONS[position["season"]], PHASES[position["phase"]]
-    return _("{season} {year}, {phase}").format(season=_(season), year=position["year"],
-                                                phase=_(phase))
+    return turn_words(turn_of({"position": position})[0])
 
 
 def who(power: str, seat: str | None) -> str:
@@ -43,7 +55,8 @@ def who(power: str, seat: str | None) -> str:
 
 
 def view(state: dict, seat: str | None = None) -> dict:
-    """The board and the game as a seat (or the public, seat=None) sees it."""
+    """The board and the game as a seat (or the public, seat=None) sees it, with the orders
+    of the phases resolved last and their results (what the board draws)."""
     position = state["position"]
     the_board = board()
     powers = []
@@ -67,6 +80,7 @@ def view(state: dict, seat: str | None = None) -> dict:
                           if province.centre and p not in position["centres"]),
         "last_year": state["last_year"],
         "result": state["result"],
+        "resolved": state.get("resolved"),
     }
     if seat is not None:
         out["you"] = yours(state, seat)
@@ -205,11 +219,13 @@ def whole(order: str) -> str:
 
 
 def result_words(result: dict) -> str:
-    """One order and what became of it: "A PAR - BUR (bounced)", "A BUD H (no order)"; a
-    hold that stood says no result."""
+    """One order and what became of it: "A PAR - BUR (bounced)", "A BUD H (no order)",
+    "A BUD S A VIE - GAL (given)"; a hold that stood says no result."""
     order = whole(order_text(result["order"], current()))
     marks = [_("no order")] if result.get("default") else []
     said = VOID.get(result.get("why")) if result["result"] == "void" else None
+    if said is None and result["result"] == "succeeded":
+        said = HELPED.get(result["order"]["type"])
     if said is None and (result["result"] != "succeeded" or
                          result["order"]["type"] not in ("hold", "waive")):
         said = RESULTS[result["result"]]
@@ -270,21 +286,31 @@ def narrate(event, state=None) -> str | None:
 
 
 def centres_words(p: dict) -> str:
-    """The supply centres that changed hands after a Fall, and every power's count."""
+    """The supply centres that changed hands after a Fall, then the table of every power's
+    centres with the change since last year, one power a line."""
     changes = []
+    gained = dict.fromkeys(p["centres"], 0)
     for change in p["changes"]:
         gainer = power_in_sentence(board(), change["to"])
+        gained[change["to"]] += 1
         if change["from"]:
+            gained[change["from"]] -= 1
             changes.append(_("{centre} to {power} (from {loser})").format(
                 centre=change["centre"], power=gainer,
                 loser=power_in_sentence(board(), change["from"])))
         else:
             changes.append(_("{centre} to {power}").format(centre=change["centre"],
                                                            power=gainer))
-    counts = ", ".join(f"{power_words(board(), power)} {count}"
-                       for power, count in p["centres"].items() if count)
-    return _("Supply centres after the Fall of {year}: {changes}. Centres now: {counts}.").format(
-        year=p["year"], changes=_("; ").join(changes), counts=counts)
+    head = _("Supply centres after the Fall of {year}: {changes}.").format(
+        year=p["year"], changes=_("; ").join(changes)) if changes else \
+        _("Supply centres after the Fall of {year}: none changed hands.").format(year=p["year"])
+    rows = [(power_words(board(), power), count, gained[power])
+            for power, count in p["centres"].items() if count or gained[power]]
+    width = max(len(name) for name, _count, _change in rows)
+    return "\n".join([head, _("Centres, and the change since last year:")] + [
+        f"{name.ljust(width)} {count:>2}  {change:+d}" if change else
+        f"{name.ljust(width)} {count:>2}   =" for name, count, change in rows])
+
 
 
 def next_words(position: dict) -> str:

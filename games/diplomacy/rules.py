@@ -6,16 +6,19 @@ The game's state is plain data::
      "position": {...},           # the position of the phase under way (position.py)
      "last_year": 1910 | None,    # --option years: the game ends after this year's Fall
      "adjust_hours": 24 | None,   # --option adjust_hours: retreats' and winters' length
+     "resolved": {"phases": [{"year", "season", "phase"}], "results": [...], "asked": bool},
+                                  # the orders of the phases resolved since a phase last asked
+                                  # someone, with their results: what the board draws
      "result": None | {"winners": [powers], "reason": "solo" | "years",
                        "centres": {power: count}}}
 
 A phase resolves into public events, each told in the reports: every
 power's orders with their results (``orders_resolved``), the units
 dislodged and where they may go (``dislodged``), the provinces a standoff
-left empty (``standoffs``), the supply centres that changed hands after
-Fall (``centres_changed``), then ``phase_begun`` with the next position
-(marked ``final`` when the game ends there), and ``game_won`` or
-``game_ended`` when the game is over. A phase that asks no
+left empty (``standoffs``), once each Fall is over the supply centres
+that changed hands (if any) and every power's count (``centres_changed``),
+then ``phase_begun`` with the next position (marked ``final`` when the game
+ends there), and ``game_won`` or ``game_ended`` when the game is over. A phase that asks no
 seat anything (a retreat or a winter of powers nobody plays) is resolved at
 once, with the phase before it.
 """
@@ -46,8 +49,12 @@ def apply(state: dict, event) -> dict:
         return {"powers": dict(p["powers"]), "position": p["position"],
                 "last_year": p["last_year"], "adjust_hours": p["adjust_hours"],
                 "result": None}
-    if event.type == "phase_begun":
+    if event.type == "orders_resolved":
+        shown(state, p)
+    elif event.type == "phase_begun":
         state["position"] = p["position"]
+        if "resolved" in state:
+            state["resolved"]["asked"] = bool(pending(state))
     elif event.type == "game_won":
         state["result"] = {"winners": [p["power"]], "reason": "solo", "centres": p["centres"]}
     elif event.type == "game_ended":
@@ -56,9 +63,35 @@ def apply(state: dict, event) -> dict:
     return state
 
 
+def shown(state: dict, p: dict) -> None:
+    """Keep a power's results for the board: those of the phases resolved at once, since
+    the last phase that asked someone (a Spring's moves and the retreats nobody could
+    make are drawn together)."""
+    resolved = state.get("resolved")
+    if resolved is None or resolved["asked"]:
+        resolved = state["resolved"] = {"phases": [], "results": [], "asked": False}
+    when = {"year": p["year"], "season": p["season"], "phase": p["phase"]}
+    if when not in resolved["phases"]:
+        resolved["phases"].append(when)
+    resolved["results"] += [{"power": p["power"], **result} for result in p["results"]]
+
+
 def seat_powers(state: dict, seat: str) -> list:
     """The powers a seat plays, in the map's order."""
     return [power for power, player in state["powers"].items() if player == seat]
+
+
+def teams(state: dict) -> dict:
+    """The powers a PRESS may name, each by its English and French names and its
+    three-letter code ("PRESS France", "PRESSE Turquie", "PRESS FRA, ENG"): {name: [the
+    seat playing it]}. A power nobody plays is no one to write to."""
+    out = {}
+    for key, power in board().powers.items():
+        seat = state["powers"][key]
+        if seat:
+            for name in (power.name, power.french, power.name[:3].upper()):
+                out[name] = [seat]
+    return dict(sorted(out.items()))
 
 
 def acts(state: dict, power: str) -> bool:
@@ -105,6 +138,22 @@ def parse(state: dict, seat: str, text: str) -> tuple:
     return read_orders(board(), state["position"], seat_powers(state, seat), text)
 
 
+def order_keys(state: dict, seat: str, text: str) -> dict:
+    """What each line of a seat's orders gives an order for, as the judges count it: {line
+    number: [the provinces of the units it orders, or of its builds; "WAIVE" and the power
+    for a waive]}. A line that gives no order has none: a new mail replaces the orders of
+    the units it names, and the others stand."""
+    powers = seat_powers(state, seat)
+    keys = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        orders, errors = read_orders(board(), state["position"], powers, line)
+        if not errors:
+            keys[number] = [f"WAIVE {power}" if order["type"] == "waive" else
+                            order["at"].partition("/")[0]
+                            for power, given in orders.items() for order in given]
+    return {number: found for number, found in keys.items() if found}
+
+
 def default_orders(state: dict, seat: str) -> dict:
     """A silent seat gives no order: its units hold, its dislodged units are disbanded, it
     builds nothing, and removes by civil disorder (adjustments.py)."""
@@ -147,9 +196,9 @@ def resolve_phase(scratch: Scratch, given: dict) -> None:
     if report.get("contested"):
         scratch.emit(public("standoffs", provinces=report["contested"], **when))
     after = report["position"]
-    changed = centre_changes(position["centres"], after["centres"])
-    if changed:
-        scratch.emit(public("centres_changed", changes=changed, year=position["year"],
+    if position["season"] == "fall" and after["season"] != "fall":
+        scratch.emit(public("centres_changed", year=position["year"],
+                            changes=centre_changes(position["centres"], after["centres"]),
                             centres={p: centre_count(after, p) for p in the_board.powers}))
     solo = winner(the_board, after)
     last = state["last_year"]
@@ -203,8 +252,14 @@ def survivors(state: dict) -> list:
     return sorted({seat for power, seat in state["powers"].items() if seat and power in alive})
 
 
+# A year's phases in order: a turn's number is the year's five phases counted from year 0.
+YEAR = (("spring", "movement"), ("spring", "retreat"), ("fall", "movement"),
+        ("fall", "retreat"), ("winter", "adjustment"))
+
+
 def turn_of(state: dict) -> tuple:
-    """The turn a mail's subject names: each Spring and each Fall is a turn (1901's Spring
-    is turn 1); its retreats, and the Winter after a Fall, share its number. No rounds."""
+    """The turn a mail names: each phase of each year is one (turn_words names it). No
+    rounds."""
     position = state["position"]
-    return (position["year"] - 1901) * 2 + (1 if position["season"] == "spring" else 2), None
+    return position["year"] * len(YEAR) + YEAR.index((position["season"],
+                                                       position["phase"])), None

@@ -8,7 +8,9 @@ otherwise the seats are drawn onto the assignment from the game's stream.
 
 A position file (``--position``, docs/positions.md) gives the phase, the
 units and the owned supply centres by power, and optionally who plays which
-power: the same tables as the DATC's case files.
+power: the same tables as the DATC's case files. A retreat phase also gives
+its dislodged units, where each one's attacker came from, and the provinces a
+standoff left empty.
 """
 
 from pbem.adjudicator.contract import SetupError, public
@@ -16,7 +18,7 @@ from pbem.adjudicator.options import number_option
 
 from .board import ARMY, FLEET, Board, board, coast_of, province_of
 from .orders import NATIONALITIES, words
-from .position import start, unit_record
+from .position import retreat_places, start, unit_record
 
 # The usual assignments (docs/rules/diplomacy.md): for each number of players, the powers
 # each plays; the powers in none of them are not played.
@@ -111,10 +113,9 @@ def position_from(the_board: Board, given: dict) -> dict:
     """A position file's phase, units and owned centres as a position; SetupError with the
     reason when it cannot be one."""
     phase = str(given.get("phase", "spring 1901 movement")).split()
-    if len(phase) != 3 or not phase[1].isdigit() or (phase[0], phase[2]) not in PHASES \
-            or phase[2] == "retreat":
+    if len(phase) != 3 or not phase[1].isdigit() or (phase[0], phase[2]) not in PHASES:
         raise SetupError(f"phase {given.get('phase')!r}: write for example \"fall 1901 "
-                         "movement\" or \"winter 1901 adjustment\"")
+                         "movement\", \"fall 1901 retreat\" or \"winter 1901 adjustment\"")
     units = {}
     for power, texts in sorted(given.get("units", {}).items()):
         power = power_named(the_board, power)
@@ -132,8 +133,61 @@ def position_from(the_board: Board, given: dict) -> dict:
             if key not in the_board.provinces or not the_board.provinces[key].centre:
                 raise SetupError(f"{province!r} is not a supply centre")
             centres[key] = power_named(the_board, power)
-    return {"year": int(phase[1]), "season": phase[0], "phase": phase[2],
-            "units": dict(sorted(units.items())), "centres": dict(sorted(centres.items()))}
+    where = {"year": int(phase[1]), "season": phase[0], "phase": phase[2],
+             "units": dict(sorted(units.items())), "centres": dict(sorted(centres.items()))}
+    if phase[2] == "retreat":
+        where["dislodged"] = dislodged_from(the_board, given, units)
+    elif given.get("dislodged") or given.get("standoffs"):
+        raise SetupError("dislodged units and standoffs are written only in a retreat phase, "
+                         "e.g. phase = \"fall 1901 retreat\"")
+    return where
+
+
+def dislodged_from(the_board: Board, given: dict, units: dict) -> dict:
+    """A retreat phase's dislodged units, from "A SER from BUL" ("... by convoy" when the
+    attacker was convoyed) by power, each with the places it may retreat to, none of
+    them a province a standoff left empty (``standoffs``). SetupError when they cannot
+    be."""
+    standoffs = sorted({str(p).strip().upper() for p in given.get("standoffs", [])})
+    for province in standoffs:
+        if province not in the_board.provinces:
+            raise SetupError(f"standoffs: there is no province {province!r}")
+        if province in units:
+            raise SetupError(f"standoffs: {province} holds a unit, and a standoff leaves "
+                             "its province empty")
+    dislodged = {}
+    for power, texts in sorted(given.get("dislodged", {}).items()):
+        power = power_named(the_board, power)
+        for text in texts:
+            province, record = dislodged_unit(the_board, power, text, units)
+            if province in dislodged:
+                raise SetupError(f"two units dislodged from {province}")
+            record["retreats"] = retreat_places(the_board, province, record, units, standoffs)
+            dislodged[province] = record
+    if not any(unit["retreats"] for unit in dislodged.values()):
+        raise SetupError("a retreat phase needs a dislodged unit with somewhere to go, e.g. "
+                         "[dislodged] austria = [\"A SER from BUL\"]; a unit with nowhere "
+                         "to go is disbanded at once, so start at the next phase")
+    return dict(sorted(dislodged.items()))
+
+
+def dislodged_unit(the_board: Board, power: str, text: str, units: dict) -> tuple:
+    """(province, record) of a dislodged unit written "A SER from BUL" or "A SER from BUL
+    by convoy": its province must hold the unit of another power that dislodged it."""
+    unit, marker, attack = str(text).strip().upper().partition(" FROM ")
+    start, _by, convoy = attack.strip().partition(" BY ")
+    if not marker or convoy.strip() not in ("", "CONVOY") or \
+            start.strip() not in the_board.provinces:
+        raise SetupError(f"{text!r}: write a dislodged unit and where its attacker came "
+                         "from, e.g. \"A SER from BUL\" (or \"A SER from BUL by convoy\")")
+    province, record = unit_from(the_board, power, unit)
+    attacker = units.get(province)
+    if attacker is None or attacker["power"] == power:
+        raise SetupError(f"{text!r}: {province} must hold the unit of another power that "
+                         "dislodged it")
+    if convoy and attacker["type"] != ARMY:
+        raise SetupError(f"{text!r}: only an army is convoyed, and {province} holds a fleet")
+    return province, {**record, "from": start.strip(), "convoyed": bool(convoy)}
 
 
 def unit_from(the_board: Board, power: str, text: str) -> tuple:

@@ -48,9 +48,17 @@ stream arrives as an argument.
                                         outcome gives it as a plain key ("judged")
     bot_ruling(state, request, rng)     (optional) (values, reasons): a scripted referee's
                                         ruling, for demos and tests
-    teams(state) -> {team: [seats]}     (optional) the teams a PRESS may name (Auguste's
-                                        Caesar, Pompey...); without it PRESS takes a seat
-                                        or ALL
+    teams(state) -> {team: [seats]}     (optional) the groups of seats a PRESS may name,
+                                        each under every name players write for it: teams
+                                        (Auguste's Caesar, Pompey...) or the roles seats
+                                        play (Diplomacy's powers: France, Turquie, FRA);
+                                        without it PRESS takes a seat or ALL
+    order_keys(state, seat, text)       (optional) {line: [keys]}: what each line of a
+                                        seat's orders gives an order for (Diplomacy: a unit,
+                                        by its province). A game that has it keeps the
+                                        orders on file for what a new mail does not order
+                                        again (the judges' way; CLEAR withdraws them all);
+                                        without it a new mail replaces the whole set
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat
@@ -68,6 +76,11 @@ stream arrives as an argument.
                                         None otherwise). Late replies and HISTORY name turns
                                         the same way. Without it, the public view's "turn",
                                         else the phase's number
+    turn_words(turn, round) -> str      (optional) a turn's name as players say it, in the
+                                        current language, from turn_of's numbers alone
+                                        ("Spring 1901, movement"); subjects, reports,
+                                        HISTORY, late replies and the archive say it
+                                        (engine.told_words). Without it, "turn 3"
 
 ``pending`` may ask the referee (key ``REFEREE``) or a seat for a *ruling*
 (``Request(kind="ruling", ...)``): see ``pbem/adjudicator/rulings.py``. A

@@ -10,10 +10,12 @@ Nothing here reads the clock: every function that needs the time takes ``now``
 
 import hashlib
 import json
+import re
 
 from ..i18n import Said, _, format_date, reader_zone
 from .contract import (ALL, REFEREE, Event, Request, SetupError, canonical, plain_copy, public,
                        secret)
+from .deadlines import on_schedule, schedule_option, zone_option
 from .editions import FIRST, recorded
 from .options import number_option
 from .rng import PhaseRng, seed_digest
@@ -42,10 +44,16 @@ TIMING_OPTIONS = {
                       "(default 2; 0: never)",
     "absences": "how many absences (ABSENCE) each seat may declare (default 2)",
     "absence_days": "how many days of absence each seat may declare in all (default 14)",
+    "deadlines": "fixed deadline days and times, e.g. \"mon,thu 20:00\": a phase stays open "
+                 "turn_hours at least, then to the next of them (default: none)",
+    "tz": "the game's time zone, for its deadline days (default UTC)",
+    "grace_hours": "hours a phase waits past its deadline for the orders still missing "
+                   "(default 0)",
 }
 # Engine settings kept in the game's timing only when given, so that older logs replay
 # as they were written: read them with setting().
-TABLE_DEFAULTS = {"press": "open", "disorder_turns": 2, "absences": 2, "absence_days": 14}
+TABLE_DEFAULTS = {"press": "open", "disorder_turns": 2, "absences": 2, "absence_days": 14,
+                  "deadlines": None, "tz": "UTC", "grace_hours": 0}
 PRESS = ("open", "anonymous", "none")
 
 
@@ -86,9 +94,12 @@ def apply(game, state: dict, event: Event) -> dict:
         draw_heard(engine, p["requests"])
     elif event.type == "orders_set":
         engine.update(requests={}, deadline=None, remind_at=None)
+        engine.pop("grace", None)
     elif event.type == "deadline_extended":
         engine["deadline"] = p["deadline"]
         engine["remind_at"] = p["remind_at"]
+        if "grace" in p:  # the deadline that passed, for the next to count from
+            engine["grace"] = p["grace"]
         if p["seat"] is not None:  # None: the referee gave the time, no seat's SLOW
             engine["slow_used"][p["seat"]] = engine["slow_used"].get(p["seat"], 0) + 1
     elif event.type in ENDINGS:
@@ -213,6 +224,12 @@ def timing_for(game, options: dict) -> dict:
             timing[key] = str(options[key]).strip().lower()
             if timing[key] not in PRESS:
                 raise SetupError(f"press must be {', '.join(PRESS)}: {options[key]!r}")
+        elif key == "deadlines" and key in options:
+            timing[key] = schedule_option(options[key])
+        elif key == "tz" and key in options:
+            timing[key] = zone_option(options[key])
+        elif key == "grace_hours" and key in options:
+            timing[key] = number_option(options, key, default, positive=True)
         elif key in options:
             timing[key] = number_option(options, key, default, whole=True)
     return timing
@@ -273,12 +290,15 @@ def creation_events(game, game_id, ruleset, options, seats, seed, position=None,
                                                list(seats), rng, position))
 
 
-def open_phase(game, state: dict, now: str) -> Event:
+def open_phase(game, state: dict, now: str, since: str | None = None) -> Event:
     """The phase_opened event for whatever the game asks next.
 
     A phase that asks only the referee (a ruling) has no deadline and no
     reminder: it waits for the referee. When the game keeps its requests
-    private (fog of war), the event is the referee's alone.
+    private (fog of war), the event is the referee's alone. `since` is the
+    deadline of the phase just resolved: on a game's fixed deadline days, a
+    phase opened after that deadline passed counts its time from it, not from
+    the tick that resolved it (see deadline_for).
     """
     requests = game.pending(state["game"])
     if not requests:
@@ -287,8 +307,8 @@ def open_phase(game, state: dict, now: str) -> Event:
     deadline = remind = None
     if set(requests) != {REFEREE}:
         hours = [r.hours for seat, r in requests.items() if r.hours and seat != REFEREE]
-        deadline = past_absences(state["engine"], later(now, min(hours) if hours
-                                                         else timing["turn_hours"]), requests)
+        deadline = deadline_for(state, now, min(hours) if hours else timing["turn_hours"],
+                                requests, since)
         remind = later(deadline, -timing["reminder_hours"])
     return (secret if private_requests(game, state) else public)(
         "phase_opened",
@@ -298,6 +318,24 @@ def open_phase(game, state: dict, now: str) -> Event:
         deadline=deadline,
         remind_at=remind if remind and parse_time(remind) > parse_time(now) else None,
     )
+
+
+def deadline_for(state: dict, now: str, hours: float, seats, since: str | None = None) -> str:
+    """A phase's deadline: `hours` from now, past the absences of the seats asked; on the
+    game's fixed deadline days (``deadlines``), the first of them at least `hours` after the
+    phase opened, or after the deadline it opened at (`since`, when that passed): an early
+    resolution, or a tick a few minutes late, keeps the schedule."""
+    engine = state["engine"]
+    schedule = setting(state, "deadlines")
+    if not schedule:
+        return past_absences(engine, later(now, hours), seats)
+    start = min(now, since) if since else now
+    deadline = None
+    moment = later(start, hours)
+    while deadline != moment:  # each absence moves it to the next time on the schedule
+        deadline = on_schedule(schedule, setting(state, "tz"), moment)
+        moment = past_absences(engine, deadline, seats)
+    return deadline
 
 
 def private_requests(game, state: dict) -> bool:
@@ -399,7 +437,7 @@ def narrate_engine(event: Event, game=None) -> str | None:
                  "{seats}.").format(seats=", ".join(p["seats"]))
     if event.type == "phase_rolled_back" and "told" in p:
         return _("The referee took the game back to {told}: {reason}. What happened since is "
-                 "undone, and {told} is open again.").format(told=told_words(*p["told"]),
+                 "undone, and {told} is open again.").format(told=told_words(*p["told"], game),
                                                             reason=p["reason"])
     if event.type == "game_conceded":
         return _("{seat} is the only seat still playing, every other has conceded or is out: "
@@ -413,14 +451,26 @@ def narrate_engine(event: Event, game=None) -> str | None:
     return None
 
 
-def told_words(turn, round_) -> str:
-    """A turn (and round) as a mail named it, inside a sentence: 'turn 3', 'turn 1, round
-    2', 'the setup' (turn None or 0), in the current language."""
+def told_words(turn, round_, game=None) -> str:
+    """A turn (and round) as a mail named it, inside a sentence, in the current language:
+    the name `game` gives it when it names its turns (``turn_words``: 'Spring 1901,
+    movement'), else 'turn 3', 'turn 1, round 2'; 'the setup' for turn None or 0. The one
+    way pbem names a turn: subjects, reports, HISTORY, late replies and the archive."""
     if not turn:
         return _("the setup")
+    named = getattr(game, "turn_words", None)
+    if named is not None:
+        return named(turn, round_)
     if round_:
         return _("turn {turn}, round {round}").format(turn=turn, round=round_)
     return _("turn {turn}").format(turn=turn)
+
+
+def initials(name: str) -> str:
+    """A turn's name as players shorten it: each word's first letter, numbers whole
+    ("Spring 1901, movement": "S1901M"). HISTORY reads it back."""
+    return "".join(word if word.isdigit() else word[:1].upper()
+                   for word in re.findall(r"\w+", name))
 
 
 def narrate_lateness(p: dict) -> str | None:
@@ -466,12 +516,29 @@ def as_seen(event: Event, viewer) -> Event:
     return Event(event.type, seen, [viewer])
 
 
-def after_resolution(game, state: dict, now: str, seed: str) -> Event:
-    """game_over (revealing the seed) if the game has ended, else the next phase."""
+def after_resolution(game, state: dict, now: str, seed: str, since: str | None = None
+                     ) -> Event:
+    """game_over (revealing the seed) if the game has ended, else the next phase (`since`:
+    the deadline of the phase resolved, see open_phase)."""
     result = game.outcome(state["game"])
     if result is not None:
         return public("game_over", result=result, seed=seed)
-    return open_phase(game, state, now)
+    return open_phase(game, state, now, since)
+
+
+def grace(state: dict, now: str) -> Event | None:
+    """The grace a phase gets when its deadline passes with orders still missing
+    (``grace_hours``): its deadline moved that much later, once, the deadline that passed
+    kept for the next phase to count from. None when the game has no grace, it was given
+    already, or it would end in the past."""
+    engine, hours = state["engine"], setting(state, "grace_hours")
+    if not hours or "grace" in engine or not engine["deadline"]:
+        return None
+    deadline = later(engine["deadline"], hours)
+    if deadline <= now:
+        return None
+    event = deadline_moved(state, deadline)
+    return public(event.type, **event.payload, grace=engine["deadline"])
 
 
 def stopped(reason: str, seed: str) -> Event:

@@ -14,7 +14,7 @@ import sqlite3
 import threading
 
 from ..config import SOURCES, ConfigError
-from ..errors import PbemError
+from ..errors import PbemError, disk_full
 from ..timeutil import iso
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,8 @@ class MaildirSource(Watcher):
                 if poll_maildir(referee, self.now()):
                     arrived()
             except (OSError, sqlite3.OperationalError) as problem:  # a full disk, a long lock
-                log.warning("Maildir %s: %s; looking again", self.describe(), problem)
+                log.warning("%s: %s; looking again", self.describe(),
+                            disk_full(problem, referee.store.path) or problem)
             self.stopping.wait(self.config["run"]["maildir_seconds"])
 
 

@@ -12,6 +12,8 @@ pbem/mail/stored.py, which fills them when the mail is sent or read).
 """
 
 import binascii
+import hashlib
+import hmac
 from dataclasses import dataclass
 from email.charset import QP, Charset
 from email.generator import BytesGenerator
@@ -93,9 +95,15 @@ class Draft:
     parts: tuple  # ((offset, Board, CloseUp or Shared), ...) in order
 
 
-def message_id(domain: str, game: str | None) -> str:
-    """A new, unique Message-ID, fixed when the mail is rendered."""
-    return f"<{game or 'pbem'}.{secrets.token_hex(12)}@{domain}>"
+def message_id(domain: str, prefix: str | None, key: str, what) -> str:
+    """The Message-ID of a mail (begun by `prefix`: its game), fixed by what the mail is
+    (`what`: its kind, its reader, the game's last event, the mail it answers...) under a
+    secret `key` (the game's seed): the same mail written again, after a backup is
+    restored, has the same Message-ID, and the reader's mail client takes the two for one;
+    no one without the key can tell it in advance."""
+    said = "\0".join(str(part) for part in what).encode()
+    digest = hmac.new(key.encode(), said, hashlib.sha256).hexdigest()[:24]
+    return f"<{prefix or 'pbem'}.{digest}@{domain}>"
 
 
 def threading(in_reply_to: str | None, references) -> tuple[str | None, list[str]]:

@@ -26,6 +26,7 @@ and ends the watch with ``interrupt``.
 import contextlib
 import imaplib
 import logging
+import re
 import socket
 import sqlite3
 import ssl
@@ -36,7 +37,8 @@ from imapclient.exceptions import CapabilityError, LoginError
 
 from . import intake
 from ..config import ConfigError
-from ..errors import Misconfigured, TryLater
+from .. import outages
+from ..errors import Misconfigured, PbemError, ServerDown, TryLater, disk_full, plainly
 from ..i18n import counted
 from ..store import body_digest, raw_digest
 from ..timeutil import system_now
@@ -47,10 +49,14 @@ log = logging.getLogger(__name__)
 BATCH = 20                          # messages fetched per FETCH command
 BACKOFF_FIRST, BACKOFF_MAX = 1, 300   # seconds between reconnection attempts
 PORTS = {"ssl": 993, "starttls": 143, "none": 143}
-# Failures that a new connection, later, can cure.
-PASSING = (OSError, imaplib.IMAP4.error, sqlite3.OperationalError)
-# Failures no retry will cure: the settings must change.
+# Failures that a new connection, later, can cure; and a password or token command that
+# failed (TryLater), and a database busy with another writer.
+PASSING = (OSError, imaplib.IMAP4.error, TryLater, sqlite3.OperationalError)
+# Failures no retry will cure: the settings must change...
 FATAL = (LoginError, CapabilityError, ssl.SSLCertVerificationError, ConfigError)
+# ...unless the server says it cannot now (RFC 5530 response codes): a login refused with
+# [UNAVAILABLE] while its authentication backend is down is tried again later.
+FOR_NOW = re.compile(r"\[(UNAVAILABLE|TRYAGAIN|INUSE|LIMIT|SERVERBUG)\b")
 
 
 def poll(referee, now: str | None, watch: bool = False) -> int:
@@ -68,6 +74,7 @@ class Poller:
     """One referee's IMAP folder: connect, sweep, wait for more."""
 
     def __init__(self, referee, clock):
+        self.referee = referee
         self.store = referee.store
         self.config = referee.config
         self.part = referee.config["imap"]
@@ -92,13 +99,15 @@ class Poller:
         try:
             with self.connect() as client:
                 self.sweep(client)
-        except FATAL as problem:
-            raise self.fatal(problem) from None
-        except PASSING as problem:
-            raise TryLater(f"IMAP {self.part['host']}:{self.port}: {describe(problem)}. "
-                            f"{counted(self.stored, 'mail')} "
-                            f"{'was' if self.stored == 1 else 'were'} stored before that; the next poll "
-                            "goes on from there.") from None
+        except FATAL + PASSING as problem:
+            error = self.trouble(problem)
+            if isinstance(error, TryLater):
+                kept = (f"{error}. {counted(self.stored, 'mail')} "
+                        f"{'was' if self.stored == 1 else 'were'} stored before that; the next "
+                        "poll goes on from there.")
+                error = ServerDown(kept, "IMAP", error.where) \
+                    if isinstance(error, ServerDown) else TryLater(kept)
+            raise error from None
         return self.stored
 
     def watch(self, stop: threading.Event | None = None, arrived=None) -> int:
@@ -108,8 +117,11 @@ class Poller:
         self.stop = stop or threading.Event()
         delay = BACKOFF_FIRST
         while not self.stop.is_set():
+            connected = False
             try:
                 with self.connect() as client:
+                    connected = True
+                    self.working()
                     self.client = client
                     while not self.stop.is_set():
                         before = self.stored
@@ -121,18 +133,39 @@ class Poller:
                                 arrived()
                         delay = BACKOFF_FIRST
                         self.wait(client)
-            except FATAL as problem:
-                raise self.fatal(problem) from None
-            except PASSING as problem:
+            except FATAL + PASSING as problem:
+                error = self.trouble(problem)
+                if isinstance(error, Misconfigured):
+                    raise error from None
                 if self.stop.is_set():
                     break
-                log.warning("IMAP %s:%s: %s; reconnecting in %s s", self.part["host"],
-                            self.port, describe(problem), delay)
+                log.warning("%s; reconnecting in %s s", error, delay)
+                if isinstance(error, ServerDown) and not connected:  # a drop is no outage
+                    self.failing(error)
                 self.stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
             finally:
                 self.client = None
         return self.stored
+
+    def failing(self, error: ServerDown) -> None:
+        """A watch cannot connect: tell the referee by mail when the outage begins, and once
+        a day while it lasts."""
+        now = self.clock()
+        if outages.failing(self.store, "IMAP", str(error), now):
+            outages.mail_referee(self.referee, f"{error.where} fails",
+                                 outages.begun_line(str(error), outages.since(self.store, "IMAP")
+                                                    or now, now), now)
+
+    def working(self) -> None:
+        """A watch is connected: tell the referee by mail when that ends an outage."""
+        now = self.clock()
+        ended = outages.working(self.store, "IMAP")
+        if ended is not None:
+            where = f"IMAP {self.part['host']}:{self.port}"
+            line = outages.over_line("IMAP", where, ended, now)
+            log.warning(line)
+            outages.mail_referee(self.referee, f"{where} works again", line, now)
 
     def interrupt(self) -> None:
         """End a watch from another thread: set its stop, and cut the connection it waits on
@@ -143,10 +176,25 @@ class Poller:
             with contextlib.suppress(OSError):
                 client.socket().shutdown(socket.SHUT_RDWR)
 
-    def fatal(self, problem: Exception) -> Misconfigured:
-        """The error for a failure that only new settings can cure."""
-        return Misconfigured(f"IMAP {self.part['host']}:{self.port}: {describe(problem)} "
-                         "(check the [imap] settings)")
+    def trouble(self, problem: Exception) -> PbemError:
+        """The error a failure is: Misconfigured when only new settings can cure it, else
+        ServerDown (the server or its password program: an outage) or TryLater (the
+        database), in words that say where it is."""
+        if isinstance(problem, sqlite3.OperationalError):
+            return disk_full(problem, self.store.path) or TryLater(
+                f"the database {self.store.path} could not store the mail: {plainly(problem)}")
+        where = f"IMAP {self.part['host']}:{self.port}"
+        if isinstance(problem, TryLater):  # a password or token command's failure
+            return ServerDown(str(problem), "IMAP", where)
+        if isinstance(problem, PbemError):
+            return problem
+        if isinstance(problem, ConfigError):
+            return Misconfigured(f"{where}: {problem}")
+        if isinstance(problem, FATAL) and not FOR_NOW.search(plainly(problem)):
+            hint = self.config.token_hint("imap") if isinstance(problem, LoginError) else ""
+            return Misconfigured(f"{where}: {plainly(problem)} (check the [imap] settings"
+                                 f"{hint})")
+        return ServerDown(f"{where}: {plainly(problem)}", "IMAP", where)
 
     def connect(self) -> IMAPClient:
         """A logged-in connection, over verified TLS unless the settings say security = "none"."""
@@ -167,10 +215,12 @@ class Poller:
         return client
 
     def log_in(self, client: IMAPClient) -> None:
-        """Log in with an OAuth2 token (XOAUTH2) when token_command is set, else the
-        password."""
+        """Log in with an OAuth2 token when token_command is set (XOAUTH2, or OAUTHBEARER
+        when the server offers only that), else the password."""
         token = self.config.token("imap")
-        if token is not None:
+        if token is not None and bearer_only(client):
+            client.oauthbearer_login(self.part["user"], token)
+        elif token is not None:
             client.oauth2_login(self.part["user"], token)
         else:
             client.login(self.part["user"], self.config.secret("imap"))
@@ -258,6 +308,12 @@ class Poller:
             client.idle_done()
 
 
+def bearer_only(client: IMAPClient) -> bool:
+    """Does the server take OAUTHBEARER (RFC 7628) and not XOAUTH2?"""
+    return client.has_capability("AUTH=OAUTHBEARER") and \
+        not client.has_capability("AUTH=XOAUTH2")
+
+
 def move(client: IMAPClient, uids: list[int], target: str) -> None:
     """MOVE messages, or COPY, flag \\Deleted and expunge them where MOVE is missing."""
     if client.has_capability("MOVE"):
@@ -270,8 +326,3 @@ def move(client: IMAPClient, uids: list[int], target: str) -> None:
     else:
         client.expunge()
 
-
-def describe(problem: Exception) -> str:
-    """A failure in a few words."""
-    text = str(problem) or "connection closed"
-    return f"{type(problem).__name__}: {text}"

@@ -38,7 +38,7 @@ import ssl
 
 from . import maildir
 from ..config import ConfigError
-from ..errors import Misconfigured, PbemError, TryLater
+from ..errors import Misconfigured, PbemError, ServerDown, TryLater, plainly
 from ..timeutil import iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ class MaildirSender:
     """Delivers into a local Maildir folder."""
 
     limit = -1  # no cap: nothing limits how much a local folder takes
+    where = "the outgoing Maildir"
 
     def __init__(self, config):
         self.path = config.path("mail", "outbox")
@@ -156,7 +157,11 @@ class SmtpSender:
                     conn.starttls(context=context)
             if token is not None:
                 conn.ehlo_or_helo_if_needed()
-                conn.auth("XOAUTH2", xoauth2(part["user"], token))
+                if bearer_only(conn):
+                    conn.auth("OAUTHBEARER", oauthbearer(part["user"], part["host"],
+                                                         self.port, token))
+                else:
+                    conn.auth("XOAUTH2", xoauth2(part["user"], token))
             elif part["user"]:
                 conn.login(part["user"], password)
             return conn
@@ -166,14 +171,15 @@ class SmtpSender:
                 raise Unreachable(f"{where}: login failed for now: {reply(problem)}") from None
             secret = "token_command" if token is not None else "password"
             raise Misconfigured(f"{where}: login refused: {reply(problem)} "
-                                f"(check [smtp] user and {secret})") from None
+                                f"(check [smtp] user and {secret}"
+                                f"{self.config.token_hint('smtp')})") from None
         except (ssl.SSLError, smtplib.SMTPNotSupportedError) as problem:
             hang_up(conn)
-            raise Misconfigured(f"{where}: {problem} (check [smtp] security and port)") \
-                from None
+            raise Misconfigured(f"{where}: {plainly(problem)} (check [smtp] security and "
+                                "port)") from None
         except (OSError, smtplib.SMTPException) as problem:
             hang_up(conn)
-            raise Unreachable(f"{where}: {type(problem).__name__}: {problem}") from None
+            raise Unreachable(f"{where}: {plainly(problem)}") from None
 
     def send(self, row, raw: bytes) -> None:
         """Send one outbox row's mail; Temporary or Permanent when the server will not take
@@ -192,7 +198,7 @@ class SmtpSender:
             raise verdict(problem.smtp_code, reply(problem)) from None
         except (OSError, smtplib.SMTPException) as problem:
             self.drop()
-            raise Temporary(f"{type(problem).__name__}: {problem}") from None
+            raise Temporary(plainly(problem)) from None
 
     def refused_sender(self, problem: smtplib.SMTPSenderRefused) -> Exception:
         """MAIL FROM refused: the mail's fault only when it is too big (552)."""
@@ -224,6 +230,23 @@ def xoauth2(user: str, token: str):
     def answer(challenge=None) -> str:
         return "" if challenge else f"user={user}\x01auth=Bearer {token}\x01\x01"
     return answer
+
+
+def oauthbearer(user: str, host: str, port: int, token: str):
+    """The OAUTHBEARER answer (RFC 7628) for smtplib's auth(); after a refusal (a 334 with
+    the reason) the lone ^A the RFC asks for, so the server says 535."""
+    name = user.replace("=", "=3D").replace(",", "=2C")
+
+    def answer(challenge=None) -> str:
+        return "\x01" if challenge else \
+            f"n,a={name},\x01host={host}\x01port={port}\x01auth=Bearer {token}\x01\x01"
+    return answer
+
+
+def bearer_only(conn: smtplib.SMTP) -> bool:
+    """Does the server take OAUTHBEARER and not XOAUTH2?"""
+    offered = conn.esmtp_features.get("auth", "").upper().split()
+    return "OAUTHBEARER" in offered and "XOAUTH2" not in offered
 
 
 def crlf(raw: bytes) -> bytes:
@@ -258,12 +281,14 @@ def sender_for(config):
     return SmtpSender(config) if config["smtp"]["host"] else MaildirSender(config)
 
 
-def flush(referee, now: str, done: Sending | None = None) -> Sending:
+def flush(referee, now: str, done: Sending | None = None, stopping=None) -> Sending:
     """Send what is due in the outbox; return what was sent, and what was not and why.
 
     A run stopped before its end (TryLater: the server cannot be reached;
     Misconfigured: the settings must change) raises, after every mail left
     has recorded why, with `done` (when given) telling what went out before.
+    Once `stopping` (a function) says True, the mail being sent is finished and the
+    others wait in the queue.
     """
     store, config = referee.store, referee.config
     done = Sending() if done is None else done
@@ -276,6 +301,8 @@ def flush(referee, now: str, done: Sending | None = None) -> Sending:
     delivered = []
     try:
         for ref in due:
+            if stopping is not None and stopping():
+                break
             row = store.one("SELECT * FROM outbox WHERE id = ? AND status = 'pending'",
                             [ref["id"]])
             if row is None:
@@ -283,10 +310,15 @@ def flush(referee, now: str, done: Sending | None = None) -> Sending:
             try:
                 transport.send(row, store.outbox_mail(row))
             except Unreachable as problem:
-                done.stopped = TryLater(f"{problem}; the mails left wait for the next run")
+                done.stopped = ServerDown(f"{problem}; the mails left wait for the next run",
+                                          "SMTP", transport.where)
                 break
             except ConfigError as problem:
                 done.stopped = Misconfigured(str(problem))
+                break
+            except TryLater as problem:  # the password or token program failed
+                done.stopped = ServerDown(f"{problem}; the mails left wait for the next run",
+                                          "SMTP", transport.where)
                 break
             except PbemError as problem:
                 done.stopped = problem

@@ -70,19 +70,20 @@ def club(folder: Path, games: int, turns: int) -> Referee:
         referee.new_game(ruleset, game_id, [SeatSpec(n, f"{n}@club.example")
                                             for n in game.DEMO_SEATS], START, options,
                          seed=game_id)
-        now = START
-        while not play_phase(referee, game_id, turns, now):
+        now, told = START, set()
+        while not play_phase(referee, game_id, turns, now, told):
             now = later(now, 1)
     return referee
 
 
-def play_phase(referee, game_id: str, turns: int, now: str) -> bool:
+def play_phase(referee, game_id: str, turns: int, now: str, told: set) -> bool:
     """Play one phase of a game with its bots (the referee's rulings by its script);
-    True once the game is over or past its `turns`th turn."""
+    True once the game is over or past its `turns`th turn (`told`: the turns seen)."""
     table = referee.table(game_id)
     game, state = table.game, table.state
     eng = state["engine"]
-    if eng["over"] or (table.turn()[0] or 0) > turns:
+    told.add(table.turn()[0])
+    if eng["over"] or len(told - {None, 0}) > turns:
         return True
     if REFEREE in eng["requests"]:
         values, text = game.bot_ruling(state["game"], eng["requests"][REFEREE],
@@ -178,7 +179,7 @@ def tick(referee, folder: Path, site: Path) -> None:
     game_id = game_id[0]["id"]
     last = referee.store.one("SELECT max(at) AS at FROM events WHERE game = ?",
                              [game_id])["at"]
-    play_phase(referee, game_id, 10 ** 6, later(last, 1))
+    play_phase(referee, game_id, 10 ** 6, later(last, 1), set())
     whole = timed(lambda: publish(referee, folder / "whole", [game_id]))
     changed = timed(lambda: publish_changed(referee))
     idle = statistics.median(timed(lambda: publish_changed(referee))[0] for _ in range(20))

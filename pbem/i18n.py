@@ -92,6 +92,40 @@ def _(message: str) -> str:
     return elidable(catalogue(current()).gettext(message))
 
 
+def again(text: str) -> str:
+    """A sentence kept in English, in the current language: a phase's prompt in the log,
+    found by its msgid, or by the msgid it was filled in from ("Orders for turn 3.", from
+    "Orders for turn {turn}.", reads "Ordres du tour 3.")."""
+    said = _(text)
+    if said != text or current() == "en":
+        return said
+    for pattern, msgid in filled_in(current()):
+        found = pattern.fullmatch(text)
+        if found:
+            return _(msgid).format(**found.groupdict())
+    return text
+
+
+@lru_cache(maxsize=None)
+def filled_in(lang: str) -> list[tuple]:
+    """[(a pattern that reads a msgid filled in, the msgid)] of a language's catalogue, for
+    each msgid with named values ("{turn}"), the one with the most words of its own
+    first."""
+    found = []
+    for msgid in catalogue(lang)._catalog:
+        if not isinstance(msgid, str) or "{" not in msgid:
+            continue
+        parts = re.split(r"\{(\w+)\}", msgid)
+        names = parts[1::2]
+        if not names or len(set(names)) < len(names) or "{" in "".join(parts[::2]):
+            continue
+        pattern = "".join(re.escape(part) if at % 2 == 0 else f"(?P<{part}>.+?)"
+                          for at, part in enumerate(parts))
+        found.append((len("".join(parts[::2])), re.compile(pattern, re.DOTALL), msgid))
+    return [(pattern, msgid) for _length, pattern, msgid in
+            sorted(found, key=lambda item: (-item[0], item[2]))]
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural message, by the current language's plural rule for n."""
     return elidable(catalogue(current()).ngettext(singular, plural, n))

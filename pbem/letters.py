@@ -9,8 +9,10 @@ notices to anyone else are in English.
 """
 
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from functools import cached_property
 import json
+from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
@@ -20,11 +22,12 @@ from .adjudicator.contract import REFEREE
 from .adjudicator.rng import seed_digest
 from .i18n import N_
 from .identity import reply_address, subject_tag
-from .mail import stored
+from .mail import parse, stored
 from .mail.compose import Board, CloseUp, compose, message_id
 from .mail.parse import REPLY_MARKERS
-from .reading import shown
+from .reading import read_text, sender_names, shown
 from .store import row_event
+from .timeutil import parse_time
 
 
 ALL_PARTS = frozenset({"yours", "help"})  # the costly parts of a mail's context
@@ -464,6 +467,7 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
     told in the seat's language.
     """
     over = table.state["engine"]["over"]
+    disputed = before_ruling(table)
     for seat in seats:
         with i18n.speaking(seat["lang"]):
             happened = happenings(table, seat)
@@ -478,9 +482,61 @@ def reports(table: Table, seats: list[dict], now: str) -> None:
                            seed=table.game_row["seed"],
                            seed_sha256=seed_digest(table.game_row["seed"]))
             else:
-                table.send(seat, "report", report_headline, "report", now, happened=happened)
+                table.send(seat, "report", report_headline, "report", now, happened=happened,
+                           notes=[others_said(name, said["said"]) for name, said in
+                                  sorted(disputed.items()) if name != seat["name"]
+                                  and seat["name"] in disputed])
         mark_reported(table, seat)
     observer_reports(table, now)
+
+
+# What the mails of a ruling's seats bring the referee, at most: files and their bytes.
+MAX_FILES = 10
+MAX_FILES_BYTES = 10_000_000
+
+
+def before_ruling(table: Table) -> dict:
+    """When the open phase asks the referee for a ruling on a fact seats reported in the
+    phase before (a disputed battle, see adjudicator/results.py): what each of them wrote
+    to the game in that phase, {seat: {"said": [each mail's own text, its commands and
+    press left out], "files": [(file name, content type, bytes)]}}; else {}."""
+    request = table.state["engine"]["requests"].get(REFEREE)
+    if not request or request.get("kind") != "ruling":
+        return {}
+    store, game_id = table.referee.store, table.game_row["id"]
+    opened = [json.loads(row["payload"]) for row in store.all(
+        "SELECT payload FROM events WHERE game = ? AND type = 'phase_opened' "
+        "ORDER BY seq DESC LIMIT 2", [game_id])]
+    if len(opened) < 2:
+        return {}
+    seats = sorted(s for s, asked in opened[1]["requests"].items() if asked["kind"] == "result")
+    if not seats:
+        return {}
+    found = {seat: {"said": [], "files": []} for seat in seats}
+    room = MAX_FILES_BYTES
+    for row in store.all(
+            f"SELECT seat, raw FROM inbox WHERE game = ? AND status = 'done' AND seat IN "
+            f"({', '.join('?' * len(seats))}) AND received_at >= ? ORDER BY id",
+            [game_id, *seats, opened[1]["opened"]]):
+        mail = parse.read(row["raw"])
+        text = read_text(mail.text, sender_names(row["seat"], mail.sender_name)).orders_text
+        words = [line.strip() for line in text.splitlines() if line.strip()]
+        if words:
+            found[row["seat"]]["said"].append(" / ".join(words))
+        for name, kind, data in parse.files(row["raw"], MAX_FILES):
+            if len(data) <= room and sum(len(f["files"]) for f in found.values()) < MAX_FILES:
+                found[row["seat"]]["files"].append((f"{row['seat']}-{name}", kind, data))
+                room -= len(data)
+    return found
+
+
+def others_said(seat: str, said: list[str]) -> str:
+    """What another seat of a dispute wrote to the game, for its opponent (current
+    language)."""
+    if not said:
+        return i18n._("{seat} wrote nothing to the game beside its report.").format(seat=seat)
+    return i18n._("{seat} wrote to the game: \u201c{words}\u201d").format(
+        seat=seat, words=parse.shorten(" // ".join(said), 600))
 
 
 def asked(table: Table, name: str) -> bool:
@@ -498,14 +554,21 @@ def ask_referee(table: Table, now: str) -> None:
     choices = request.get("choices") or {}
     sets = " ".join(f"--set {key}=" + ("|".join(words) if words else "VALUE")
                     for key, words in sorted(choices.items()))
+    brought = before_ruling(table)
+    wrote = [(f"{seat} wrote: " + " // ".join(f"\u201c{text}\u201d" for text in said["said"])
+              if said["said"] else f"{seat} wrote nothing beside its report.")
+             + (" Attached: " + ", ".join(name for name, _kind, _data in said["files"]) + "."
+                if said["files"] else "")
+             for seat, said in sorted(brought.items())]
     notice(table.referee, table.referee.config["referee"],
            f"game {game_id} waits for your ruling", [
                f"{table.game.TITLE} game {game_id}, phase {phase}: {request['prompt']}",
-               *request.get("facts", []),
+               *request.get("facts", []), *wrote,
                "The game waits until you rule. Settle it with:",
                f"pbem ruling {game_id} {phase} {sets} --text \"your reasons\"",
                "The seats concerned read your reasons; pbem ruling " + game_id +
-               " lists what is open."], now, game=game_id, kind="ruling")
+               " lists what is open."], now, game=game_id, kind="ruling",
+           attachments=[file for said in brought.values() for file in said["files"]])
 
 
 def result_text(result: dict, with_reason: bool = True, game=None) -> str:
@@ -655,7 +718,8 @@ def help_mail(table: Table, seat: dict, incoming, now: str, lang: str | None = N
     table.send(seat, "help", N_("how to play by mail"), "howto", now, reply_to_mail=incoming,
                lang=lang, press_seat=others[0] if others else seat["name"],
                press_teams=bool(teams and teams(table.state["game"])),
-               named_turn=named_turn(table, lang or seat["lang"]))
+               named_turn=named_turn(table, lang or seat["lang"]),
+               away=away_example(seat, now, lang or seat["lang"]))
 
 
 def named_turn(table: Table, lang: str) -> dict | None:
@@ -666,6 +730,16 @@ def named_turn(table: Table, lang: str) -> dict | None:
     with i18n.speaking(lang):
         told = rules_engine.told_words(*table.turn(), table.game)
     return {"told": told, "initials": rules_engine.initials(told)}
+
+
+def away_example(seat: dict, now: str, lang: str) -> dict:
+    """The days HELP's ABSENCE example names: a week starting two weeks from today in the
+    seat's zone, written as the seat's language writes dates ({"start", "end"})."""
+    zone = ZoneInfo(seat["tz"]) if seat.get("tz") else timezone.utc
+    first = parse_time(now).astimezone(zone).date() + timedelta(days=14)
+    written = "%d/%m/%Y" if lang == "fr" else "%Y-%m-%d"
+    return {"start": first.strftime(written),
+            "end": (first + timedelta(days=6)).strftime(written)}
 
 
 def reminder(table: Table, seat: dict, now: str) -> None:
@@ -708,9 +782,9 @@ def grace(table: Table, seat: dict, now: str) -> None:
 
 
 def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
-           game=None, kind="notice", lang: str = "en") -> None:
+           game=None, kind="notice", lang: str = "en", attachments=()) -> None:
     """A short mail outside any seat's thread (rejections, referee notices), in `lang`:
-    `headline` and `notes` come written in it."""
+    `headline` and `notes` come written in it; `attachments` are files it carries."""
     with i18n.speaking(lang):
         context = {"headline": headline, "notes": list(notes),
                    "address": referee.config["address"]}
@@ -719,7 +793,7 @@ def notice(referee, to: str, headline: str, notes, now: str, incoming=None,
         queue(referee, game=game, seat=None, kind=kind, to=to, subject=f"[pbem] {headline}",
               text=render.render("", "notice.txt.j2", **context),
               html=render.render("", "notice.html.j2", **context), now=now,
-              in_reply_to=in_reply_to, references=refs)
+              in_reply_to=in_reply_to, references=refs, attachments=attachments)
 
 
 def notify(referee, to: str, lang: str, headline: tuple, notes, now: str, incoming=None,

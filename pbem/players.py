@@ -17,7 +17,7 @@ from .adjudicator import engine
 from .adjudicator.contract import REFEREE, private, public
 from .adjudicator.options import MAX_HOURS
 from .errors import PbemError
-from .i18n import N_, _, for_reader, format_date, format_number, speaking
+from .i18n import N_, _, again, for_reader, format_date, format_number, speaking
 from .mail.parse import shorten
 from .reading import plain, shown
 from .store import row_event
@@ -403,7 +403,7 @@ def asked_words(request: dict | None) -> str:
     """What a phase asked of a seat, in the current language (its prompt, kept in the log
     in English, is translated again)."""
     prompt = (request or {}).get("prompt")
-    return _(prompt) if prompt else _("nothing asked of you")
+    return again(prompt) if prompt else _("nothing asked of you")
 
 
 def history_command(mail, command) -> None:

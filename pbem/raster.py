@@ -71,6 +71,8 @@ SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 PLACING = ("width", "height", "viewBox", "preserveAspectRatio")
 TITLE = re.compile(r"<title>.*?</title>", re.DOTALL)
 FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+TEXT_ELEMENT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
+KEY_GROUP = re.compile(r'<g class="key">.*?</g>', re.DOTALL)
 ROOT = re.compile(r"<svg\b([^>]*)>")
 ELEMENT = re.compile(r"<(rect|circle|ellipse|line|polyline|polygon|path|text)\b[^>]*?"
                      r"(?:/>|>.*?</\1>)", re.DOTALL)
@@ -263,7 +265,31 @@ def framed(svg: str, points: tuple) -> tuple[float, tuple] | None:
     zoom = max(1.0, math.ceil(LABEL / smallest * ZOOM_STEPS) / ZOOM_STEPS)
     frame = frame_of(zoomed(root, zoom))
     spots = [(x * frame.scale + frame.dx, y * frame.scale + frame.dy) for x, y in points]
-    return zoom, window_around(spots, frame)
+    whole = [frame.pixels(box) for box in labels(svg)]
+    return zoom, window_around(spots, frame, [box for box in whole if box])
+
+
+@lru_cache(maxsize=16)
+def labels(svg: str) -> tuple:
+    """What a close-up must not cut, in SVG units (x0, y0, x1, y1): each text, as wide as
+    its words are drawn, and each ``<g class="key">``: a legend, or each row of one (its
+    swatch with its words)."""
+    found = []
+    for match in TEXT_ELEMENT.finditer(svg):
+        given = dict(ATTRIBUTE.findall(match.group(1)))
+        if "transform" in given:
+            continue
+        size = float(given.get("font-size", 16))
+        wide = text_width(html.unescape(match.group(2).strip()), size,
+                          given.get("font-weight") == "bold")
+        x, y = float(given.get("x", 0)), float(given.get("y", 0))
+        left = {"middle": x - wide / 2, "end": x - wide}.get(given.get("text-anchor"), x)
+        found.append((left, y - size, left + wide, y + size / 3))
+    for match in KEY_GROUP.finditer(svg):
+        box = box_of(match.group(0))
+        if box:
+            found.append(box)
+    return tuple(found)
 
 
 @lru_cache(maxsize=16)
@@ -272,9 +298,11 @@ def smallest_text(svg: str) -> float | None:
     return min((float(size) for size in FONT_SIZE.findall(svg)), default=None)
 
 
-def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
+def window_around(spots: list, frame: Frame, whole=()) -> tuple[int, int, int, int]:
     """The CLOSE_UP window of the frame's canvas that holds the most of these pixels (the
-    first such), centred on those it holds, within the canvas."""
+    first such), centred on those it holds, within the canvas, and moved the least that
+    its edges cut none of the pixel boxes `whole` (a label, a legend's row), while it
+    still holds those pixels."""
     width, height = min(CLOSE_UP[0], frame.width), min(CLOSE_UP[1], frame.height)
     held = max(([(x, y) for x, y in spots if abs(x - cx) <= width / 2
                  and abs(y - cy) <= height / 2] for cx, cy in spots), key=len)
@@ -283,7 +311,30 @@ def window_around(spots: list, frame: Frame) -> tuple[int, int, int, int]:
     top = round((min(ys) + max(ys) - height) / 2)
     left = min(max(0, left), frame.width - width)
     top = min(max(0, top), frame.height - height)
+    for _round in range(3):  # each move along one side may cut anew along the other
+        left = edge_clear(left, width, frame.width, (min(xs), max(xs)),
+                          [(b[0], b[2]) for b in whole if b[1] < top + height and b[3] > top])
+        top = edge_clear(top, height, frame.height, (min(ys), max(ys)),
+                         [(b[1], b[3]) for b in whole if b[0] < left + width and b[2] > left])
     return left, top, left + width, top + height
+
+
+def edge_clear(start: int, size: int, length: int, held: tuple, spans: list) -> int:
+    """Where a window `size` long starts along a side `length` long, such that it holds
+    `held` (low, high): where the fewest spans (low, high) of `spans` hold one of its ends,
+    and of those the nearest `start`."""
+    low = max(0, math.ceil(held[1]) - size)
+    high = min(length - size, math.floor(held[0]))
+    if low > high:
+        low, high = 0, length - size
+    start = min(max(low, start), high)
+    spans = [(a, b) for a, b in spans if b > low and a < high + size]  # those it may meet
+
+    def cut(at: int) -> int:
+        return sum(1 for a, b in spans if a < at < b or a < at + size < b)
+    tried = {start} | {at for a, b in spans for at in (a, b, a - size, b - size)
+                       if low <= at <= high}
+    return min(tried, key=lambda at: (cut(at), abs(at - start), at))
 
 
 def png(svg: str) -> bytes:
@@ -397,6 +448,7 @@ def forget() -> None:
     palette.cache_clear()
     smallest_text.cache_clear()
     framed.cache_clear()
+    labels.cache_clear()
     layers.cache_clear()
     box_of.cache_clear()
 

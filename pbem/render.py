@@ -210,15 +210,23 @@ def rules_summary(ruleset: str) -> tuple[str, str] | None:
     """A game's rules in short, in the current language (else English), for a welcome mail.
 
     (file name, text): the game folder's ``rules.<lang>.md``, named for the
-    attachment ``<game>-rules.txt`` or ``<game>-regles.txt``; None when the
-    game has none.
+    attachment by the game's title in that language (``diplomacy-rules.txt``,
+    ``diplomatie-regles.txt``); None when the game has none.
     """
     folder = files("pbem.games") / ruleset
     for lang in dict.fromkeys((i18n.current(), "en")):
         summary = folder / f"rules.{lang}.md"
         if summary.is_file():
-            return RULES_FILE[lang].format(game=ruleset), summary.read_text(encoding="utf-8")
+            with i18n.speaking(lang):
+                title = i18n._(getattr(pbem.games.load(ruleset), "TITLE", ruleset))
+            return RULES_FILE[lang].format(game=file_word(title)), \
+                summary.read_text(encoding="utf-8")
     return None
+
+
+def file_word(text: str) -> str:
+    """A title as a file name's word: 'Campagne SAGA' -> 'campagne-saga'."""
+    return "-".join(reading.plain(text).replace("'", " ").split())
 
 
 def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None,

@@ -15,10 +15,11 @@ NUMBERS = itertools.count(1)
 
 
 def reply(referee, game: str, seat: str, body: str, now: str, *, answering=None,
-          sender=None, thread=()) -> dict:
+          sender=None, thread=(), files=()) -> dict:
     """The seat replies to its game (to the mail `answering`, an outbox row, if given,
-    after the earlier mails of its `thread`, as References names them): the mail is
-    stored and handled as pbem handles mail. Returns its inbox row."""
+    after the earlier mails of its `thread`, as References names them), with `files`
+    ((file name, content type, bytes)) attached: the mail is stored and handled as pbem
+    handles mail. Returns its inbox row."""
     row = referee.store.seat(game, seat)
     msg = EmailMessage()
     msg["From"] = sender or f"{seat.title()} <{row['email']}>"
@@ -33,6 +34,9 @@ def reply(referee, game: str, seat: str, body: str, now: str, *, answering=None,
         quoted = "\n".join("> " + line for line in text_of(answering).splitlines())
         body += f"\n\nOn Tue, pbem wrote:\n{quoted}\n"
     msg.set_content(body)
+    for name, kind, data in files:
+        maintype, _, subtype = kind.partition("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
     row_id = intake.ingest(referee.store, msg.as_bytes(), "test", now)
     inbound.process_inbox(referee, now)
     return referee.store.one("SELECT * FROM inbox WHERE id = ?", [row_id])

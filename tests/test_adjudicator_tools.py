@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from pbem.adjudicator import bags, dice, knowledge, offers, results, rounds
+from pbem.adjudicator import bags, dice, knowledge, numbers, offers, results, rounds
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.rng import PhaseRng
 from pbem.adjudicator.rulings import parse_ruling
@@ -149,11 +149,35 @@ def test_a_result_is_read_in_english_or_french_with_points():
         [OrderError(1, "Bravo à ann.", "not an order: set aside as a remark", remark=True)])
 
 
+@given(st.integers(0, 12), st.sampled_from(["en", "fr"]), st.booleans())
+def test_a_number_reads_in_digits_and_in_words_in_either_language(n, lang, shout):
+    english = "zero one two three four five six seven eight nine ten eleven twelve".split()
+    french = "zero un deux trois quatre cinq six sept huit neuf dix onze douze".split()
+    word = (english if lang == "en" else french)[n]
+    assert numbers.number(str(n)) == n
+    if n:
+        assert numbers.number(word.upper() if shout else word.title()) == n
+    assert numbers.number("une") == 1 and numbers.number("Douze.") == 12
+    assert numbers.number("pierre") is None and numbers.number("") is None
+
+
+def test_a_result_and_an_offer_read_numbers_in_words():
+    assert results.parse_result("résultat gagné, douze points", with_points=True)[0] == \
+        {"outcome": "won", "points": 12}
+    assert results.parse_result("result lost points nine", with_points=True)[0] == \
+        {"outcome": "lost", "points": 9}
+    assert results.parse_result("result won, one more for the Lord") == \
+        ({"outcome": "won", "points": None}, [])
+    goods = {"wood": "wood", "bois": "wood", "pierres": "stone", "stone": "stone"}
+    assert offers.read_goods(["trois", "pierres", "bois"], goods) == {"stone": 3, "wood": 1}
+    assert offers.read_goods(["wood", "two"], goods) == {"wood": 2}
+
+
 def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     orders, errors = parse_ruling("Ruling winner ann kept every oath\nA fine game.",
                                   {"winner": ["ann", "bob"]}, by="barb")
     assert errors == []
-    assert orders == {"set": {"winner": "ann"}, "text": "kept every oath A fine game.",
+    assert orders == {"set": {"winner": "ann"}, "text": "kept every oath; A fine game.",
                       "by": "barb"}
     _, errors = parse_ruling("I cannot decide", {"winner": ["ann", "bob"]}, by="barb")
     assert errors[0].message == "the ruling must set winner, e.g. winner ann"
@@ -161,6 +185,20 @@ def test_a_ruling_mail_sets_values_and_keeps_the_reasons():
     assert errors[0].message == "say what winner is, e.g. winner ann"
     _, errors = parse_ruling("I cannot decide", {"points": []}, by="barb")
     assert errors[0].message == "the ruling must set points"
+
+
+def test_a_rulings_reasons_are_whole_and_its_courtesies_are_remarks():
+    orders, errors = parse_ruling(
+        "Hi all,\nHere is my final ruling:\nMes seigneurs,\nwinner ann\nbob burnt the mill\n"
+        "Cheers,\nBarb the Great\n", {"winner": ["ann", "bob"]}, by="barb")
+    assert orders["text"] == "bob burnt the mill"
+    assert [(e.line, e.remark) for e in errors] == [(1, True), (2, True), (3, True),
+                                                   (6, True), (7, True)]
+    orders, errors = parse_ruling("The winner is plain.\nwinner bob\nbarb",
+                                  {"winner": ["ann", "bob"]}, by="barb")
+    assert orders["text"] == "The winner is plain." and [e.line for e in errors] == [3]
+    _, errors = parse_ruling("Hello,\nbarb", {"winner": ["ann", "bob"]}, by="barb")
+    assert errors[0].message == "the ruling must set winner, e.g. winner ann"
 
 
 def test_a_ruling_sets_several_values_on_a_line_and_names_every_one_missing():

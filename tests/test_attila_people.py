@@ -100,6 +100,16 @@ def test_a_bid_said_in_a_sentence_is_the_bid_and_the_conflict_waits_for_no_one(t
     assert referee.table("h").state["game"]["turn"]["stage"] == "turn", "every bid is in"
 
 
+def test_a_bid_counts_its_cards_in_words_or_digits(tmp_path):
+    referee = table(tmp_path, "ann", {"Pannonia": {"saxons": 2, "vandals": 1}})
+    reply(referee, "h", "ann", "jouer goths pannonie\n+ renoncer pannonie", START)
+    referee.tick(later(START, 0.1), send=False)
+    said = flat(answer_to(referee, reply(referee, "h", "bob", "bid two saxons", START)))
+    assert "your bid for the conflict in Pannonia: Saxons, Saxons" in said, said
+    said = flat(answer_to(referee, reply(referee, "h", "cid", "mise deux vandales", START)))
+    assert "votre mise pour le conflit en Pannonia : Vandales, Vandales" in said, said
+
+
 def test_the_steps_of_a_turn_written_as_a_list_are_taken(tmp_path):
     referee = table(tmp_path, "eve")
     row, said = answered(referee, "h", "eve", "My turn:\n* tile double\n* play saxons pannonia\n"

@@ -9,11 +9,13 @@ four new warriors are one line of its report.
 import re
 
 from pbem.app import SeatSpec
+from pbem.signup import open_game
 from pbem.timeutil import later
 
 from conftest import START, make_referee
 from mailkinds import SAGA_START
-from players import answer_to, flat, outbox, reply
+from players import answer_to, flat, outbox, reply, text_of
+from test_signup import mails_to, write
 
 
 def french_campaign(tmp_path, **position):
@@ -89,3 +91,43 @@ def test_a_french_signup_and_the_campaigns_end_read_as_french(tmp_path):
     over = flat(outbox(referee, seat="ann", kind="over")[-1])
     assert "(le plus de zones après 2 manches)" in over
     assert "most zones" not in over
+
+
+def test_a_french_reader_gets_no_english_words_nor_a_broken_sentence(tmp_path):
+    """'qui sont lus comme tels et envoyés à personne' (no 'ne'), 'Vous êtes la place bob',
+    the Diplomacy summary and '(2-7 players)' in LISTE, 'diplomacy-regles.txt', and the
+    armies of a signup named 'host' in French reports."""
+    referee = make_referee(tmp_path)
+    players = [SeatSpec(name, f"{name}@players.example", lang="fr")
+               for name in ("ann", "bob", "cat", "dan")]
+    referee.new_game("diplomacy", "d", players, START, {}, seed="french")
+    [welcome] = outbox(referee, seat="bob", kind="welcome")
+    said = flat(welcome)
+    assert "Vous jouez la place bob dans cette partie (Diplomatie)" in said, said
+    assert "diplomatie-regles.txt" in said and "diplomacy" not in said
+    help_text = flat(answer_to(referee, reply(referee, "d", "bob", "AIDE", START)))
+    assert "qui sont lus comme tels et ne sont envoyés à personne." in help_text
+    open_game(referee, "diplomacy", "europe", START, players=(2, 7))
+    write(referee, "Zoé <zoe@players.example>", "LISTE")
+    listed = " ".join(text_of(mails_to(referee, "zoe@players.example")[-1]).split())
+    assert "les sept grandes puissances de l'Europe de 1901" in listed, listed
+    assert "(2 à 7 joueurs)" in listed and "players" not in listed
+    (tmp_path / "saga").mkdir()
+    referee = make_referee(tmp_path / "saga")
+    referee.new_game("saga", "c", players[:2], START, {"rounds": "2"}, seed="french")
+    reply(referee, "c", "ann", "faction scots\npatrie Alba", START)
+    referee.tick(later(START, 1), send=False)
+    reply(referee, "c", "bob", "faction vikings\npatrie Man", later(START, 1))
+    referee.tick(later(START, 2), send=False)
+    report = flat(outbox(referee, seat="bob")[-1])
+    assert "armées de bob : ost 1 unité de Gardes" in report and "host" not in report, report
+
+
+def test_history_lists_what_each_turn_asked_in_french(tmp_path):
+    """A phase's prompt is kept in the log in English, filled in ("Orders for turn 1."):
+    a French HISTORIQUE listed it so."""
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "g", [SeatSpec(n, f"{n}@players.example", lang="fr")
+                                      for n in ("ann", "bob")], START, seed="french")
+    said = flat(answer_to(referee, reply(referee, "g", "ann", "HISTORIQUE", START)))
+    assert ") : Ordres du tour 1." in said and "Orders for turn" not in said, said

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import START, make_referee, seats
 from mailkinds import OWN_MAP_FRENCH, SAGA_OWN_MAP, SAGA_START
+from players import answer_to, flat, reply, text_of
 from pbem.games.auguste.orders import parse as auguste_parse
 from pbem.games.auguste.state import board_of
 from pbem.games.saga import orders as saga_orders
@@ -25,6 +26,7 @@ from pbem.games.seigneurs.material import GOOD_WORDS
 from pbem import inbound, render
 from pbem.adjudicator import offers
 from pbem.adjudicator.results import parse_result
+from pbem.app import SeatSpec
 from pbem.i18n import _, speaking
 from pbem.timeutil import later
 
@@ -294,3 +296,51 @@ def test_auguste_help_says_when_the_laurel_order_can_be_given(lang, tmp_path):
     assert "(on FIM)" in said or "(sur FIM)" in said
     laurel = re.search(r"(?:next to it|case libre voisine)\s?: (.+?)\.", said).group(1)
     assert auguste_parse(state, "ann", laurel)[1], "the order it will be is refused now"
+
+
+# What an answer says when a command could not be done as written.
+UNDONE = ("not recorded", "I do not know", "did you mean", "was empty", "could not",
+          "n'a pas été", "Je ne connais pas", "vouliez-vous", "était vide", "pas pu")
+
+
+def command_examples(text: str) -> list[str]:
+    """The commands a HELP mail shows, as it writes them: each word of its table of
+    commands (or the example its line gives: "TZ Europe/Paris", "LANGUE fr"), and each
+    table command's example, up to what it says of it ("PRESS bob", "HISTORY 3")."""
+    found, items = [], []
+    for line in text.splitlines():
+        row = re.match(r"^  ([A-ZÉÊ]{2,})\s{2,}(.*)$", line)
+        if row:
+            given = re.search(r"(?:e\.g\.|par exemple) ([A-ZÉ]+ \S+)", row.group(2)) or \
+                re.search(r"\(([A-Z]+ \w+)\s?:", row.group(2))
+            found.append(given.group(1) if given else row.group(1))
+        elif line.startswith("- "):
+            items.append(line[2:])
+        elif line.startswith("  ") and items:
+            items[-1] += " " + line.strip()
+    for item in items:
+        for part in item.split("; "):
+            if part.split()[0].isupper():
+                found.append(re.split(r"\s?[:(,]", part)[0].strip())
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_command_help_shows_is_done_when_sent_back_as_written(lang, tmp_path):
+    """The ABSENCE example named fixed days of 2026, refused once they were past; each
+    command HELP shows, with the example it gives, is a command done."""
+    referee = make_referee(tmp_path)
+    referee.new_game("auguste", "g", [SeatSpec(n, f"{n}@players.example", lang=lang)
+                                      for n in ("ann", "bob")], START, seed="help")
+    now = later(START, 24 * 400)  # a year on: the examples name days of their own time
+    shown = command_examples(text_of(answer_to(referee, reply(
+        referee, "g", "ann", "AIDE" if lang == "fr" else "HELP", now))))
+    assert len(shown) >= 11 and any(w.startswith("ABSENCE ") for w in shown), shown
+    for example in sorted(shown, key=lambda w: w.split()[0] in ("CONCEDE", "ABANDON",
+                                                                "LANGUAGE", "LANGUE")):
+        body = f"{example}\nsee you soon" if example.split()[0] in ("PRESS", "PRESSE") \
+            else example
+        row = reply(referee, "g", "ann", body, now)
+        said = flat(answer_to(referee, row))
+        assert row["reason"].startswith("commands "), (example, said)
+        assert not [words for words in UNDONE if words in said], (example, said)

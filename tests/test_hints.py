@@ -3,21 +3,25 @@
 Whole bot games of every game run through a real referee, half the seats in
 French, one seat a phase asking for HELP. After every phase, every mail to a
 seat that is asked something (for itself, or for a seat whose orders it
-gives) is read as the player reads it:
+gives) is read as the player reads it, in the seat's language and, as it
+would read after LANGUAGE, in the other:
 
 - its HELP: each example row (the first column of a row indented by two
   spaces; " / " parts are examples each; a row that starts with "+ " is a
   step read after the row above it, as Attila's influence after a play);
 - its "what you may send now" lines (the orders its game's view lists for it
-  and for each seat whose orders it gives), each shown in the mail;
-- the hints in the answer to a mistaken line: the first word of an order it
-  could send misspelt ("did you mean ...?": the line with the word put right)
-  and the same order word alone (the example the answer gives; an answer
-  about the whole mail, such as a ruling's missing keys, gives a line to add
-  to it).
+  and for each seat whose orders it gives), each shown in the mail, and each
+  such line copied whole as it stands in the mail (without its note in
+  brackets), when it offers one order and not several ("a | b");
+- the hints in the answers to mistaken lines: the first word of an order it
+  could send misspelt ("did you mean ...?": the line with the word put right),
+  each order word it is shown alone, and each line of an order of several
+  lines alone (the example each answer gives: in place of the line when it is
+  the same order, else a line to add to it; an answer about the whole mail,
+  such as a ruling's missing keys, gives a line to add to it).
 
-Each is fed to the game's parser for that seat, in that position, in the
-seat's language: not one may be refused.
+Each is fed to the game's parser for that seat, in that position, in that
+language: not one may be refused.
 """
 
 import re
@@ -30,6 +34,7 @@ from pbem.adjudicator.rng import PhaseRng
 from pbem.app import SeatSpec
 from pbem import inbound
 from pbem.i18n import speaking
+from pbem.reading import plain
 import pbem.games
 from pbem.timeutil import later
 
@@ -85,6 +90,7 @@ class Hints:
         self.refused = []
         self.checked = 0
         self.stages = set()      # the stages whose hints were checked
+        self.probed = set()      # (phase, seat, language, line) answered already
 
     def read_new_mails(self) -> None:
         """The mails written since the last call, against the state they were written in."""
@@ -103,38 +109,52 @@ class Hints:
                 and ((ruler(table.state["game"], s) if ruler else None) or s) == seat]
 
     def read(self, table, row) -> None:
-        """Check the hints of one mail to a seat that is asked something now."""
+        """Check the hints of one mail to a seat that is asked something now, in each
+        language."""
         seat = row["seat"]
         asked = self.answering(table, seat)
         if not asked:
             return
-        lang = language(seat)
         text = text_of(row)
         state = table.state["game"]
-        with speaking(lang):
-            view = self.game.view(state, seat)
-            shown = render.render(self.ruleset, "help.txt.j2", view=view).strip()
-        if seat in asked and row["kind"] in ("welcome", "report", "reminder", "status", "help"):
-            assert shown in text, f"{row['kind']} to {seat} has not the HELP of its position"
-            self.check(state, seat, lang, help_hints(shown), f"HELP of {row['kind']}")
-        if row["kind"] not in ("welcome", "report", "reminder", "status"):
-            return
-        options = (view.get("you") or {}).get("option_orders") or {}
-        for who, orders in options.items():
-            for line in view["you"]["options"][who]:
-                assert line in text, f"{row['kind']} to {seat} lacks its option {line!r}"
-            self.check(state, who, lang, orders, f"what {who} may send, in {row['kind']}")
+        phase = table.state["engine"]["phase"]
+        for lang in (language(seat), other_language(seat)):
+            own = lang == language(seat)
+            with speaking(lang):
+                view = self.game.view(state, seat)
+                shown = render.render(self.ruleset, "help.txt.j2", view=view).strip()
+            hints = []
+            if seat in asked and row["kind"] in ("welcome", "report", "reminder", "status",
+                                                 "help"):
+                assert not own or shown in text, \
+                    f"{row['kind']} to {seat} has not the HELP of its position"
+                hints = help_hints(shown)
+                self.check(state, seat, lang, hints, f"HELP of {row['kind']}")
+            if row["kind"] in ("welcome", "report", "reminder", "status"):
+                for who, orders, lines in options_of(view, seat):
+                    for line in lines:
+                        assert not own or line in text, \
+                            f"{row['kind']} to {seat} lacks its option {line!r}"
+                    self.check(state, who, lang, orders + as_shown(lines),
+                               f"what {who} may send, in {row['kind']}")
+                    hints += orders if who == seat else []
+            self.probe(state, seat, lang, hints, phase)
 
-    def check(self, state, seat, lang, hints, where) -> None:
-        """Feed each hint to the parser for the seat; keep those it refuses."""
+    def check(self, state, seat, lang, hints, where, after_mistake=False) -> None:
+        """Feed each hint to the parser for the seat; keep those it refuses (a hint of
+        two readings, a tuple, is refused when both are). After a mistaken line
+        (`after_mistake`), that first line may be set aside as a remark."""
         self.stages.add(stage(state))
         with speaking(lang):
             for hint in hints:
-                errors = self.game.parse(state, seat, hint)[1]
+                readings = hint if isinstance(hint, tuple) else (hint,)
+                errors = [[e for e in self.game.parse(state, seat, text)[1]
+                           if not (after_mistake and e.remark and e.line == 1 and "\n" in text)]
+                          for text in readings]
                 self.checked += 1
-                if errors:
+                if all(errors):
                     self.refused.append(f"{self.ruleset} {stage(state)} {seat} ({lang}), "
-                                        f"{where}: {hint!r}: {errors[0].message}")
+                                        f"{where}: {readings[0]!r}: {errors[0][0].message}")
 
     def mistakes(self, state, seat, text: str) -> None:
         """The hints of the answers to a seat's first order misspelt, and its word alone."""
@@ -144,29 +164,72 @@ class Hints:
             return
         word, _, rest = first.strip().partition(" ")
         lang = language(seat)
+        self.answers(state, seat, lang, [word[:-1] + " " + rest if len(word) > 3 else None,
+                                         word])
+
+    def probe(self, state, seat, lang, hints, phase) -> None:
+        """The hints of the answers to each order word of these hints alone, and to each
+        line of a hint of several lines alone (once a phase)."""
+        wrong = [hint.split()[0] for hint in hints if hint.split()]
+        wrong += [line for hint in hints if "\n" in hint for line in hint.splitlines()]
+        self.answers(state, seat, lang, [w for w in dict.fromkeys(wrong)
+                                         if (phase, seat, lang, w) not in self.probed])
+        self.probed.update((phase, seat, lang, w) for w in wrong)
+
+    def answers(self, state, seat, lang, lines) -> None:
+        """Check the hints each of these mistaken lines is answered with."""
         with speaking(lang):
-            for wrong in (word[:-1] + " " + rest if len(word) > 3 else None, word):
+            for wrong in lines:
                 if not wrong:
                     continue
                 for error in self.game.parse(state, seat, wrong)[1]:
                     hints = error_hints(wrong, str(error.message))
                     if not error.text:      # about the whole mail: a line to add to it
-                        hints = [f"{wrong}\n{hint}" for hint in hints]
-                    self.check(state, seat, lang, hints, f"the answer to {wrong!r}")
+                        hints = [f"{wrong}\n{h[0] if isinstance(h, tuple) else h}"
+                                 for h in hints]
+                    self.check(state, seat, lang, hints, f"the answer to {wrong!r}",
+                               after_mistake=True)
 
 
-def error_hints(line: str, message: str) -> list[str]:
+def other_language(name: str) -> str:
+    """The language the seat does not read."""
+    return "en" if language(name) == "fr" else "fr"
+
+
+def options_of(view, seat) -> list[tuple]:
+    """[(seat, its orders, the lines that show them)] of "what you may send now": the
+    lines of each seat whose orders this seat gives (SAGA), or of the seat (Diplomacy)."""
+    you = view.get("you") or {}
+    shown = you.get("options")
+    if you.get("option_orders"):
+        return [(who, orders, shown[who]) for who, orders in you["option_orders"].items()]
+    if shown and all(isinstance(line, str) for line in shown):
+        return [(seat, [], shown)]
+    return []
+
+
+def as_shown(lines: list[str]) -> list[str]:
+    """The option lines a player copies whole: each line (not a folded line's rest)
+    without its note in brackets, when it offers one order, not "a | b"."""
+    copied = [re.sub(r" {3}\(.*$", "", line).strip() for line in lines
+              if re.match(r"^  \S", line)]
+    return [line for line in copied if line and " | " not in line]
+
+
+def error_hints(line: str, message: str) -> list:
     """The orders an answer to a refused line offers: the line with the word it meant put
-    right (the first word offered), and the example an answer to an order word alone
-    gives ("e.g. ...")."""
+    right (the first word offered), and the example the answer gives ("e.g. ..."), read
+    as a player reads it: in the line's place, or else (as "name your faction too, e.g.
+    faction scots" asks) after it."""
     hints = []
     meant = MEANT.search(message)
     if meant and " " in line:
         word = re.split(r" or | ou |, ", meant.group(1))[0].strip("'\" ")
         hints.append(f"{word} {line.partition(' ')[2]}".strip())
     example = EXAMPLE.search(message)
-    if example and " " not in line.strip():
-        hints += [part.strip().strip("'\u00ab\u00bb ") for part in example.group(1).split(" / ")]
+    for part in example.group(1).split(" / ") if example else []:
+        part = part.strip().strip("'\u00ab\u00bb ")
+        hints.append((part, f"{line}\n{part}"))
     return hints
 
 
@@ -243,7 +306,10 @@ def test_a_refused_hint_is_caught(tmp_path):
     assert error_hints("pla goths x", "I do not understand 'pla'; did you mean play or "
                                       "renounce? Write...") == ["play goths x"]
     assert error_hints("oppose", "say where and how many, e.g. oppose C3 2") == \
-        ["oppose C3 2"]
+        [("oppose C3 2", "oppose\noppose C3 2")]
     assert error_hints("see", "I do not understand 'see'; did you mean seer? Write for "
                               "example 'green: move BIF BAR', or send HELP") == \
-        ["green: move BIF BAR"]
+        [("green: move BIF BAR", "see\ngreen: move BIF BAR")]
+    assert error_hints("accept", "name an open offer to you by its number (2), e.g. "
+                                 "accept 2 / refuse 2") == \
+        [("accept 2", "accept\naccept 2"), ("refuse 2", "accept\nrefuse 2")]

@@ -15,6 +15,14 @@ def test_english_is_the_msgid_and_french_comes_from_the_catalogue():
         assert _("a sentence nobody marked") == "a sentence nobody marked"
 
 
+def test_a_sentence_kept_in_english_filled_in_is_translated_again():
+    assert i18n.again("Orders for turn 12.") == "Orders for turn 12."
+    with speaking("fr"):
+        assert i18n.again("Orders for turn 12.") == "Ordres du tour 12."
+        assert i18n.again("Reply address:") == f"Adresse de réponse{NB}:"
+        assert i18n.again("a sentence nobody marked 3") == "a sentence nobody marked 3"
+
+
 def test_plurals_follow_each_language_rule():
     one, many = "{num} line could not be accepted", "{num} lines could not be accepted"
     assert [ngettext(one, many, n).format(num=n) for n in (0, 1, 2)] == [

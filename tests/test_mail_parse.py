@@ -12,7 +12,7 @@ from email.mime.text import MIMEText
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from pbem.mail.parse import REPLY_MARKER, read, reply_text
+from pbem.mail.parse import REPLY_MARKER, files, read, reply_text
 
 REPORT = f"""{REPLY_MARKER}
 
@@ -247,6 +247,25 @@ def test_a_sentence_ending_in_wrote_is_text():
 def test_malformed_mail_never_raises(raw):
     incoming = read(raw)
     assert isinstance(incoming.text, str) and "\n" not in incoming.subject
+    assert isinstance(files(raw), list)
+
+
+def test_the_files_a_mail_brings_are_its_photos_and_attachments_not_its_text():
+    msg = EmailMessage()
+    msg["From"] = "ann@players.example"
+    msg.set_content("result won\nthe photo is attached")
+    msg.add_alternative("<p>result won</p>", subtype="html")
+    msg.add_attachment(b"\xff\xd8 a photo", maintype="image", subtype="jpeg",
+                       filename="table.jpg")
+    msg.add_attachment("my notes", filename="notes.txt")
+    msg.add_attachment(b"\x89PNG no name", maintype="image", subtype="png")
+    assert files(msg.as_bytes()) == [("table.jpg", "image/jpeg", b"\xff\xd8 a photo"),
+                                      ("notes.txt", "text/plain", b"my notes\n"),
+                                      ("file-3.png", "image/png", b"\x89PNG no name")]
+    assert files(msg.as_bytes(), most=1) == [("table.jpg", "image/jpeg", b"\xff\xd8 a photo")]
+    plain = EmailMessage()
+    plain.set_content("result won")
+    assert files(plain.as_bytes()) == []
 
 
 @settings(max_examples=200, deadline=None)

@@ -163,7 +163,7 @@ def test_help_lists_the_table_commands_in_each_players_words(referee):
     assert "HISTORIQUE 3 : votre compte rendu du tour 3" in french
     assert "NULLE : votre vote" in french and "ABANDON : vous abandonnez" in french
     assert "DRAW: your vote to end the game in a draw" in english
-    assert "ABSENCE 2026-12-20 2026-12-27: you are away those days" in english
+    assert "ABSENCE 2026-12-15 2026-12-21: you are away those days" in english  # 2 weeks on
     assert "PRESS" not in english and "PRESSE" not in french, "this game has no press"
     assert "PRESS dan (or a team, or ALL)" in with_press, "a seat of the game, and its teams"
 

@@ -13,6 +13,11 @@ from conftest import START, make_referee
 from mailkinds import ENGLISH, GAMES as MAIL_GAMES, KEPT
 
 ROOT = Path(__file__).parent.parent
+# Each game's rules attachment is named by its title in the reader's language.
+TITLES = {"auguste": {"en": "auguste", "fr": "auguste"}, "attila": {"en": "attila", "fr": "attila"},
+          "saga": {"en": "saga-campaign", "fr": "campagne-saga"},
+          "seigneurs": {"en": "seigneurs", "fr": "seigneurs"},
+          "diplomacy": {"en": "diplomacy", "fr": "diplomatie"}}
 GAMES = sorted(p.parent.name for p in (ROOT / "games").glob("*/__init__.py"))
 MAX_LINES = 150
 # What every summary tells: how to win (a section of its own), and the mail commands.
@@ -50,7 +55,7 @@ def test_the_welcome_carries_the_summary_in_the_seats_language(tmp_path, game):
         msg = email.message_from_bytes(referee.store.outbox_mail(row), policy=policy.default)
         lang = "fr" if row["seat"] == names[0] else "en"
         [attached] = list(msg.iter_attachments())
-        name = f"{game}-{'regles' if lang == 'fr' else 'rules'}.txt"
+        name = f"{TITLES[game][lang]}-{'regles' if lang == 'fr' else 'rules'}.txt"
         assert attached.get_filename() == name and attached.get_content_type() == "text/plain"
         assert attached.get_content() == \
             (ROOT / "games" / game / f"rules.{lang}.md").read_text(encoding="utf-8")

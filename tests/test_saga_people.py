@@ -17,7 +17,7 @@ from pbem.timeutil import later
 
 from conftest import START, make_referee
 from mailkinds import SAGA_START
-from players import answer_to, flat, outbox, reply
+from players import answer_to, flat, outbox, parsed, reply, text_of
 from test_saga_leaks import LeakWatch
 
 # bob is ann's vassal; cat (on Cumbria) may attack bob's homeland, Mercia.
@@ -150,6 +150,43 @@ def test_the_referee_is_told_what_each_side_reported(tmp_path):
     assert "pbem ruling c" in flat(notice)
 
 
+def test_a_disputed_battle_brings_each_sides_words_and_photo_to_the_referee(tmp_path):
+    """The referee's mail said only 'won/won': the players' remarks and the photo of the
+    table reached neither the referee nor the opponent."""
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}, "active": "cat"},
+                       lang={"bob": "fr"})
+    now = START
+    reply(referee, "c", "cat", "move host Mercia", now)
+    while referee.table("c").state["game"]["turn"]["stage"] != "battle":
+        now = deadline(referee)
+        referee.tick(now, send=False)
+    points = referee.table("c").state["game"]["turn"]["battle"].get("points_rule")
+    photo = b"\xff\xd8\xff\xe0 the table at the end, bob's Lord on the bridge"
+    reply(referee, "c", "cat", "Hi,\nresult won" + (" points 12" if points else "") +
+          "\nMy hearthguards held the bridge to the last turn.\nCheers, Cat", now,
+          files=[("table.jpg", "image/jpeg", photo)])
+    reply(referee, "c", "cat", "PRESS ann\nbob will cry foul, watch", now)
+    reply(referee, "c", "bob", "Bonjour,\nrésultat gagné" + (" points 9" if points else "") +
+          "\nSon Seigneur est tombé au tour 5, la photo le montre.", now)
+    referee.tick(later(now, 1), send=False)
+    [notice] = [row for row in outbox(referee) if row["kind"] == "ruling"]
+    said = flat(notice)
+    assert "cat wrote: “result won" in said and \
+        "My hearthguards held the bridge to the last turn.”" in said, said
+    assert "bob wrote: “résultat gagné" in said and "Son Seigneur est tombé au tour 5" in said
+    assert "Attached: cat-table.jpg." in said and "cry foul" not in said
+    [attached] = [part for part in parsed(notice).iter_attachments()]
+    assert attached.get_filename() == "cat-table.jpg" and attached.get_content() == photo
+    told_bob = flat(outbox(referee, seat="bob", kind="report")[-1])
+    assert "cat a écrit à la partie : « result won" in told_bob and \
+        "held the bridge to the last turn." in told_bob, told_bob
+    assert "Son Seigneur" not in told_bob and "cry foul" not in told_bob
+    told_cat = flat(outbox(referee, seat="cat", kind="report")[-1])
+    assert "bob wrote to the game: “résultat gagné" in told_cat and \
+        "la photo le montre." in told_cat, told_cat
+    assert "cry foul" not in told_cat.split("bob wrote")[1]
+
+
 def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_path):
     referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
     ann = reply(referee, "c", "ann", "fation écossais\npatrie alba", START)
@@ -164,6 +201,49 @@ def test_a_signup_line_not_understood_is_an_error_and_nothing_is_guessed(tmp_pat
     referee.tick(deadline(referee), send=False)
     game = referee.table("c").state["game"]
     assert (game["factions"]["ann"], game["homelands"]["ann"]) == ("scots", "Alba")
+
+
+def test_a_signup_hint_copied_as_the_mail_shows_it_is_read(tmp_path):
+    """'faction normands   patrie Normandie', copied from the welcome, was refused, as was
+    the error's own example 'faction bretons de strathclyde'; the factions an error lists
+    are named as a French seat writes them."""
+    referee = campaign(tmp_path, position=None, lang={"ann": "fr"})
+    [welcome] = outbox(referee, seat="ann", kind="welcome")
+    [shown] = [line.strip() for line in text_of(welcome).splitlines()
+               if line.strip().startswith("faction normands") and "patrie" in line]
+    assert shown == "faction normands   patrie Normandie"
+    said = flat(answer_to(referee, reply(referee, "c", "ann", shown, START)))
+    assert "faction : Normands" in said and "patrie : Normandie" in said, said
+    assert "ligne 1" not in said
+    said = flat(answer_to(referee, reply(referee, "c", "ann", "patrie Strathclyde", START)))
+    example = said.split("par exemple ")[1].split()[:2]
+    assert example == ["faction", "bretons-de-strathclyde"], said
+    for faction in ("bretons de strathclyde", "bretons-de-strathclyde",
+                    "Strathclyde Britons"):
+        said = flat(answer_to(referee, reply(referee, "c", "ann", "patrie Strathclyde\n"
+                                             f"faction {faction}", START)))
+        assert "faction : Bretons de Strathclyde" in said and "ligne 2" not in said, said
+    said = flat(answer_to(referee, reply(referee, "c", "ann", "faction saxons", START)))
+    assert "nommez une faction : vikings, anglo-danois, gallois, normands" in said, said
+    assert "welsh" not in said
+
+
+@pytest.mark.parametrize("line, said", [
+    ("recruter une levee", "recruter 1 unité de Levées"),
+    ("recruter 1 guerrier", "recruter 1 unité de Guerriers"),
+    ("reconnaissance Mercie -- on y va", "reconnaissance de Mercie"),
+    ("scout Mercia // let's see", "reconnaissance de Mercie"),
+    ("diviser ost deux pillards", "2 unités de Levées quittent ost et deviennent pillards"),
+])
+def test_numbers_in_words_and_chat_after_a_zone_are_read(tmp_path, line, said):
+    """'recruter une levee' and 'recruter 1 guerrier' were refused; 'scout Cumbria -- on y
+    va' read the chat as part of the zone."""
+    referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}, "active": "ann"},
+                       lang={"ann": "fr"})
+    row = reply(referee, "c", "ann", line, START)
+    answer = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), answer
+    assert said in answer, answer
 
 
 def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
@@ -189,6 +269,7 @@ def test_a_seats_own_army_in_a_battle_zone_is_on_its_own_map(tmp_path):
     ("scenario 4 (Homeland)", "Homeland"),
     ("scenario the bridge", "The bridge"),
     ("scénario Bataille pour le pont", "The bridge"),
+    ("scenario three", "The monastery"),
 ])
 def test_a_scenario_written_as_the_options_name_it_is_read(tmp_path, line, scenario):
     referee = campaign(tmp_path, {**VASSALAGE, "vassals": {}})

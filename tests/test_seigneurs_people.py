@@ -159,6 +159,23 @@ def test_a_building_named_as_the_mails_name_it_is_read(tmp_path):
     assert "you put wood 1 on your warrior house" in flat(answer_to(referee, bob))
 
 
+def test_the_short_form_of_a_payment_pays_what_is_owed_or_says_why_not(tmp_path):
+    """'build walls', the HELP's short form, on walls already paid in full, was answered
+    with the limit of a turn's payments."""
+    referee = valley_game(tmp_path, {
+        "stage": "construction", "stocks": {"ann": {"stone": 5}, "bob": {"stone": 5}},
+        "projects": {"ann": {"walls": {"paid": {"stone": 4}, "started": 1}},
+                     "bob": {"walls": {"paid": {"stone": 3}, "started": 1}}}},
+        lang={"ann": "fr"})
+    help_text = flat(answer_to(referee, reply(referee, "v", "bob", "HELP", START)))
+    assert "(or just: build walls)" in help_text
+    said = flat(answer_to(referee, reply(referee, "v", "bob", "build walls", START)))
+    assert "you put stone 1 on your walls" in said and "line 1" not in said, said
+    said = flat(answer_to(referee, reply(referee, "v", "ann", "construire murailles", START)))
+    assert "ligne 1 : le chantier (murailles) est payé en entier : il sera achevé à la " \
+           "construction du tour 3" in said, said
+
+
 def test_a_seat_without_a_hit_is_neither_offered_nor_let_name_victims(tmp_path):
     referee = valley_game(tmp_path, {"stage": "movement", "warriors": {
         "ann": {"C4": 2}, "bob": {"C4": 2}}, "relations": {"ann|bob": "war"}})
@@ -208,6 +225,32 @@ def test_the_judge_reads_the_lords_prestige_and_the_agreements_it_may_find_broke
                 later(referee.table("v").state["engine"]["deadline"], -1))
     said = flat(answer_to(referee, row))
     assert "votre décision : vainqueur : bob" in said and "winner" not in said, said
+
+
+def test_the_final_judgement_publishes_the_judges_reasons_not_its_courtesies(tmp_path):
+    """The barbarian's greeting and signature were published as its reasons, and the reason
+    given with 'rompu 2' was dropped."""
+    referee = valley_game(tmp_path, {
+        "stage": "growth", "farms": {"I5": "bob"}, "goods": {"I5": {"food": 4}},
+        "agreements": [{"kind": "peace", "parties": ["ann", "bob"],
+                        "terms": {"ann": "paix", "bob": "peace"}, "turn": 1},
+                       {"kind": "peace", "parties": ["ann", "zed"],
+                        "terms": {"ann": "paix", "zed": "peace"}, "turn": 1}]},
+        lang={"zed": "fr"})
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    reason = "bob a pillé les fermes d'ann malgré la paix"
+    row = reply(referee, "v", "zed", "Bonjour à tous,\n\nVoici mon jugement, mes seigneurs.\n"
+                f"vainqueur ann\nrompu 2 : {reason}\n\nBien à vous,\nZed le Barbare",
+                later(referee.table("v").state["engine"]["deadline"], -1))
+    said = flat(answer_to(referee, row))
+    assert f"vos raisons : rompu 2 : {reason} " in said, said
+    assert "Ignoré : Bien à vous, Ignoré : Zed le Barbare" in said
+    assert "ligne 3 : Voici mon jugement, mes seigneurs." in said
+    referee.tick(later(referee.table("v").state["engine"]["deadline"], 1), send=False)
+    final = flat(outbox(referee, seat="ann", kind="over")[-1])
+    assert f"winner: ann (rompu 2 : {reason})." in final, final
+    assert f"The barbarian says: rompu 2 : {reason}" in final
+    assert "Bien à vous" not in final and "Barbare" not in final and "Voici" not in final
 
 
 def test_help_shows_press_to_a_seat_of_the_game_and_no_team(tmp_path):
@@ -262,6 +305,46 @@ def test_a_building_named_with_its_article_is_read(tmp_path, line, said):
         "ann": {"stone": 5, "wood": 5}}}, lang={"ann": "fr"})
     ann = reply(referee, "v", "ann", line, START)
     assert said in flat(answer_to(referee, ann))
+
+
+@pytest.mark.parametrize("position, seat, line, said", [
+    ({"stage": "taxation"}, "ann", "produire trois pierres", "votre domaine produit pierre 3"),
+    ({"stage": "taxation"}, "bob", "produce two stone one wood",
+     "your domain produces wood 1, stone 2"),
+    ({"stage": "market", "card": "horde", "stocks": {"bob": {"metal": 3}}}, "bob",
+     "sell metal one", "you sell metal 1 to the merchants"),
+    ({"stage": "market", "stocks": {"ann": {"wood": 3}}}, "ann",
+     "offre bob donne deux bois contre une pierre", "vous proposez à bob bois 2 contre "
+                                                   "pierre 1"),
+    ({"stage": "construction", "stocks": {"ann": {"wood": 5, "food": 5}}}, "ann",
+     "batir caserne bois 1", "vous mettez bois 1 sur votre chantier : maison de guerriers"),
+    ({"stage": "construction", "stocks": {"bob": {"wood": 5, "stone": 5}}}, "bob",
+     "build the church stone 1", "you put stone 1 on your church"),
+    ({"stage": "construction", "stocks": {"ann": {"wood": 5, "stone": 5}}}, "ann",
+     "construire les remparts pierre 1", "vous mettez pierre 1 sur votre chantier : "
+                                         "murailles"),
+])
+def test_numbers_in_words_and_buildings_by_their_everyday_names_are_read(
+        tmp_path, position, seat, line, said):
+    """'produire trois pierres' and 'sell metal one' were refused; 'batir caserne' got only
+    'nommez un bâtiment'."""
+    referee = valley_game(tmp_path, position, lang={"ann": "fr"})
+    row = reply(referee, "v", seat, line, START)
+    answer = flat(answer_to(referee, row))
+    assert row["reason"].startswith("orders recorded"), answer
+    assert said in answer, answer
+
+
+def test_warriors_sent_against_a_claim_are_counted_in_words(tmp_path):
+    """'oppose E8 three' was refused."""
+    referee = valley_game(tmp_path, {"stage": "taxation", "farms": {"D5": "bob"},
+                                     "goods": {"D5": {"metal": 2}, "C2": {"wood": 1}}})
+    reply(referee, "v", "ann", "tax C2 all", START)
+    reply(referee, "v", "bob", "tax D5 all", START)
+    referee.tick(later(START, 0.1), send=False)
+    said = flat(answer_to(referee, reply(referee, "v", "ann", "oppose D5 two",
+                                         later(START, 0.2))))
+    assert "2 warriors oppose the claim on D5" in said, said
 
 
 def test_a_good_the_merchants_do_not_trade_says_what_they_trade(tmp_path):

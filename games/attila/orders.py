@@ -19,6 +19,7 @@ accepted.
 from contextvars import ContextVar
 import re
 
+from pbem.adjudicator import numbers
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.spelling import aside, closest, unknown_word
 from pbem.i18n import N_, Said, _, current, ngettext
@@ -76,13 +77,20 @@ def either(names) -> str:
 
 
 def peoples_in(tokens, taker: str) -> list[str]:
-    """Peoples named by words; ValueError naming the first word that is not one."""
-    out = []
+    """Peoples named by words, each as many times as a number before it says ("bid two
+    goths franks", "mise 2 goths"); ValueError naming the first word that is not one."""
+    out, count = [], None
     for token in tokens:
         people = people_of(token)
+        if people is None and numbers.number(token) and count is None:
+            count = numbers.number(token)
+            continue
         if people is None:
             raise ValueError(not_a_people(token, taker))
-        out.append(people)
+        out += [people] * (count or 1)
+        count = None
+    if count is not None:
+        raise ValueError(not_a_people(tokens[-1], taker))
     return out
 
 

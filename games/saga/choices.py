@@ -12,7 +12,7 @@ of each line.
 from pbem.i18n import N_, _, ngettext
 
 from .army import cheapest, points
-from .material import (SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, points_text,
+from .material import (SCENARIO_NAMES, UNIT_TYPES, army_name, faction_word, points_text,
                        scenario_name, unit_name)
 from .moves import captives, default_where, ransom_of
 from .rules import (aftermath_asks, fall_back_options, give_way, internal_moves,
@@ -62,11 +62,6 @@ def units_said(units: dict, lord: bool = False) -> str:
     """Units as an order writes them: '1 warrior 2 levies' (and 'lord')."""
     said = [f"{units[k]} {unit_word(k, units[k])}" for k in UNIT_TYPES if units.get(k)]
     return " ".join(said + ([_("lord")] if lord else []))
-
-
-def faction_word(faction: str) -> str:
-    """A faction as an order writes it in the current language ('anglo-danes')."""
-    return faction_name(faction).lower().replace(" ", "-")
 
 
 def armies(state, seat) -> list[tuple[str, dict]]:

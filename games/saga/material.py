@@ -5,9 +5,11 @@ where they are shown (``_``); the keys (``"warriors"``, ``"bridge"``) are what
 the state, the events and the data files hold.
 """
 
+from functools import lru_cache
 import unicodedata
 
-from pbem.i18n import N_, _, current, ngettext
+from pbem.adjudicator import numbers
+from pbem.i18n import LANGUAGES, N_, _, current, ngettext, speaking
 
 # Unit types, from the most valuable to the cheapest; one point buys one unit.
 UNIT_TYPES = ("hearthguards", "warriors", "levies")
@@ -105,18 +107,33 @@ def unit_of(word: str) -> str | None:
 
 
 def faction_of(word: str) -> str | None:
-    """The faction a word names (its key, English or French name), or None."""
+    """The faction a word names (its key, or its name in English or French), or None."""
     key = squash(word)
     return FACTION_WORDS.get(key) or next(
-        (f for f in FACTION_NAMES if squash(f) == key or squash(_(FACTION_NAMES[f])) == key),
-        None)
+        (f for f in FACTION_NAMES if key in faction_keys(f)), None)
+
+
+@lru_cache(maxsize=None)
+def faction_keys(faction: str) -> frozenset:
+    """A faction's key and its names in every language, as faction_of compares them."""
+    keys = {squash(faction)}
+    for lang in LANGUAGES:
+        with speaking(lang):
+            keys.add(squash(_(FACTION_NAMES[faction])))
+    return frozenset(keys)
+
+
+def faction_word(faction: str) -> str:
+    """A faction as an order writes it in the current language ('anglo-danes')."""
+    return faction_name(faction).lower().replace(" ", "-")
 
 
 def scenario_of(word: str) -> str | None:
     """The scenario a word or a die face names, or None."""
     key = squash(word)
-    if key.isdigit() and 1 <= int(key) <= len(SCENARIO_NAMES):
-        return list(SCENARIO_NAMES)[int(key) - 1]
+    face = numbers.number(key)
+    if face is not None and 1 <= face <= len(SCENARIO_NAMES):
+        return list(SCENARIO_NAMES)[face - 1]
     return SCENARIO_WORDS.get(key)
 
 

@@ -24,15 +24,16 @@ from difflib import get_close_matches
 import re
 
 from pbem.adjudicator.contract import OrderError, plain_copy
+from pbem.adjudicator import numbers
 from pbem.adjudicator.results import LEAD, parse_result
 from pbem.adjudicator.spelling import aside
 from pbem.i18n import _, current, ngettext
 
 from .army import cheapest, has, points
 from .material import (DEFAULT_HOST, DEFAULT_RESERVE, HOST_POINTS, LORD_WORDS, RESERVE_POINTS,
-                       SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, faction_of, plain,
-                       points_text, scenario_name, scenario_of, unit_count, unit_name, unit_of,
-                       units_text)
+                       SCENARIO_NAMES, UNIT_TYPES, army_name, faction_name, faction_of,
+                       faction_word, plain, points_text, scenario_name, scenario_of, unit_count,
+                       unit_name, unit_of, units_text)
 from . import choices
 from .moves import events as step_events
 from .moves import (default_where, is_outward, problem, problem_after_scouting,
@@ -81,9 +82,6 @@ FILLER = {"to", "in", "into", "on", "with", "from", "a", "en", "dans", "vers", "
           "comme", "units", "unit", "unites", "unite"}
 # The armies every seat starts with, by their French names (réserve reads as reserve).
 ARMY_WORDS = {"ost": "host"}
-# Numbers of units as people write them: "je perds une levée", "two warriors".
-NUMBER_WORDS = {"an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3,
-                "trois": 3, "four": 4, "quatre": 4}
 NOTHING = {"none", "no", "nothing", "non", "rien", "aucune", "aucun", "decline", "refuse"}
 # What each phase accepts.
 ACCEPTS = {
@@ -120,8 +118,7 @@ def parse(state, seat, text):
         return parse_result(text, with_points=bool(state["turn"]["battle"].get("points_rule")))
     reader = Reader(state, seat, stage)
     for number, line in enumerate(text.splitlines(), start=1):
-        tokens = words(line)
-        if tokens:
+        for tokens in reader.pieces(words(line)):
             reader.line(number, line.strip(), tokens)
     return reader.finish()
 
@@ -147,14 +144,29 @@ class Reader:
         self.orders = {}
         self.lines = {}         # what each kind of line was given on
         self.texts = {}         # each line read, by its number
+        self.said = []          # the words after the verb of the order being read
 
     def error(self, number, line, message) -> None:
         """Record one line that cannot be accepted."""
         self.errors.append(OrderError(number, line, message))
 
+    def pieces(self, tokens) -> list[list[str]]:
+        """A line's orders: the line itself, or at the signup, a line that starts with an
+        order, each of its orders as the mail shows them side by side ("faction normands
+        patrie Normandie")."""
+        if self.stage != "signup" or not tokens or VERBS.get(tokens[0]) not in ACCEPTS["signup"]:
+            return [tokens] if tokens else []
+        out = []
+        for token in tokens:
+            if not out or VERBS.get(token) in ACCEPTS["signup"]:
+                out.append([])
+            out[-1].append(token)
+        return out
+
     def line(self, number, line, tokens) -> None:
-        """Read one line."""
+        """Read one line (or one order of it)."""
         self.texts[number] = line
+        self.said = tokens[1:]
         verb = VERBS.get(tokens[0])
         args = [t for t in tokens[1:] if t not in FILLER]
         remark = aside(number, line, tokens[0], [*VERBS, *LEAD]) \
@@ -214,10 +226,10 @@ class Reader:
         units = {t: 0 for t in UNIT_TYPES}
         lord, name, count, cheap = False, None, None, 0
         for token in tokens:
-            if token.isdigit() or token in NUMBER_WORDS:
+            if numbers.number(token) is not None or token == "an":  # "je perds une levée"
                 if count is not None:
                     cheap += count
-                count = int(token) if token.isdigit() else NUMBER_WORDS[token]
+                count = 1 if token == "an" else numbers.number(token)
                 continue
             kind = unit_of(token)
             if kind:
@@ -253,18 +265,20 @@ class Reader:
     # ------------------------------------------------------------ signup
 
     def read_faction(self, number, line, args) -> None:
-        """FACTION vikings."""
+        """FACTION vikings (or its name in either language: "faction bretons de
+        strathclyde")."""
         self.once("faction", number)
-        faction = faction_of(" ".join(args)) if args else None
+        faction = (faction_of(" ".join(self.said)) or faction_of(" ".join(args))) \
+            if args else None
         options = signup_options(self.state)
+        free = [faction_word(f) for f in options]
         if faction is None:
-            close = get_close_matches("".join(args), list(options), n=1)
+            close = get_close_matches("-".join(args), free, n=1)
             hint = _("; did you mean {word}?").format(word=close[0]) if close else ""
-            raise ValueError(_("name a faction: {names}").format(
-                names=", ".join(options)) + hint)
+            raise ValueError(_("name a faction: {names}").format(names=", ".join(free)) + hint)
         if faction not in options:
             raise ValueError(_("{faction} cannot be chosen now; free: {names}").format(
-                faction=faction_name(faction), names=", ".join(options)))
+                faction=faction_name(faction), names=", ".join(free)))
         self.orders["faction"] = faction
 
     def read_homeland(self, number, line, args) -> None:
@@ -317,7 +331,7 @@ class Reader:
                                    "faction too, e.g. faction {faction}").format(
                 zone=self.board.label(homeland),
                 factions=_(" or ").join(faction_name(f) for f in fits),
-                faction=faction_name(fits[-1]).lower()))
+                faction=faction_word(fits[-1])))
 
     # ------------------------------------------------------------ the turn
 
@@ -401,7 +415,10 @@ class Reader:
         self.take(number, line, {"do": "disband", "army": name, "units": units, "lord": False})
 
     def read_recruit(self, number, line, args) -> None:
-        """RECRUIT type [zone|army]: one unit of each type per turn."""
+        """RECRUIT [1] type [zone|army]: one unit of each type per turn ("recruter une
+        levée", "recruit 1 warrior")."""
+        if args and numbers.number(args[0]) == 1:
+            args = args[1:]
         kind = unit_of(args[0]) if args else None
         if kind is None:
             raise ValueError(_("RECRUIT needs a unit type{example}").format(

@@ -186,12 +186,26 @@ def own_view(state, seat) -> dict:
     yours["option_orders"] = {s: [o for c in found for o in c["orders"]]
                               for s, found in chosen.items()}
     yours["battle"] = battle_view(state, seat)
+    yours["focus"] = state["turn"]["battle"]["zone"] if yours["battle"] else focus(state, asked)
     yours["examples"] = examples(state, seat)
     income = ZONE_INCOME * len(yours["zones"])
     upkeep = UPKEEP * sum(a["points"] for a in yours["armies"])
     yours["upkeep"] = {"income": income, "upkeep": upkeep, "zone_income": ZONE_INCOME,
                        "cost": POINT_COST}
     return yours
+
+
+def focus(state, asked: dict) -> str | None:
+    """The zone what a seat that fights no battle is asked is about, if any: the one its
+    army is asked to retreat from, the one it scouted."""
+    turn = state["turn"]
+    if not asked or not turn:
+        return None
+    if turn["stage"] == "retreat":
+        return turn["contact"]["zone"]
+    if turn["stage"] == "move" and turn["scout"]:
+        return turn["scout"]["zone"]
+    return None
 
 
 def options(state, seat, kind) -> list[dict]:
@@ -365,11 +379,14 @@ def svg_context(view) -> dict:
 
 
 def own_area(view) -> list:
-    """The zones the viewing seat holds or has armies in (its homeland, when none), in the
-    board's SVG units: what its close-up shows."""
+    """The zone what the viewing seat is asked is about (its battle's, see `focus`); else
+    the zones it holds or has armies in (its homeland, when none); in the board's SVG
+    units: what its close-up shows."""
     you = view.get("you")
     if not you:
         return []
+    if you.get("focus"):
+        return [(z["x"], z["y"]) for z in view["zones"] if z["name"] == you["focus"]]
     mine = [(z["x"], z["y"]) for z in view["zones"] if z["owner"] == you["seat"]
             or any(army.get("seat") == you["seat"] for army in z["armies"] or ())]
     return mine or [(z["x"], z["y"]) for z in view["zones"] if z["name"] == you.get("homeland")]
@@ -558,7 +575,8 @@ NARRATIONS = {
         seat=p["seat"], faction=faction_name(p["faction"]), zone=p["homeland"]),
     "armies_raised": lambda p: _("{seat}'s armies: {armies}").format(
         seat=p["seat"], armies=_("; ").join(
-            f"{n} {units_text(a['units'], a['lord'])}" for n, a in sorted(p["armies"].items()))),
+            f"{army_name(n)} {units_text(a['units'], a['lord'])}"
+            for n, a in sorted(p["armies"].items()))),
     "campaign_began": lambda p: _("the campaign begins"),
     "round_began": lambda p: _("round {round}: order of play {order}").format(
         round=p["round"], order=", ".join(p["order"])),

@@ -152,6 +152,13 @@ def still_owed(state, lord: str, building: str) -> dict:
             if n > paid.get(g, 0)}
 
 
+def finished_in(state, lord: str, building: str) -> int:
+    """The turn in whose construction a project paid in full is finished."""
+    entry = state["buildings"][lord][building]
+    turns = state["data"]["buildings"][building]["turns"]
+    return max(state["turn"], entry["started"] + turns - 1)
+
+
 def construction(run, orders: dict) -> None:
     """Each lord in seat order: gifts to its church, payments on projects, the forge, a new
     warrior, weapons to warriors at home; then buildings paid and old enough are finished."""

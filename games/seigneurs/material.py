@@ -47,12 +47,21 @@ GOOD_WORDS = {
     "monnaie": "coins", "or": "coins", "sous": "coins",
     "weapons": "weapons", "weapon": "weapons", "arme": "weapons", "armes": "weapons",
 }
+# Each building by its names and the everyday words people use for it ("caserne").
 BUILDING_WORDS = {
-    "church": "church", "eglise": "church", "oven": "oven", "four": "oven",
-    "forge": "forge", "mill": "mill", "moulin": "mill", "walls": "walls", "wall": "walls",
-    "murailles": "walls", "muraille": "walls", "house": "house", "warrior-house": "house",
-    "maison": "house", "watchtower": "watchtower", "tower": "watchtower", "tour": "watchtower",
-    "keep": "keep", "donjon": "keep", "warrior": "house", "warriors": "house",
+    "church": "church", "eglise": "church", "chapel": "church", "chapelle": "church",
+    "oven": "oven", "four": "oven", "bakery": "oven", "fournil": "oven",
+    "boulangerie": "oven",
+    "forge": "forge", "smithy": "forge",
+    "mill": "mill", "moulin": "mill",
+    "walls": "walls", "wall": "walls", "murailles": "walls", "muraille": "walls",
+    "murs": "walls", "mur": "walls", "remparts": "walls", "rempart": "walls",
+    "enceinte": "walls",
+    "house": "house", "warrior-house": "house", "maison": "house", "warrior": "house",
+    "warriors": "house", "barracks": "house", "caserne": "house",
+    "watchtower": "watchtower", "tower": "watchtower", "tour": "watchtower",
+    "guet": "watchtower",
+    "keep": "keep", "donjon": "keep", "castle": "keep", "chateau": "keep",
 }
 # The words after the first of a building's name as mails write it ("tour de guet",
 # "maison de guerriers", "warrior house"): read past.

@@ -10,6 +10,7 @@ written.
 from functools import partial
 import re
 
+from pbem.adjudicator import numbers
 from pbem.adjudicator import offers as trade
 from pbem.adjudicator.contract import OrderError
 from pbem.adjudicator.editions import edition
@@ -20,7 +21,7 @@ from pbem.i18n import LANGUAGES, _, current, ngettext, speaking
 from . import development, economy, examples, war
 from .flow import RULING_WORDS, asked, revolt_choices
 from .founding import open_tile, village_problem
-from .material import (BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
+from .material import (BUILDINGS, BUILDING_TAILS, BUILDING_WORDS, GOOD_WORDS, GOODS, RESOURCES,
                        building_name, card_name, good_name, goods_text, offered_text, plain,
                        valley)
 from .rules import (at_war, material, neighbours, place_of, place_owner, stock, village_of,
@@ -155,14 +156,15 @@ class Reader:
         return word
 
     def count(self, word: str | None, default=None) -> int:
-        """A whole number of 1 or more."""
+        """A whole number of 1 or more, in digits or in words ("three", "trois")."""
         if word is None:
             if default is None:
                 raise LineError(_("say how many"))
             return default
-        if not word.isdigit() or int(word) < 1:
+        said = numbers.number(word)
+        if said is None or said < 1:
             raise LineError(_("{word} is not a number of 1 or more").format(word=word))
-        return int(word)
+        return said
 
     def good(self, word: str, allowed=RESOURCES) -> str:
         """A good named by a word."""
@@ -174,8 +176,14 @@ class Reader:
         return good
 
     def goods_list(self, tokens, size=None, allowed=RESOURCES) -> list[str]:
-        """Goods one by one ('stone stone food')."""
-        out = [self.good(t, allowed) for t in tokens if t not in FILLER]
+        """Goods one by one ('stone stone food'), or with their numbers ('trois pierres',
+        'stone 2 food')."""
+        tokens = [t for t in tokens if t not in FILLER]
+        if any(numbers.number(t) is not None for t in tokens):
+            out = [good for good, many in self.goods(tokens, allowed).items()
+                   for _copy in range(many)]
+        else:
+            out = [self.good(t, allowed) for t in tokens]
         if size is not None and len(out) != size:
             raise LineError(_("name {number} resources, e.g. wood food").format(number=size))
         return out
@@ -186,7 +194,7 @@ class Reader:
         try:
             return trade.read_goods([t for t in tokens if t not in FILLER], table)
         except ValueError:
-            bad = next((t for t in tokens if not t.isdigit() and t not in table
+            bad = next((t for t in tokens if numbers.number(t) is None and t not in table
                         and t not in FILLER), None)
             if bad:
                 raise LineError(_("{word} is not a resource here{hint}").format(
@@ -263,13 +271,26 @@ def parse_judge(state, seat, text):
     for line in text.splitlines():
         tokens = words(line)
         if tokens and tokens[0] in ("broken", "rompu", "rompus", "breach", "breaches"):
-            broken += [int(t) for t in tokens[1:] if t.isdigit()]
-        else:
-            rest.append(line)
+            named = agreements_named(tokens[1:])
+            broken += [numbers.number(t) for t in named if numbers.number(t)]
+            # "rompu 2 : bob a pillé les fermes d'ann": the line is a reason too
+            line = line if len(tokens) > len(named) + 1 else ""
+        rest.append(line)
     orders, errors = parse_ruling("\n".join(rest), {"winner": list(state["lords"])}, by=seat,
                                   words=RULING_WORDS)
     orders["broken"] = sorted(set(broken))
     return orders, errors
+
+
+def agreements_named(tokens: list[str]) -> list[str]:
+    """The words that number the agreements a "broken" line names, up to its reasons:
+    "2 et 5" of "rompus 2 et 5 : ..."."""
+    named = []
+    for token in tokens:
+        if not numbers.number(token) and not (named and token in ("and", "et")):
+            break
+        named.append(token)
+    return named
 
 
 # ---------------------------------------------------------------- one reader per verb
@@ -542,7 +563,9 @@ def read_build(r, orders, args, line):
         raise LineError(_("name a building{example}").format(
             example=example_for(r.state, r.seat, "build")))
     if args[0] not in BUILDING_WORDS:
-        raise LineError(_("name a building{hint}").format(hint=close(args[0], BUILDING_WORDS)))
+        raise LineError(_("{word} is not a building; buildings: {names}{hint}").format(
+            word=args[0], names=", ".join(building_name(b) for b in BUILDINGS),
+            hint=close(args[0], BUILDING_WORDS)))
     building = BUILDING_WORDS[args[0]]
     args = args[1:]
     tails = BUILDING_TAILS.get(building, ())
@@ -551,7 +574,13 @@ def read_build(r, orders, args, line):
     if development.done_building(r.state, r.seat, building):
         raise LineError(_("your {building} is finished already").format(
             building=building_name(building)))
-    goods = r.goods(args) if args else development.still_owed(r.state, r.seat, building)
+    owed = development.still_owed(r.state, r.seat, building)
+    if not owed:
+        raise LineError(_("your {building} project is paid in full: it is finished in "
+                          "the construction of turn {turn}").format(
+            building=building_name(building),
+            turn=development.finished_in(r.state, r.seat, building)))
+    goods = r.goods(args) if args else owed
     orders.setdefault("build", []).append({"building": building,
                                            "goods": [[g, n] for g, n in goods.items()]})
 

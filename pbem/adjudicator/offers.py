@@ -20,6 +20,7 @@ ends lapses.
 
 
 from ..i18n import _
+from .numbers import number
 from .spelling import did_you_mean
 
 OFFER = ("offer", "offre", "propose")
@@ -30,7 +31,8 @@ TAKE = ("take", "prend", "prends", "prendre", "receive", "recois", "reçois", "f
 
 
 def read_goods(words: list[str], goods: dict) -> dict:
-    """{good: count} from words like "wood 2 stone 1" (or "2 wood"); ValueError if unclear.
+    """{good: count} from words like "wood 2 stone 1" (or "2 wood", "trois pierres": see
+    numbers.py); ValueError if unclear.
 
     Every ValueError says why in the current language, as do read_offer's and
     read_answer's.
@@ -40,12 +42,13 @@ def read_goods(words: list[str], goods: dict) -> dict:
     """
     out, pending_count, pending_good = {}, None, None
     for word in words:
-        if word.isdigit():
+        count = number(word) if word not in goods else None
+        if count is not None:
             if pending_good:
-                out[pending_good] = out.get(pending_good, 0) + int(word)
+                out[pending_good] = out.get(pending_good, 0) + count
                 pending_good = None
             else:
-                pending_count = int(word)
+                pending_count = count
             continue
         name = goods.get(word)
         if name is None:
@@ -83,7 +86,7 @@ def read_offer(words: list[str], seats: list[str], goods: dict) -> dict:
             part = give
         elif word in TAKE:
             part = take
-        elif part is None and word not in goods and not word.isdigit():
+        elif part is None and word not in goods and number(word) is None:
             raise ValueError(_("write 'give ...' and/or 'take ...' after the seat"))
         else:
             part = give if part is None else part
@@ -102,30 +105,31 @@ OFFER_WORDS = {"offer", "offre", "l'offre", "the", "la", "no", "n", "n°", "numb
 def read_answer(words: list[str], offers: list[dict], seat: str) -> int:
     """The id of the open offer to `seat` that an accept/refuse line names; ValueError if none.
 
-    Words after the number are read past when they name no other number ("accept 2 -
-    deal, Cyril"); "accept 2 3" names two and is refused.
+    The number may be a word ("accept two"); words after it are read past when they name
+    no other number in digits ("accept 2 - deal, Cyril"); "accept 2 3" names two and is
+    refused.
     """
     while words and words[0] in OFFER_WORDS:  # "accept offer 2", "accepter l'offre n° 2"
         words = words[1:]
-    if not words or not words[0].lstrip("#").isdigit() or \
+    if not words or number(words[0].lstrip("#")) is None or \
             any(w.lstrip("#").isdigit() for w in words[1:]):
         raise ValueError(_("name the offer by its number: accept 3"))
-    number = int(words[0].lstrip("#"))
-    offer = next((o for o in offers if o["id"] == number), None)
+    said = number(words[0].lstrip("#"))
+    offer = next((o for o in offers if o["id"] == said), None)
     if offer is None or offer["to"] != seat:
         mine = [str(o["id"]) for o in offers if o["to"] == seat and o["status"] == "open"]
         raise ValueError(_("there is no offer {number} to you; open offers to you: "
-                           "{numbers}").format(number=number,
+                           "{numbers}").format(number=said,
                                                numbers=", ".join(mine) or _("none")))
     if offer["status"] != "open":
-        raise ValueError(_("offer {number} is closed already").format(number=number))
-    return number
+        raise ValueError(_("offer {number} is closed already").format(number=said))
+    return said
 
 
 def new_offer(offers: list[dict], seat: str, offer: dict, phase: int) -> dict:
     """A new open offer from `seat`, numbered after every earlier one."""
-    number = max((o["id"] for o in offers), default=0) + 1
-    return {"id": number, "from": seat, "to": offer["to"], "give": offer["give"],
+    made = max((o["id"] for o in offers), default=0) + 1
+    return {"id": made, "from": seat, "to": offer["to"], "give": offer["give"],
             "take": offer["take"], "made": phase, "status": "open"}
 
 

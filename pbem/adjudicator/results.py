@@ -6,6 +6,8 @@ each seat's orders are its report, read by :func:`parse_result`::
     RESULT WON [points N]       RESULTAT GAGNE [points N]
     RESULT LOST [points N]      RESULTAT PERDU [points N]
 
+(N in digits, or in words beside "points": "points douze", "twelve points").
+
 The game turns each seat's report into the fact it claims, in the same
 words for every seat (for a battle: who won, and the points), and
 :func:`agreed` tells whether the facts agree. Agreement is applied; a
@@ -17,6 +19,7 @@ import re
 
 from ..i18n import _
 from .contract import OrderError
+from . import numbers
 from .spelling import aside
 
 WON = ("won", "win", "victory", "gagne", "gagné", "victoire")
@@ -46,7 +49,7 @@ def parse_result(text: str, with_points: bool = False):
             errors.append(OrderError(number, line.strip(), _(
                 "write RESULT WON or RESULT LOST (RESULTAT GAGNE/PERDU)")))
             continue
-        points = [int(w) for w in words[1:] if w.isdigit()]
+        points = points_in(words)
         if with_points and not points:
             unscored.append((number, line.strip(), outcome))
             continue
@@ -66,6 +69,17 @@ def parse_result(text: str, with_points: bool = False):
     if report is None and all(error.remark for error in errors):
         errors.append(OrderError(0, "", _("no result found: write RESULT WON or RESULT LOST")))
     return report, errors
+
+
+def points_in(words: list[str]) -> list[int]:
+    """The numbers of points a report's words give after its result: in digits anywhere,
+    in words beside "points" ("points douze", "twelve points")."""
+    found = []
+    for at, word in enumerate(words[1:], start=1):
+        beside = {words[at - 1], words[at + 1] if at + 1 < len(words) else ""}
+        if word.isdigit() or (beside & set(POINTS) and numbers.number(word) is not None):
+            found.append(numbers.number(word))
+    return found
 
 
 def same_result(one: dict, other: dict) -> bool:

@@ -29,12 +29,15 @@ why; replay re-derives it from the recorded orders like any other event.
 """
 
 from difflib import get_close_matches
+import re
 import unicodedata
 
 from ..i18n import LANGUAGES, _, catalogue
+from ..reading import courteous
 from .contract import ALL, REFEREE, Event, OrderError, Request
 
-LEAD_WORDS = ("ruling", "rule", "decision", "arbitrage", "jugement", "verdict")
+LEAD_WORDS = ("ruling", "rule", "decision", "arbitrage", "jugement", "verdict",
+              "judgement", "judgment")
 SILENT = "default"  # `by` of a ruling the judge did not give (its default applied)
 
 
@@ -111,11 +114,12 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
 
     Each line ``[ruling] KEY VALUE [KEY VALUE...] [reasons...]`` sets values;
     ``KEY=VALUE`` works too; a key or value may be written in any language the
-    game gives `words` for (see ``RULING_WORDS``). Any other line is reasoning.
-    Every key of `choices` must be set.
+    game gives `words` for (see ``RULING_WORDS``). Any other line is reasoning,
+    kept whole, but for the mail's courtesies around it (see :func:`courtesies`),
+    which are remarks. Every key of `choices` must be set.
     """
     words = words or {}
-    values, reasons, errors = {}, [], []
+    values, reasons, errors, settings = {}, [], [], []
     known = heard(words)
     for number, line in enumerate(text.splitlines(), start=1):
         tokens = line.replace("=", " = ").split()
@@ -125,8 +129,9 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
         key = known.get(folded(tokens[0]), folded(tokens[0])) if tokens else ""
         if key not in choices:
             if line.strip():
-                reasons.append(line.strip())
+                reasons.append((number, line.strip()))
             continue
+        settings.append(number)
         while key in choices:
             if len(tokens) < 2:
                 errors.append(OrderError(number, line.strip(), _(
@@ -145,15 +150,59 @@ def parse_ruling(text: str, choices: dict, by: str, words: dict | None = None):
             key = known.get(folded(tokens[0]), folded(tokens[0])) if tokens else ""
         else:
             if tokens:
-                reasons.append(" ".join(tokens))
+                reasons.append((number, " ".join(tokens)))
+    polite = courtesies(reasons, settings, by)
+    errors += [OrderError(number, line, _("not an order: set aside as a remark"), remark=True)
+               for number, line in reasons if number in polite]
     left = missing(choices, values)
-    if left and not errors:
+    if left and not any(not error.remark for error in errors):
         named = [_(words[k]) if k in words else k for k in left]
         keys = _("{first} and {last}").format(first=", ".join(named[:-1]), last=named[-1]) \
             if len(named) > 1 else named[0]
         errors.append(OrderError(0, "", _("the ruling must set {keys}{example}").format(
             keys=keys, example=example_setting(choices, left, words))))
-    return {"set": values, "text": " ".join(reasons), "by": by}, errors
+    errors.sort(key=lambda error: error.line)
+    said = joined([line for number, line in reasons if number not in polite])
+    return {"set": values, "text": said, "by": by}, errors
+
+
+def joined(lines: list[str]) -> str:
+    """Lines of reasoning as one text: a line that ends without a mark ends with ';'."""
+    return " ".join(line if line[-1] in ".!?;:,…" or at == len(lines) - 1 else f"{line};"
+                    for at, line in enumerate(lines))
+
+
+# Words that, with a ruling's own word, make a line that only announces the ruling or
+# calls its readers: "Voici mon jugement, mes seigneurs.", "Here is my final ruling:".
+ANNOUNCING = frozenset("""
+    here is here's heres this my our the final as follows below
+    voici voila mon ma notre le la final finale definitif definitive comme suit ci dessous
+    ci-dessous mes seigneurs lords gentlemen messieurs all tous
+""".split())
+
+
+def courtesies(reasons: list, settings: list, by: str) -> set[int]:
+    """The numbers of the reasoning's lines that are the mail's courtesies, not reasons:
+    before the first line that sets a value, a greeting or a line that only announces the
+    ruling ("Voici mon jugement, mes seigneurs."); after the last, a sign-off and every
+    line below it ("Bien à vous,", "Zed le Barbare"), or the judge's name alone."""
+    first = min(settings, default=0)
+    last = max(settings, default=0)
+    polite = {number for number, line in reasons if number < first and (
+        courteous(line, {by}) or announces(line))}
+    below = [(number, line) for number, line in reasons if number > last]
+    signed = next((at for at, (_number, line) in enumerate(below)
+                   if courteous(line, {by})), None)
+    if signed is not None:
+        polite |= {number for number, _line in below[signed:]}
+    return polite
+
+
+def announces(line: str) -> bool:
+    """Does a line only announce the ruling, or call its readers ("My ruling:", "Voici mon
+    jugement.", "Mes seigneurs,")?"""
+    said = re.findall(r"[\w-]+", folded(line))
+    return bool(said) and all(word in LEAD_WORDS or word in ANNOUNCING for word in said)
 
 
 def ruling_event(phase: int, asked: str, request: dict, orders: dict,

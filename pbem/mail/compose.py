@@ -11,6 +11,7 @@ mail's bytes with a hole where each shared part's body goes (see
 pbem/mail/stored.py, which fills them when the mail is sent or read).
 """
 
+import base64
 import binascii
 import hashlib
 import hmac
@@ -218,7 +219,8 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
 
     `images` ({Content-ID: Board}) make the HTML part multipart/related, with
     each image inline, shown by the HTML as cid:. `attachments` ((file name,
-    text) pairs) follow as text/plain attachments.
+    text) pairs) follow as text/plain attachments, and files ((file name,
+    content type, bytes)) as they came.
     """
     replying = bool(in_reply_to)
     in_reply_to, refs = threading(in_reply_to, references)
@@ -240,8 +242,16 @@ def compose(*, sender: tuple, to: str, subject: str, text: str, html: str | None
                              policy=POLICY)
     if attachments:
         body = MIMEMultipart("mixed", boundary(), [body], policy=POLICY)
-        for filename, content in attachments:
-            attached = text_part(content)
+        for filename, *content in attachments:
+            if len(content) == 2:  # a file: as it came, not shared with other mails
+                maintype, _, subtype = content[0].partition("/")
+                attached = MIMEBase(maintype, subtype, policy=POLICY)
+                attached.set_payload(base64.encodebytes(content[1]).decode("ascii"))
+                attached["Content-Transfer-Encoding"] = "base64"
+                attached.add_header("Content-Disposition", "attachment", filename=filename)
+                body.attach(attached)
+                continue
+            attached = text_part(content[0])
             attached.add_header("Content-Disposition", "attachment", filename=filename)
             holes.hollow(attached, Shared(NEWLINES.sub(b"\n", encoded_body(attached))))
             body.attach(attached)

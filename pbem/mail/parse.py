@@ -306,6 +306,33 @@ def read_body(raw: bytes, incoming: Incoming) -> str | None:
     return None
 
 
+def files(raw: bytes, most: int = 10) -> list[tuple[str, str, bytes]]:
+    """The files a mail brings (a photo of the table, inline or attached): (file name,
+    content type, bytes), at most `most`, read within the same bounds as :func:`read`;
+    [] when it brings none or cannot be read. Its text and HTML bodies are no files."""
+    if Fields(raw).too_large():
+        return []
+    try:
+        msg = BytesParser(_class=counted_parts(), policy=POLICY).parsebytes(raw)
+        if depth(msg) > MAX_DEPTH:
+            return []
+        found = []
+        for part in msg.walk():
+            kind = part.get_content_type()
+            if part.is_multipart() or kind.startswith("message/") or (
+                    kind.startswith("text/") and part.get_content_disposition() != "attachment"):
+                continue
+            data = part.get_payload(decode=True)
+            if data:
+                name = part.get_filename() or f"file-{len(found) + 1}.{kind.partition('/')[2]}"
+                found.append((visible(name)[:80], kind, data))
+            if len(found) >= most:
+                break
+        return found
+    except Exception:  # whatever the parser cannot take brings no file
+        return []
+
+
 def counted_parts():
     """A message factory for the parser that refuses to make more than MAX_PARTS parts."""
     made = -1  # the parser makes one part to try the factory out

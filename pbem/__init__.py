@@ -1,3 +1,3 @@
 """pbem: a play-by-email referee for board games."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

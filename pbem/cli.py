@@ -268,16 +268,20 @@ def games_command(as_json):
 
     Example: pbem games
     """
+    from .signup import numbers, players_taken
     rows = []
     for name in pbem.games.names():
         game = pbem.games.load(name)
+        taken = players_taken(game, "probe", {}, [])
         rows.append({"name": name, "title": game.TITLE, "summary": game.SUMMARY,
+                     "players": numbers(taken) if taken else None,
                      "options": {**game.OPTIONS, **TIMING_OPTIONS, **SEAT_OPTIONS}})
     if as_json:
         emit_json(rows)
         return
     for row in rows:
-        click.echo(f"{row['name']:10} {row['title']}: {row['summary']}")
+        players = f" ({row['players']} players)" if row["players"] else ""
+        click.echo(f"{row['name']:10} {row['title']}: {row['summary']}{players}")
         for key, text in row["options"].items():
             click.echo(f"{'':12}--option {key}: {text}")
 
@@ -1363,11 +1367,13 @@ def signup(referee, game_id, adding, standby, lang, removing, starting, as_json,
 def publish(referee, game_ids, out, reveal):
     """Write the public web archive: the club's games, and each game turn by turn.
 
-    Only what every player may see is written: the public boards (PNG and
-    SVG), public events and press, deadlines, and at the end the result and
-    the revealed seed. Pages in French and English, plain relative links, no
-    script: serve the folder with any web server, or copy it to any host.
-    Silent unless -v.
+    Only what every player may see is written: each phase under its name,
+    with the orders made public, what happened, the press to every seat and
+    the public board after it; the seed's SHA-256, and at the end the result
+    and the revealed seed. Pages in French and English, plain relative links,
+    no script: serve the folder with any web server, or copy it to any host.
+    --reveal publishes whole the games that are over (the others as always);
+    it refuses games named that are still running. Silent unless -v.
 
     Example: pbem publish --out /var/www/club
 
@@ -1378,6 +1384,12 @@ def publish(referee, game_ids, out, reveal):
                                     if referee.config["publish_dir"] else None)
     if folder is None:
         raise click.UsageError("give --out DIR, or set publish_dir in pbem.toml")
+    from .publish import still_running
     written = write(referee, folder, list(game_ids) or None, reveal)
+    running = still_running(referee.store, written) if reveal else []
+    revealed = [g for g in written if g not in running] if reveal else []
     done(f"archive written to {folder}: {counted(len(written), 'game')}"
-         + (f" ({', '.join(written)})" if written else "") + " and the club's index")
+         + (f" ({', '.join(written)})" if written else "") + " and the club's index"
+         + (f"; published whole: {', '.join(revealed) or 'none'}" if reveal else "")
+         + (f"; still running, so as every player sees them: {', '.join(running)}"
+            if running else ""))

@@ -114,9 +114,10 @@ def pieces(name: str, items, rest: dict | None = None) -> Markup:
     """The items that are not at rest (see `fragments`; every item without `rest`), each
     rendered as one piece of the board, drawn over its ground (see pbem/raster.py)."""
     lang = i18n.current()
+    resting = rest.items() if rest else None
     return Markup("".join(
         PIECE + fragment(name, lang, tuple(item.items())) + "</g>\n" for item in items
-        if not rest or any(item[field] != value for field, value in rest.items())))
+        if resting is None or not resting <= item.items()))
 
 
 @lru_cache(maxsize=4096)
@@ -228,11 +229,21 @@ def file_word(text: str) -> str:
     return "-".join(reading.plain(text).replace("'", " ").split())
 
 
-def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None) -> str:
+def board_svg(ruleset: str, game, view: dict, drawing: dict | None = None,
+              ground: bool = True) -> str:
     """The board of a view as an SVG document (the game's board.svg.j2); `drawing` is
-    the game's svg_context(view), when it is known already."""
+    the game's svg_context(view), when it is known already. Without `ground`, the
+    items at rest of its ground are left out (``fragments`` draws nothing): what is
+    left of the ground tells whether it changed, in a fraction of the time."""
     drawing = game.svg_context(view) if drawing is None else drawing
+    if not ground:
+        drawing = {**drawing, "fragments": nothing}
     return render(ruleset, "board.svg.j2", view=view, **drawing)
+
+
+def nothing(*_args) -> Markup:
+    """What ``fragments`` draws in a board drawn without its ground's items."""
+    return Markup("")
 
 
 @lru_cache(maxsize=64)

@@ -1,37 +1,46 @@
 """Open games: players join by mail, and a game starts by itself when it is full.
 
 The referee opens a game (``pbem new GAME --id G --open``). Anyone may then
-write to the club's address, no code needed:
+write to the club's address, no code needed (what a mail asks is read by
+pbem/strangers.py):
 
-- ``LIST`` (``LISTE``): the open games, their rules in short, the seats taken
-  and free, when each starts;
-- ``JOIN G [NAME]`` (``REJOINDRE``): the answer carries a confirmation code
-  that must come back from the same address (``CONFIRM code``, or a reply
-  to the answer), so nobody can put someone else's address in a game;
-- ``LEAVE G`` (``QUITTER``), confirmed the same way, before the start.
+- ``LIST`` (``LISTE``), or the list asked in any words: the open games, their
+  rules in short, the seats taken and free, when each starts; ``LIST G`` or
+  ``WHOGAME G`` (``QUIJOUE``): one game's seats and their state, no address;
+- ``JOIN G`` (``REJOINDRE``), with ``NAME a-name`` (``NOM``) for a seat's name
+  in a game without roles, or the roles wished for (``JOIN dip as France``):
+  the answer carries a code that must come back from the same address, with a
+  word of consent (``CONFIRM code``, or "yes" in a reply to the answer), so
+  nobody can put someone else's address in a game;
+- ``LEAVE G`` (``QUITTER``), confirmed the same way, before the start;
+- ``HELP`` (``AIDE``): what the club's address takes.
 
-A game starts at the tick that finds it full, or at its start date with at
-least its fewest players: seats in the order of confirmation, the welcome
-mails as for any game. A game's own choices (a faction, a colour) follow in
-its own first phases.
+Any other mail from a stranger is answered with the open games and how to
+join. A game starts at the tick that finds it full, or at its start date with
+at least its fewest players: seats in the order of confirmation, each named
+for the role the game deals it (Diplomacy's powers: the players' wishes
+first, then at random from the game's seed), else for the name its player
+chose, else player1, player2...; the welcome mails as for any game.
 
 ``JOIN G --standby`` (``--reserve``), or joining a game that is full or has
 begun, puts a player on the game's standby list: the referee's notice of a
 seat in civil disorder names them, ``pbem seat G S --replace NAME`` offers
 them the seat by mail, and they take it with CONFIRM.
 
-A stranger is answered about these commands only: each at most once a day
-per address, command and game, never at an address that looks automatic,
-and only in a few short lines. A CONFIRM with the right code is always
-answered: it proves the address. A forged JOIN stores nothing but the
-request that waits for its code, which expires.
+A stranger is answered each command at most once a day per address and game,
+never at an address that looks automatic, in the language the mail is
+written in. A CONFIRM with the right code is always answered: it proves the
+address. A forged JOIN stores nothing but the request that waits for its
+code, which expires.
 """
 
 from dataclasses import dataclass, field
 from datetime import timedelta
 from difflib import get_close_matches
+import itertools
 import json
 import re
+import secrets
 import unicodedata
 
 import pbem.games
@@ -39,67 +48,26 @@ import pbem.games
 from . import letters
 from .adjudicator import engine
 from .adjudicator.contract import SetupError
+from .adjudicator.rng import PhaseRng
 from .errors import PbemError
-from .i18n import LANGUAGES, N_, normal_language, speaking
+from .i18n import LANGUAGES, N_, _, normal_language, speaking
 from .identity import mail_address, new_token, valid_game_id
 from .newgame import SeatSpec, check_new_game, game_language, ruleset_module
-from .reading import courteous, plain, sender_names
+from .reading import plain
+from .strangers import FILLER, MAX_ASKS, Ask, read, word
 from .timeutil import iso, parse_time
 
 CONFIRM_DAYS = 7           # how long a code waits for its CONFIRM
 ANSWER_EVERY = timedelta(days=1)
-MAX_ASKS = 5               # commands acted on in one mail
 MAX_LISTED = 20            # games named in one answer
-MAX_NAME = 60              # characters of a player's name kept
-MAX_GAME = 40              # ... of a game's name (a real one has at most 32)
-MAX_CODE = 20              # ... of a code (a real one has 10)
+MAX_NAMED = 3              # games a mail without a command names, offered to join
+MAX_SEAT = 24              # characters of a seat's name chosen with NAME
 PROBE_SEATS = 12           # the most players a game is asked whether it takes
-# The words of each command (compared without case or accents), and their language.
-WORDS = {
-    "list": ("list", "en"), "games": ("list", "en"), "liste": ("list", "fr"),
-    "lister": ("list", "fr"), "parties": ("list", "fr"),
-    "join": ("join", "en"), "signon": ("join", "en"), "rejoindre": ("join", "fr"),
-    "rejoins": ("join", "fr"), "inscription": ("join", "fr"), "inscris": ("join", "fr"),
-    "confirm": ("confirm", "en"), "confirmer": ("confirm", "fr"), "confirme": ("confirm", "fr"),
-    "leave": ("leave", "en"), "signoff": ("leave", "en"), "quitter": ("leave", "fr"),
-    "quitte": ("leave", "fr"),
-}
-SHOWN = {"list": {"en": "LIST", "fr": "LISTE"}, "join": {"en": "JOIN", "fr": "REJOINDRE"},
-         "confirm": {"en": "CONFIRM", "fr": "CONFIRMER"}, "leave": {"en": "LEAVE", "fr": "QUITTER"},
-         "standby": {"en": "--standby", "fr": "--reserve"}}
-STANDBY_WORDS = {"standby", "reserve", "remplacant", "remplacante"}
-LIST_WORDS = {"games", "open", "parties", "ouvertes", "jeux", "all", "toutes"}
-# A reply to a confirmation's answer: the code in its subject counts when the mail says
-# no more than this (a greeting, a yes, a name), never when it says "I did not ask".
-YES_WORDS = {"yes", "yes please", "ok", "okay", "sure", "confirm", "confirmed", "i confirm",
-             "oui", "oui merci", "d'accord", "d accord", "je confirme", "confirme", "volontiers",
-             "parfait", "go"}
-PREFIXES = re.compile(r"^(\s*((re|tr|fwd?|aw|sv|ref|réf)\s*:|\[pbem\]))+\s*", re.IGNORECASE)
 # Addresses that are machines, not people: never answered.
 MACHINE = re.compile(r"^(no-?reply|do-?not-?reply|donotreply|mailer-daemon|postmaster|daemon|"
                      r"bounces?|auto-?reply|autoresponder|notifications?|listserv|majordomo|"
                      r"owner-.*|.*-(request|owner|bounces?))(\+.*)?$")
 RESERVED_NAMES = {"all", "tous", "referee", "arbitre"}
-
-
-@dataclass
-class Ask:
-    """One command of a stranger's mail."""
-
-    name: str                   # list, join, confirm, leave
-    lang: str
-    game: str = ""              # the game it names (join, leave), lower case
-    code: str = ""              # the code it carries (confirm)
-    player: str = ""            # the name it gives (join)
-    standby: bool = False
-
-    def topic(self, store) -> str:
-        """What "answered once a day" counts: the command, and the game when there is such
-        a game (every name that is none counts as one, so a forger's made-up names buy
-        no more mail)."""
-        if self.game and (store.game(self.game) or store.open_game(self.game)):
-            return f"{self.name} {self.game}"
-        return self.name
 
 
 @dataclass
@@ -111,6 +79,10 @@ class Answer:
     notes: list = field(default_factory=list)
     done: list = field(default_factory=list)       # what the inbox log says it did
     game: str | None = None
+    acted: bool = False      # something was done: a request confirmed, a seat taken
+    listed: bool = False     # the open games are in the answer already
+    coded: bool = False      # a code is in the answer: its headline heads it
+    later: list = field(default_factory=list)      # commands answered in the last day
 
 
 # ------------------------------------------------------------ the referee's side
@@ -184,15 +156,17 @@ def numbers(counts: list[int]) -> str:
 
 
 def enrol(store, game_id: str, email: str, name: str, player, lang: str, now: str,
-          standby: bool = False, tz=None) -> None:
+          standby: bool = False, tz=None, wishes=()) -> None:
     """Put a player in an open game (or on a game's standby list), last in the order; a
-    player already there keeps its place under its new name."""
+    player already there keeps its place under its new name. `wishes`: the roles it
+    asked for, first the most wished (words as it wrote them)."""
     last = store.one("SELECT max(number) AS n FROM signups WHERE game = ?", [game_id])["n"]
     there = store.one("SELECT number, joined_at FROM signups WHERE game = ? AND email = ?",
                       [game_id, email])
     store.execute("DELETE FROM signups WHERE game = ? AND email = ?", [game_id, email])
     store.insert("signups", {"game": game_id, "email": email, "name": name, "player": player,
                              "lang": lang, "tz": tz, "standby": int(standby),
+                             "wishes": json.dumps(list(wishes)) if wishes else None,
                              "joined_at": there["joined_at"] if there else now,
                              "number": there["number"] if there else (last or 0) + 1})
     store.execute("UPDATE open_games SET version = version + 1 WHERE id = ?", [game_id])
@@ -290,8 +264,9 @@ def start_due(referee, now: str) -> list[str]:
 
 def start(referee, game_id: str, now: str, anyhow: bool = False) -> bool:
     """Start an open game with its players, in the order they joined (inside one
-    transaction). False, with the referee told why, when the game refuses them;
-    with `anyhow`, PbemError instead."""
+    transaction), each seat named for the role dealt to it in a game that has roles.
+    False, with the referee told why, when the game refuses them; with `anyhow`,
+    PbemError instead."""
     store = referee.store
     try:
         with store.transaction():
@@ -301,12 +276,15 @@ def start(referee, game_id: str, now: str, anyhow: bool = False) -> bool:
             players = joined(store, game_id)
             if not players:
                 raise PbemError(f"nobody has joined game {game_id} yet")
-            specs = [SeatSpec(p["name"], p["email"], p["tz"], p["lang"], p["player"])
-                     for p in players]
+            options = json.loads(row["options"])
+            seed = row["seed"] or secrets.token_hex(16)
+            names = dealt(seat_roles(pbem.games.load(row["ruleset"]), options, len(players)),
+                          players, PhaseRng(seed, game_id, DEAL))
+            specs = [SeatSpec(names.get(p["email"], p["name"]), p["email"], p["tz"], p["lang"],
+                              p["player"]) for p in players]
             store.update("open_games", {"id": game_id}, {"status": "started", "problem": None})
             store.execute("DELETE FROM signups WHERE game = ? AND standby = 0", [game_id])
-            referee.create_game(row["ruleset"], game_id, specs, now,
-                                json.loads(row["options"]), row["seed"])
+            referee.create_game(row["ruleset"], game_id, specs, now, options, seed)
             letters.notice(referee, referee.config["referee"], f"game {game_id} has started", [
                 f"Game {game_id} ({row['ruleset']}) started with {len(specs)} players: "
                 + ", ".join(s.name for s in specs) + ".",
@@ -321,6 +299,47 @@ def start(referee, game_id: str, now: str, anyhow: bool = False) -> bool:
             f"{game_id} --start."], now)
         return False
     return True
+
+
+DEAL = "roles"  # the label of the stream an open game's roles are dealt from
+
+
+def seat_roles(game, options: dict, count: int) -> dict:
+    """{role: words} the seats of a game of `count` players are named for (the game's
+    ``roles``), {} for a game whose players name their seats."""
+    hook = getattr(game, "roles", None)
+    if hook is None:
+        return {}
+    return hook({k: v for k, v in options.items() if k != "lang"}, count) or {}
+
+
+def role_of(wish: str, roles: dict) -> str | None:
+    """The role a wished word asks for ("France", "french": france), or None."""
+    wish = plain(wish)
+    return next((role for role, words in roles.items()
+                 if wish in {plain(w) for w in words} | set(role.split("-"))), None)
+
+
+def dealt(roles: dict, players: list[dict], rng) -> dict:
+    """{address: role} for the players of an open game, or {} without roles.
+
+    The players are taken in an order drawn from the game's seed (``shuffle`` of
+    those who joined, in the order they joined); each takes the first role it
+    wished for that is still free; then those left take the roles left, both
+    lists drawn in the same way (docs/dice.md).
+    """
+    if not roles:
+        return {}
+    order = rng.shuffle([p["email"] for p in players])
+    wishes = {p["email"]: json.loads(p.get("wishes") or "[]") for p in players}
+    given = {}
+    for email in order:
+        wanted = (role_of(w, roles) for w in wishes[email])
+        given[email] = next((r for r in wanted if r and r not in given.values()), None)
+    left = rng.shuffle([r for r in roles if r not in given.values()])
+    for email, role in zip([e for e in order if given[e] is None], left):
+        given[email] = role
+    return given
 
 
 def tell_referee_once(referee, game_id: str, problem: str, notes, now: str) -> None:
@@ -340,28 +359,47 @@ def tell_referee_once(referee, game_id: str, problem: str, notes, now: str) -> N
 
 
 def handle_mail(referee, incoming, now: str):
-    """Act on the commands of a mail to the club's address without a game tag.
+    """Answer a mail to the club's address without a game tag: each command it gives,
+    or, from a stranger who gives none, the open games and how to join.
 
-    Returns the inbox status (status, reason, game, seat), or None when the
-    mail gives none of these commands (it is then refused as before).
+    Returns the inbox status (status, reason, game, seat); None for a mail from a
+    player's address that gives no command (pbem/inbound.py tells it about game tags).
     """
-    asks = asks_of(incoming.subject, incoming.text, incoming.sender_name,
+    store = referee.store
+    reading = read(incoming.subject, incoming.text, incoming.sender_name,
                    referee.config["lang"])
-    if not asks:
+    if not reading.asks and plays(store, incoming.sender):
         return None
     if machine(incoming.sender, referee.config["address"]):
-        return "ignored", f"signup commands from {incoming.sender}, an automatic address: " \
+        return "ignored", f"mail to the club from {incoming.sender}, an automatic address: " \
                           "not answered", None, None
-    forget_stale(referee.store, now)
-    answer = Answer(asks[0].lang)
-    for ask in asks:
-        ACTIONS[ask.name](referee, incoming, ask, answer, now)
+    forget_stale(store, now)
+    answer = Answer(reading.lang)
+    for ask in reading.asks or [Ask("list", reading.lang, unasked=True)]:
+        ACTIONS[ask.name](referee, incoming, ask, answer, now, reading)
     said = "; ".join(answer.done)
     if not answer.notes:
+        if answer.acted:
+            return "done", f"signup: {said}", answer.game, None
         return "ignored", f"signup: {said} (already answered in the last day)", answer.game, None
+    if answer.later:
+        say(answer, None, letters.say(N_("Answered in the last day already, so not again: "
+                                         "{commands}."), commands=", ".join(answer.later)))
+    if reading.over:
+        answer.done.append(f"{len(reading.over)} more commands not done")
+        say(answer, None, letters.say(
+            N_("A mail is read for its first {count} commands; these were not done: "
+               "{commands}. Send them again in another mail."),
+            count=MAX_ASKS, commands="; ".join(ask.line for ask in reading.over)))
     letters.notify(referee, incoming.sender, answer.lang, answer.headline, answer.notes, now,
                    incoming=incoming, game=answer.game, kind="signup")
-    return "done", f"signup: {said}", answer.game, None
+    return "done", f"signup: {'; '.join(answer.done)}", answer.game, None
+
+
+def plays(store, address: str) -> bool:
+    """Does this address play a seat in some game?"""
+    return bool(address) and store.one("SELECT 1 FROM seats WHERE email = ? LIMIT 1",
+                                       [address]) is not None
 
 
 def forget_stale(store, now: str) -> None:
@@ -373,53 +411,6 @@ def forget_stale(store, now: str) -> None:
                   [iso(parse_time(now) - ANSWER_EVERY)])
 
 
-def asks_of(subject: str, text: str, sender_name: str, club_lang: str) -> list[Ask]:
-    """The signup commands of a mail: its lines' first, then its subject's (a CONFIRM in
-    the subject only when the mail says nothing else); at most MAX_ASKS, each once."""
-    found = [ask for ask in (ask_of(line, club_lang) for line in text.splitlines()) if ask]
-    header = ask_of(PREFIXES.sub("", subject or ""), club_lang)
-    if header and header.name == "confirm":
-        for ask in found:
-            if ask.name == "confirm" and not ask.code:
-                ask.code = header.code  # "Confirm" in a reply to the mail that gave the code
-        if not found and agrees(text, sender_name):
-            found = [header]
-    elif header:
-        found.insert(0, header)
-    unique = {}
-    for ask in found:
-        unique.setdefault((ask.name, ask.game, ask.code), ask)
-    return list(unique.values())[:MAX_ASKS]
-
-
-def ask_of(line: str, club_lang: str) -> Ask | None:
-    """The signup command a line gives, or None."""
-    words = line.split()
-    if not words or plain(words[0]) not in WORDS:
-        return None
-    name, lang = WORDS[plain(words[0])]
-    args = words[1:]
-    standby = [w for w in args if plain(w) in STANDBY_WORDS]
-    rest = [w for w in args if plain(w) not in STANDBY_WORDS]
-    ask = Ask(name, lang or club_lang, standby=bool(standby))
-    if name == "list":
-        return ask if all(plain(w) in LIST_WORDS for w in rest) else None
-    if name == "confirm":
-        ask.code = plain(rest[0])[:MAX_CODE] if rest else ""
-        return ask
-    if rest:
-        ask.game = plain(rest[0]).replace(" ", "-")[:MAX_GAME]
-        ask.player = " ".join(rest[1:])[:MAX_NAME].strip()
-    return ask
-
-
-def agrees(text: str, sender_name: str) -> bool:
-    """Does a reply say nothing beyond yes, a greeting, thanks or a name?"""
-    names = sender_names(sender_name)
-    return all(not part.strip() or plain(part) in YES_WORDS or courteous(part, names)
-               for line in text.splitlines() for part in re.split(r"[,.;!]+", line))
-
-
 def machine(address: str, club: str) -> bool:
     """Does this address belong to a machine (no-reply, a list, the club itself)?"""
     local, _, domain = address.rpartition("@")
@@ -428,17 +419,28 @@ def machine(address: str, club: str) -> bool:
     return ours or bool(MACHINE.match(local))
 
 
-def first_answer(store, address: str, ask: Ask, now: str) -> bool:
+def topic(store, ask: Ask) -> str:
+    """What "answered once a day" counts: the command, and the game when there is such a
+    game (every name that is none counts as one, so a forger's made-up names buy no
+    more mail)."""
+    if ask.game and (store.game(ask.game) or store.open_game(ask.game)):
+        return f"{ask.name} {ask.game}"
+    return ask.name
+
+
+def first_answer(store, address: str, ask: Ask, answer: Answer, now: str) -> bool:
     """May this command be answered now (not in the last day for this address and game)?
-    Records it when so."""
-    topic = ask.topic(store)
+    Records it when so; when not, the answer says so if it says anything."""
+    about = topic(store, ask)
     row = store.one("SELECT answered_at FROM stranger_answers WHERE address = ? AND topic = ?",
-                    [address, topic])
+                    [address, about])
     if row and parse_time(now) - parse_time(row["answered_at"]) < ANSWER_EVERY:
+        if ask.line:
+            answer.later.append(ask.line)
         return False
     store.execute("INSERT INTO stranger_answers (address, topic, answered_at) VALUES (?, ?, ?) "
                   "ON CONFLICT(address, topic) DO UPDATE SET answered_at = ?",
-                  [address, topic, now, now])
+                  [address, about, now, now])
     return True
 
 
@@ -449,31 +451,66 @@ def say(answer: Answer, headline, *notes) -> None:
     answer.notes += notes
 
 
-def word(name: str, lang: str) -> str:
-    """A command as a mail in `lang` writes it: word("join", "fr") is REJOINDRE."""
-    return SHOWN[name][lang]
-
-
-def list_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
-    """LIST: the open games, and the games that take standby players."""
-    answer.done.append("list")
-    if not first_answer(referee.store, incoming.sender, ask, now):
+def list_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """LIST (or a mail that asks nothing pbem reads): the open games, and the games that
+    take standby players; LIST G is WHOGAME G."""
+    store = referee.store
+    if ask.game and not ask.subject and known(store, ask.game):
+        return whogame_ask(referee, incoming, ask, answer, now, reading)
+    answer.done.append("list" if not ask.unasked else "no command: the open games")
+    if not first_answer(store, incoming.sender, ask, answer, now):
         return
-    say(answer, letters.say(N_("the open games")), *games_list(referee, ask.lang))
+    if ask.unasked:
+        say(answer, letters.say(N_("the open games")), letters.say(
+            N_("Your mail gives none of the commands this address takes, so here are the "
+               "open games and how to join one ({help} lists the commands)."),
+            help=word("help", ask.lang)))
+        say(answer, None, *named_games(referee, reading, ask.lang))
+    elif ask.game and not ask.subject:
+        say(answer, letters.say(N_("the open games")),
+            letters.say(N_("There is no game called {game}."), game=ask.game))
+    say(answer, letters.say(N_("the open games")), *games_list(referee, answer, ask.lang, now))
 
 
-def games_list(referee, lang: str) -> list[tuple]:
-    """Sentences naming the open games (rules, seats, start) and the running ones."""
+def known(store, game_id: str) -> bool:
+    """Is there a game, open or begun, of this name?"""
+    return bool(store.game(game_id) or store.open_game(game_id))
+
+
+def named_games(referee, reading, lang: str) -> list[tuple]:
+    """How to join each open game a mail names without a command (its id, or its game's
+    title: "the diplomacy game"), a sentence each."""
+    found = []
+    for row in waiting_games(referee.store):
+        game = pbem.games.load(row["ruleset"])
+        titles = set()
+        for language in LANGUAGES:
+            with speaking(language):
+                titles |= set(plain(letters.words(letters.say(game.TITLE))).split())
+        if row["id"] in reading.words or titles & reading.words:
+            found.append(letters.say(N_("To join game {game} ({title}), write {join} {game}."),
+                                     game=row["id"], title=letters.Words(game.TITLE),
+                                     join=word("join", lang)))
+    return found[:MAX_NAMED]
+
+
+def games_list(referee, answer: Answer, lang: str, now: str) -> list[tuple]:
+    """Sentences naming the open games (rules, players, seats, start) and the running
+    ones, with how to join; none when the answer lists them already."""
+    if answer.listed:
+        return []
+    answer.listed = True
     store = referee.store
     notes = []
     for row in waiting_games(store)[:MAX_LISTED]:
         game = pbem.games.load(row["ruleset"])
         taken = len(joined(store, row["id"]))
         notes.append(letters.say(
-            N_("{game}: {title}, {summary}. Seats taken: {taken} of {most}."),
-            game=row["id"], title=letters.Words(game.TITLE),
-            summary=letters.Words(game.SUMMARY), taken=taken, most=row["max_players"]))
-        notes.append(starting(row))
+            N_("{game}: {title}, {summary}; for {players} players. Seats taken: {taken} of "
+               "{most}."), game=row["id"], title=letters.Words(game.TITLE),
+            summary=letters.Words(game.SUMMARY), taken=taken, most=row["max_players"],
+            players=numbers(list(range(row["min_players"], row["max_players"] + 1)))))
+        notes.append(starting(row, now))
     if not notes:
         notes.append(letters.say(N_("No game is open for players now.")))
     running = [r["id"] for r in store.all(
@@ -482,65 +519,257 @@ def games_list(referee, lang: str) -> list[tuple]:
         notes.append(letters.say(N_("Games under way, which take players on their standby "
                                     "list to replace one who leaves: {games}."),
                                  games=", ".join(running)))
-    notes.append(letters.say(N_("To join a game, write {join} GAME YOUR-NAME (for example "
-                                "{join} {example} Zoé); add {standby} to wait on its standby "
-                                "list."), join=word("join", lang), standby=word("standby", lang),
+    notes.append(letters.say(N_("To join a game, write {join} GAME (for example {join} "
+                                "{example}); add {standby} to wait on its standby list. "
+                                "{whogame} GAME shows who plays a game."),
+                             join=word("join", lang), standby=word("standby", lang),
+                             whogame=word("whogame", lang),
                              example=(waiting_games(store) or [{"id": "rome"}])[0]["id"]))
     return notes
 
 
-def starting(row: dict) -> tuple:
-    """When an open game starts, as a sentence."""
-    if row["starts"]:
+def starting(row: dict, now: str) -> tuple:
+    """When an open game starts, as a sentence (a start date past says so)."""
+    if row["starts"] and row["starts"] > now:
         return letters.say(N_("It starts when its {most} seats are taken, or on {when} "
                               "with at least {fewest} players."), most=row["max_players"],
                            when=letters.Moment(row["starts"]), fewest=row["min_players"])
+    if row["starts"]:
+        return letters.say(N_("Its start date has passed: it starts as soon as it has "
+                              "{fewest} players."), fewest=row["min_players"])
     return letters.say(N_("It starts when its {most} seats are taken."), most=row["max_players"])
 
 
-def join_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
-    """JOIN G [NAME] [--standby]: a code to confirm from this address."""
+def help_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """HELP from a stranger: what the club's address takes."""
+    answer.done.append("help")
+    if not first_answer(referee.store, incoming.sender, ask, answer, now):
+        return
+    lang = ask.lang
+    say(answer, letters.say(N_("what to write to this address")), letters.say(
+        N_("Write one command on a line of its own: {list} (the open games); {whogame} "
+           "GAME (who plays it); {join} GAME (to play, with {name} YOUR-NAME for your "
+           "seat's name where the game's seats have no roles); {confirm} CODE (the code a "
+           "JOIN or LEAVE is answered with); {leave} GAME (to give up your place before "
+           "the start)."), **{key: word(key, lang) for key in
+                               ("list", "whogame", "join", "name", "confirm", "leave")}),
+        letters.say(N_("Players of a game write to the address of the mails their game "
+                       "sends them: HELP there tells how to play.")))
+
+
+def whogame_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """WHOGAME G (or LIST G): the game's seats and their state; no address."""
     store = referee.store
+    answer.done.append(f"whogame {ask.game}".strip())
+    if not first_answer(store, incoming.sender, ask, answer, now):
+        return
+    if not ask.game or not known(store, ask.game):
+        said = letters.say(N_("There is no game called {game}."), game=ask.game) \
+            if ask.game else letters.say(N_("Say which game: {whogame} GAME."),
+                                         whogame=word("whogame", ask.lang))
+        say(answer, letters.say(N_("which game?")), said,
+            *games_list(referee, answer, ask.lang, now))
+        return
+    answer.game = answer.game or ask.game
+    waiting = store.open_game(ask.game)
+    if waiting is not None and waiting["status"] == "open":
+        game = pbem.games.load(waiting["ruleset"])
+        names = [p["name"] for p in joined(store, ask.game)]
+        say(answer, letters.say(N_("who plays game {game}"), game=ask.game), letters.say(
+            N_("Game {game} ({title}) is open for {players} players: {taken} of {most} "
+               "seats taken ({names}); {standby} on its standby list.") if names else
+            N_("Game {game} ({title}) is open for {players} players: no seat is taken yet "
+               "of {most}; {standby} on its standby list."),
+            game=ask.game, title=letters.Words(game.TITLE), taken=len(names),
+            most=waiting["max_players"], names=", ".join(names),
+            players=numbers(list(range(waiting["min_players"], waiting["max_players"] + 1))),
+            standby=len(store.standby(ask.game))), starting(waiting, now))
+        return
+    table = referee.table(ask.game)
+    eng = table.state["engine"]
+    if eng["over"]:
+        from .letters import result_text
+        say(answer, letters.say(N_("who played game {game}"), game=ask.game), letters.say(
+            N_("Game {game} ({title}) is over: {result} Its seats: {seats}."),
+            game=ask.game, title=letters.Words(table.game.TITLE), seats=", ".join(eng["seats"]),
+            result=result_text(eng["result"], game=table.game) if eng["result"] else ""))
+        return
+    say(answer, letters.say(N_("who plays game {game}"), game=ask.game), letters.say(
+        N_("Game {game} ({title}) is under way: {seats}; {standby} on its standby list."),
+        game=ask.game, title=letters.Words(table.game.TITLE),
+        seats=seat_states(table, answer.lang),
+        standby=len(store.standby(ask.game))))
+
+
+def seat_states(table, lang: str) -> str:
+    """Each seat of a running game and its state, in a language: 'ann plays; bob
+    conceded'."""
+    with speaking(lang):
+        return _("; ").join(letters.words(letters.say(seat_state(table, seat), seat=seat))
+                            for seat in table.state["engine"]["seats"])
+
+
+def seat_state(table, seat: str) -> str:
+    """A seat of a running game's state, as a msgid of {seat}: 'ann plays', 'bob
+    conceded'."""
+    eng = table.state["engine"]
+    survivors = getattr(table.game, "survivors", None)
+    if seat in eng.get("conceded", []):
+        return N_("{seat} conceded")
+    if seat in eng.get("disorder", []):
+        return N_("{seat} is in civil disorder")
+    if survivors is not None and seat not in survivors(table.state["game"]):
+        return N_("{seat} is out")
+    return N_("{seat} plays")
+
+
+def join_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """JOIN G: a code to confirm from this address, and the seat's name or roles it asks
+    for, as they will be; a password given is refused."""
+    store = referee.store
+    if ask.subject and ask.game and not known(store, ask.game):
+        ask.game = next((g for g in sorted(reading.words) if known(store, g)), "")
     answer.done.append(f"join {ask.game}".strip())
-    if not first_answer(store, incoming.sender, ask, now):
+    if not first_answer(store, incoming.sender, ask, answer, now):
         return
-    found = joinable(referee, ask, answer)
-    if found is None:
-        return
-    row, standby = found
+    found = joinable(referee, ask, answer, now)
+    if found is not None:
+        request_seat(referee, incoming, ask, answer, now, *found)
+    if ask.password:
+        answer.done[-1] += ", password refused"
+        say(answer, None, password_words())
+
+
+def request_seat(referee, incoming, ask: Ask, answer: Answer, now: str, row: dict,
+                 standby: bool) -> None:
+    """The code that asks to join a game that takes this player: what the seat will be
+    named, when the game starts (none for a player who plays or waits there already)."""
+    store = referee.store
     seat = store.one("SELECT name FROM seats WHERE game = ? AND email = ?",
                      [ask.game, incoming.sender])
-    if seat:
+    waits = store.one("SELECT * FROM signups WHERE game = ? AND email = ?",
+                      [ask.game, incoming.sender])
+    if seat or waits:
         say(answer, letters.say(N_("you play in game {game}"), game=ask.game), letters.say(
             N_("You already play seat {seat} of game {game}: nothing changed."),
-            seat=seat["name"], game=ask.game))
+            seat=seat["name"], game=ask.game) if seat else letters.say(
+            N_("You already wait for a seat in game {game}, as {name}: nothing changed."),
+            game=ask.game, name=waits["name"]))
         return
-    name = seat_name(ask.player or first_word(incoming.sender_name),
-                     taken_names(store, ask.game, incoming.sender))
-    code = send_code(store, incoming.sender, ask, answer, now, name=name,
-                     player=ask.player or incoming.sender_name or None, standby=standby)
+    game = pbem.games.load(row["ruleset"])
+    options = json.loads(row["options"])
+    roles = all_roles(game, options, row) if row.get("min_players") else {}
+    wishes = [w for w in ask.wishes if role_of(w, roles)]
+    unread = [w for w in ask.wishes if w not in wishes]
+    if all(plain(w) in FILLER for w in unread):
+        unread = []
+    name = "" if roles else seat_name(ask.chosen, taken_names(store, ask.game, incoming.sender))
+    code = request_code(store, incoming.sender, ask, answer, now, name=name,
+                        player=ask.chosen or incoming.sender_name or None, standby=standby,
+                        wishes=wishes)
+    confirm = word("confirm", ask.lang)
+    shown = seat_roles(game, options, row["max_players"]) if roles else {}
     say(answer, letters.say(N_("{confirm} {code} to join game {game}"),
-                            confirm=word("confirm", ask.lang), code=code, game=ask.game),
-        letters.say(N_("To join game {game} ({title}) as {name}, reply to this mail, or write "
+                            confirm=confirm, code=code, game=ask.game),
+        letters.say(N_("If you did not ask for this, ignore this mail: nothing happens "
+                       "without your answer, and nobody can join with your address without "
+                       "this code.")),
+        letters.say(N_("To join game {game} ({title}), reply to this mail with yes, or write "
                        "{confirm} {code}, within {days} days."),
-                    game=ask.game, title=letters.Words(pbem.games.load(row["ruleset"]).TITLE),
-                    name=name, confirm=word("confirm", ask.lang), code=code, days=CONFIRM_DAYS),
+                    game=ask.game, title=letters.Words(game.TITLE), confirm=confirm,
+                    code=code, days=CONFIRM_DAYS),
+        *seat_words(ask, shown, wishes, name, unread, varies=len(roles) > len(shown)),
         letters.say(N_("You will wait on its standby list, to take the seat of a player who "
-                       "leaves.")) if standby else starting(row),
-        letters.say(N_("To play under another name, write {join} {game} followed by the "
-                       "name."), join=word("join", ask.lang), game=ask.game),
-        letters.say(N_("If you did not ask for this, ignore this mail: nothing is kept, and "
-                       "nobody can join with your address without this code.")))
+                       "leaves.")) if standby else starting(row, now))
 
 
-def joinable(referee, ask: Ask, answer: Answer):
+def all_roles(game, options: dict, row: dict) -> dict:
+    """{role: words} of every role an open game may deal, whatever number of players
+    it starts with (its most players' first)."""
+    roles = {}
+    for count in range(row["max_players"], row["min_players"] - 1, -1):
+        for role, words in seat_roles(game, options, count).items():
+            roles[role] = sorted(set(roles.get(role, [])) | set(words))
+    return roles
+
+
+def seat_words(ask: Ask, roles: dict, wishes: list, name: str, unread: list,
+               varies: bool = False) -> list[tuple]:
+    """What a JOIN's answer says of the seat's name: the game's roles (with its most
+    players; `varies`: other roles with fewer) and the ones asked for, else the name
+    chosen (or why it cannot be), else the neutral name; and the words after the game's
+    that it did not take."""
+    said = []
+    if roles:
+        said.append(letters.say(
+            N_("Each seat of game {game} is named for its role ({roles}; with fewer players, "
+               "some seats hold several), dealt when the game starts: first as the players "
+               "asked, in an order drawn from the game's seed, then at random.") if varies
+            else N_("Each seat of game {game} is named for its role ({roles}), dealt when the "
+                    "game starts: first as the players asked, in an order drawn from the "
+                    "game's seed, then at random."),
+            game=ask.game, roles=", ".join(sorted(roles))))
+        if wishes:
+            said.append(letters.say(N_("You asked for: {wishes}."), wishes=", ".join(wishes)))
+        else:
+            said.append(letters.say(N_("To ask for roles, write them after the game's name: "
+                                       "{join} {game} {example}."), join=word("join", ask.lang),
+                                    game=ask.game, example=" ".join(sorted(roles)[:2])))
+        if ask.chosen:
+            said.append(letters.say(N_("{name} is not needed: the seats of this game take no "
+                                       "other name."), name=word("name", ask.lang)))
+    elif ask.chosen and name:
+        said.append(letters.say(N_("Your seat will be named {name}."), name=name))
+    elif ask.chosen:
+        said.append(letters.say(
+            N_("\"{chosen}\" cannot name a seat (use letters, digits and '-', not ALL nor "
+               "REFEREE): your seat will take a neutral name, player1, player2..."),
+            chosen=ask.chosen[:MAX_SEAT]))
+    else:
+        said.append(letters.say(
+            N_("Your seat will take a neutral name (player1, player2...); to choose one, "
+               "write {name} YOUR-NAME on a line of your reply."), name=word("name", ask.lang)))
+    if unread:
+        said.append(letters.say(
+            N_("Not read: \"{words}\", after the game's name. Only {standby}, {name} and the "
+               "roles of a game that has them go there."), words=" ".join(unread),
+            standby=word("standby", ask.lang), name=word("name", ask.lang)))
+    return said
+
+
+def password_words() -> tuple:
+    """Why a password is refused, as a sentence."""
+    return letters.say(N_("pbem asks for no password, and keeps none: the code it mails "
+                          "does that work. Never send a password by mail."))
+
+
+def password_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """PASSWORD: refused, with what pbem does instead."""
+    answer.done.append("password refused")
+    if first_answer(referee.store, incoming.sender, ask, answer, now):
+        say(answer, letters.say(N_("no password")), password_words(), letters.say(
+            N_("To join a game, write {join} GAME."), join=word("join", ask.lang)))
+
+
+def name_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """NAME without a JOIN: it goes with one."""
+    answer.done.append("name without join")
+    if first_answer(referee.store, incoming.sender, ask, answer, now):
+        say(answer, letters.say(N_("a name for which game?")), letters.say(
+            N_("{name} names your seat in the mail that asks to join a game ({join} GAME), "
+               "or in your reply that confirms it."),
+            name=word("name", ask.lang), join=word("join", ask.lang)))
+
+
+def joinable(referee, ask: Ask, answer: Answer, now: str):
     """(the game's row, standby?) for a game a JOIN may name; None, with the reason said,
     for any other."""
     store = referee.store
     if not ask.game:
-        say(answer, letters.say(N_("which game?")), letters.say(
-            N_("Say which game: {join} GAME YOUR-NAME."), join=word("join", ask.lang)),
-            *games_list(referee, ask.lang))
+        say(answer, letters.say(N_("{join}: which game?"), join=word("join", ask.lang)),
+            letters.say(N_("Say which game: reply with its name, or write {join} GAME."),
+                        join=word("join", ask.lang)),
+            *games_list(referee, answer, ask.lang, now))
         return None
     row = store.open_game(ask.game)
     game = store.game(ask.game)
@@ -548,7 +777,7 @@ def joinable(referee, ask: Ask, answer: Answer):
         full = len(joined(store, ask.game)) >= row["max_players"]
         return row, ask.standby or full
     if game is not None and game["status"] == "running":
-        return {**game, "max_players": None, "starts": None}, True
+        return {**game, "options": "{}", "max_players": None, "starts": None}, True
     names = [r["id"] for r in waiting_games(store)] + [r["id"] for r in store.all(
         "SELECT id FROM games WHERE status = 'running'")]
     close = get_close_matches(ask.game, names, n=1)
@@ -562,20 +791,20 @@ def joinable(referee, ask: Ask, answer: Answer):
 
 
 def seat_name(wanted: str, taken: set) -> str:
-    """A seat name from the name a player gives ("Zoé Martin": zoe-martin), not taken yet;
-    player-1, player-2... for a name that gives none."""
+    """A seat's name from the name a player chose ("Zoé Martin": zoe-martin), numbered
+    when taken (zoe-2); '' for a name that gives none."""
     ascii_name = unicodedata.normalize("NFKD", wanted or "").encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:24].strip("-")
-    named = bool(slug) and slug not in RESERVED_NAMES and valid_game_id(slug)
-    base = slug if named else "player"
-    tries = ([base] if named else []) + [f"{base}-{n}" for n in range(2 if named else 1, 10000)]
-    return next(name for name in tries if name not in taken)
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:MAX_SEAT].strip("-")
+    if not slug or slug in RESERVED_NAMES or not valid_game_id(slug) or slug == "player" \
+            or re.fullmatch(r"player\d+", slug):
+        return ""
+    return next(name for name in [slug] + [f"{slug}-{n}" for n in range(2, 10000)]
+                if name not in taken)
 
 
-def first_word(display_name: str) -> str:
-    """The first word of a From header's name ("Zoé Martin": Zoé), or ''."""
-    words = (display_name or "").replace('"', " ").split()
-    return words[0] if words else ""
+def neutral_name(taken: set) -> str:
+    """player1, player2...: the first not taken."""
+    return next(f"player{n}" for n in itertools.count(1) if f"player{n}" not in taken)
 
 
 def taken_names(store, game_id: str, email: str) -> set:
@@ -586,31 +815,40 @@ def taken_names(store, game_id: str, email: str) -> set:
     return names
 
 
-def send_code(store, email: str, ask: Ask, answer: Answer, now: str, **detail) -> str:
-    """Record what a JOIN or LEAVE asks, waiting for its CONFIRM; the code the answer gives."""
+def request_code(store, email: str, ask: Ask, answer: Answer, now: str, **detail) -> str:
+    """Record what a JOIN or LEAVE asks, waiting for its CONFIRM; the code the answer
+    gives (the code of the same request asked before, while it waits). The answer's
+    headline, and so its subject, is then the first code's: a reply to it says yes."""
     answer.done[-1] += " (code sent)"
     answer.game = answer.game or ask.game
-    return ask_confirmation(store, email, ask.game, ask.name, ask.lang, now, **detail)
+    code = ask_confirmation(store, email, ask.game, ask.name, ask.lang, now, **detail)
+    if not answer.coded:
+        answer.coded, answer.headline = True, None
+    return code
 
 
 def ask_confirmation(store, email: str, game_id: str, action: str, lang: str, now: str,
                      **detail) -> str:
-    """Record a request that waits for CONFIRM from `email` (replacing the same request
-    asked before); return its code."""
+    """Record a request that waits for CONFIRM from `email` (in place of the same request
+    asked before, keeping its code and its age: a code lasts CONFIRM_DAYS from the first
+    time it was sent); return its code."""
+    before = store.one("SELECT code, asked_at FROM confirmations WHERE email = ? AND "
+                       "game = ? AND action = ?", [email, game_id, action])
     store.execute("DELETE FROM confirmations WHERE email = ? AND game = ? AND action = ?",
                   [email, game_id, action])
-    code = new_token()
+    code = before["code"] if before else new_token()
     store.insert("confirmations", {"code": code, "email": email, "game": game_id,
-                                   "action": action, "lang": lang, "asked_at": now,
+                                   "action": action, "lang": lang,
+                                   "asked_at": before["asked_at"] if before else now,
                                    "detail": json.dumps(detail, sort_keys=True)})
     return code
 
 
-def leave_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
+def leave_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
     """LEAVE G: a code to confirm, when this address waits in that game."""
     store = referee.store
     answer.done.append(f"leave {ask.game}".strip())
-    if not first_answer(store, incoming.sender, ask, now):
+    if not first_answer(store, incoming.sender, ask, answer, now):
         return
     row = store.one("SELECT * FROM signups WHERE game = ? AND email = ?",
                     [ask.game, incoming.sender])
@@ -623,40 +861,87 @@ def leave_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
             referee=referee.config["referee"]))
         return
     if row is None:
-        say(answer, letters.say(N_("you do not wait in game {game}"), game=ask.game),
-            letters.say(N_("This address waits for no seat in a game called {game}, so there "
-                           "is nothing to leave."), game=ask.game))
+        said = letters.say(N_("This address waits for no seat in a game called {game}, so "
+                              "there is nothing to leave."), game=ask.game) if ask.game else \
+            letters.say(N_("Say which game: {leave} GAME."), leave=word("leave", ask.lang))
+        say(answer, letters.say(N_("you do not wait in game {game}"), game=ask.game or "?"),
+            said)
         return
-    code = send_code(store, incoming.sender, ask, answer, now)
+    code = request_code(store, incoming.sender, ask, answer, now)
     say(answer, letters.say(N_("{confirm} {code} to leave game {game}"),
                             confirm=word("confirm", ask.lang), code=code, game=ask.game),
-        letters.say(N_("To leave game {game}, reply to this mail, or write {confirm} {code}, "
-                       "within {days} days. Until then you keep your place."),
+        letters.say(N_("If you did not ask for this, ignore this mail: nothing happens "
+                       "without your answer.")),
+        letters.say(N_("To leave game {game}, reply to this mail with yes, or write "
+                       "{confirm} {code}, within {days} days. Until then you keep your place."),
                     game=ask.game, confirm=word("confirm", ask.lang), code=code,
                     days=CONFIRM_DAYS))
 
 
-def confirm_ask(referee, incoming, ask: Ask, answer: Answer, now: str) -> None:
-    """CONFIRM code: do what waits for this code, when it came from this very address."""
+def confirm_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """CONFIRM code (or yes in a reply to the mail that gave it): do what waits for this
+    code, when it came from this very address."""
     store = referee.store
-    row = store.one("SELECT * FROM confirmations WHERE code = ?", [ask.code]) \
-        if ask.code else None
-    expired = row is not None and parse_time(now) - parse_time(row["asked_at"]) \
-        > timedelta(days=CONFIRM_DAYS)
-    if row is None or row["email"] != incoming.sender or expired:
+    row = waiting_request(store, ask.code, incoming.sender, now)
+    if row is None:
         answer.done.append("confirm: no such request")
-        if first_answer(store, incoming.sender, ask, now):
-            say(answer, letters.say(N_("nothing to confirm")), letters.say(
-                N_("No request of this address waits for the code {code}: codes last {days} "
-                   "days, and each one works once, from the address it was sent to."),
-                code=ask.code or "?", days=CONFIRM_DAYS), letters.say(
-                N_("Write {join} GAME again for a new code, or {list} for the open games."),
-                join=word("join", ask.lang), list=word("list", ask.lang)))
+        if first_answer(store, incoming.sender, ask, answer, now):
+            nothing_to_confirm(referee, incoming.sender, ask, answer)
         return
     store.execute("DELETE FROM confirmations WHERE code = ?", [ask.code])
     answer.game = answer.game or row["game"]
     answer.lang = row["lang"]
-    CONFIRMED[row["action"]](referee, row, json.loads(row["detail"]), answer, now)
+    answer.acted = True
+    detail = json.loads(row["detail"])
+    if ask.chosen and row["action"] == "join":
+        detail["name"] = ask.chosen  # NAME in the reply that confirms: its own words
+    CONFIRMED[row["action"]](referee, row, detail, answer, now)
+
+
+def waiting_request(store, code: str, email: str, now: str) -> dict | None:
+    """The request that waits for this code from this address, or None."""
+    row = store.one("SELECT * FROM confirmations WHERE code = ?", [code]) if code else None
+    if row is None or row["email"] != email or \
+            parse_time(now) - parse_time(row["asked_at"]) > timedelta(days=CONFIRM_DAYS):
+        return None
+    return row
+
+
+def nothing_to_confirm(referee, email: str, ask: Ask, answer: Answer) -> None:
+    """The answer to a code that confirms nothing: what this address has joined already
+    (a second CONFIRM), else how codes work."""
+    store = referee.store
+    waits = store.one("SELECT * FROM signups WHERE email = ? ORDER BY joined_at DESC LIMIT 1",
+                      [email])
+    if waits is not None:
+        say(answer, letters.say(N_("you joined game {game} already"), game=waits["game"]),
+            letters.say(N_("You wait for a seat in game {game}, as {name}, since {when}: "
+                           "there is nothing more to confirm."), game=waits["game"],
+                        name=waits["name"], when=letters.Moment(waits["joined_at"])))
+        return
+    say(answer, letters.say(N_("nothing to confirm")), letters.say(
+        N_("No request of this address waits for the code {code}: codes last {days} "
+           "days, and each one works once, from the address it was sent to."),
+        code=ask.code or "?", days=CONFIRM_DAYS), letters.say(
+        N_("Write {join} GAME again for a new code, or {list} for the open games."),
+        join=word("join", ask.lang), list=word("list", ask.lang)))
+
+
+def reply_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) -> None:
+    """A reply to the mail that gave a code, whose own text is no clear yes (an empty
+    reply, "thanks", an out-of-office text, "I never asked for this"): nothing done."""
+    store = referee.store
+    row = waiting_request(store, ask.code, incoming.sender, now)
+    answer.done.append("reply to a code: no yes, nothing done")
+    if row is None or not first_answer(store, incoming.sender, ask, answer, now):
+        return
+    answer.lang = row["lang"]
+    confirm = word("confirm", row["lang"])
+    say(answer, letters.say(N_("nothing was confirmed")), letters.say(
+        N_("Your reply does not say yes, so nothing was done: if you did not ask for this, "
+           "there is nothing more to do.")), letters.say(
+        N_("To confirm, reply with yes, or write {confirm} {code}, within {days} days of "
+           "the request."), confirm=confirm, code=ask.code, days=CONFIRM_DAYS))
 
 
 def confirmed_join(referee, row: dict, detail: dict, answer: Answer, now: str) -> None:
@@ -677,14 +962,15 @@ def confirmed_join(referee, row: dict, detail: dict, answer: Answer, now: str) -
             N_("This address already has a seat in game {game}: nothing changed."),
             game=game_id))
         return
-    name = detail["name"]
     taken = taken_names(store, game_id, email)
-    if name in taken:
-        name = seat_name(name, taken)
+    roles = still_open and seat_roles(pbem.games.load(opened["ruleset"]),
+                                      json.loads(opened["options"]), opened["max_players"])
+    name = (not roles and seat_name(detail["name"], taken)) or neutral_name(taken)
     standby = detail["standby"] or not still_open or \
         len([p for p in joined(store, game_id) if p["email"] != email]) \
         >= opened["max_players"]
-    enrol(store, game_id, email, name, detail.get("player"), row["lang"], now, standby)
+    enrol(store, game_id, email, name, detail.get("player"), row["lang"], now, standby,
+          wishes=detail.get("wishes", ()))
     answer.done.append(f"join {game_id} confirmed" + (" (standby)" if standby else ""))
     if standby:
         place = [p["email"] for p in store.standby(game_id)].index(email) + 1
@@ -697,11 +983,13 @@ def confirmed_join(referee, row: dict, detail: dict, answer: Answer, now: str) -
         return
     count = len(joined(store, game_id))
     say(answer, letters.say(N_("you joined game {game}"), game=game_id), letters.say(
+        N_("You joined game {game}, where your seat is named for the role dealt to you when "
+           "the game starts. Seats taken: {taken} of {most}.") if roles else
         N_("You joined game {game} as {name}. Seats taken: {taken} of {most}."),
         game=game_id, name=name, taken=count, most=opened["max_players"]),
         letters.say(N_("The game is full: it starts within minutes, and your first mail from "
                        "it tells you what to do.")) if count >= opened["max_players"]
-        else starting(opened), leaving(game_id, answer.lang))
+        else starting(opened, now), leaving(game_id, answer.lang))
 
 
 def leaving(game_id: str, lang: str) -> tuple:
@@ -789,5 +1077,7 @@ def offer_seat(referee, game_id: str, seat_name_: str, who: str, now: str) -> di
     return chosen
 
 
-ACTIONS = {"list": list_ask, "join": join_ask, "leave": leave_ask, "confirm": confirm_ask}
+ACTIONS = {"list": list_ask, "join": join_ask, "leave": leave_ask, "confirm": confirm_ask,
+           "reply": reply_ask, "whogame": whogame_ask, "help": help_ask,
+           "password": password_ask, "name": name_ask}
 CONFIRMED = {"join": confirmed_join, "leave": confirmed_leave, "seat": confirmed_seat}

@@ -315,6 +315,12 @@ def _m09a_outages(db) -> None:
                "told_at TEXT NOT NULL, problem TEXT NOT NULL)")
 
 
+def _m09s_signup_wishes(db) -> None:
+    # The roles a player waiting for an open game asked for (JOIN dip as France), dealt
+    # when the game starts: a JSON list of words, NULL when none.
+    db.execute("ALTER TABLE signups ADD COLUMN wishes TEXT")
+
+
 # A new step changes the schema, and so raises pbem's version (pyproject.toml and
 # pbem/__init__.py; tests/test_store.py keeps each version's schema): an older pbem then
 # refuses the database, naming both versions.
@@ -329,7 +335,8 @@ MIGRATIONS = [("001_initial", _m001_initial), ("002_refusals", _m002_refusals),
               ("030_observers", _m030_observers), ("031_players", _m031_players),
               ("04m_outbox_parts", _m04m_outbox_parts), ("05r_outbox_seq", _m05r_outbox_seq),
               ("08c_outbox_turn", _m08c_outbox_turn), ("08j_open_games", _m08j_open_games),
-              ("08j_archive", _m08j_archive), ("09a_outages", _m09a_outages)]
+              ("08j_archive", _m08j_archive), ("09a_outages", _m09a_outages),
+              ("09s_signup_wishes", _m09s_signup_wishes)]
 
 
 def private_file(path: Path) -> None:

@@ -9,9 +9,16 @@ standard library refuses to write most of what is here.
 `Fuzz` stores and ticks such mails one by one on a real referee, with a
 player's ordinary order mail after every few, and tallies what became of
 each: the figures the robust-mail tests assert on.
+
+A forged JOIN (`forged_join`) asks to join an open game with a victim's
+address; the victim's mailbox then answers the code's mail as careless
+mailboxes do, without an Auto-Submitted header (`AUTO_REPLIES`, in every
+shape `auto_reply` builds): none of these may enrol the victim.
 """
 
 from dataclasses import dataclass, field
+import email
+from email import policy
 import random
 
 from hypothesis import strategies as st
@@ -326,7 +333,55 @@ def random_recipe(rng: random.Random, number: int, big: bool) -> Recipe:
         number=number)
 
 
-ANSWERS = ("ack", "help", "status", "notice", "history")
+# What a mailbox sends back to a mail, without saying it is automatic: out-of-office texts,
+# read receipts, a bare "thanks" or "ok", nothing at all.
+AUTO_REPLIES = [
+    "", "Thanks!", "Ok", "OK.", "Merci", "Merci !", "Thank you for your message.",
+    "I am out of the office until Monday 7 December, with no access to mail.",
+    "Je suis absent jusqu'au 7 décembre. En cas d'urgence, appelez le standard.",
+    "Your message has been received and will be read soon.", "Bien reçu, merci.",
+    "Ok merci", "Received.", "Thanks, I'll get back to you.",
+    "This mailbox is not monitored.", "Réponse automatique : je suis en congés.",
+]
+SIGNATURES = ["", "\nZoé Martin", "\n-- \nZoé Martin\nSent from my phone",
+              "\nCordialement,\nJean Dupont\n06 12 34 56 78"]
+
+
+def forged_join(cast: Cast, victim: str, game: str, number: int) -> bytes:
+    """A JOIN of an open game sent with a victim's address, under a name of the forger's."""
+    return "\r\n".join([
+        f"From: Victim <{victim}>", f"To: {cast.address}", "Subject: join",
+        "Date: Tue, 01 Dec 2026 13:00:00 +0000", f"Message-ID: <forged{number}@evil.example>",
+        "Received: from evil.example by mx", "MIME-Version: 1.0",
+        "Content-Type: text/plain; charset=utf-8", "",
+        f"JOIN {game}", "NAME mallory-was-here", ""]).encode()
+
+
+def auto_reply(cast: Cast, victim: str, answered: dict, said: str, quoted: bool, html: bool,
+               number: int) -> bytes:
+    """The victim's mailbox answering the mail `answered` (an outbox row, its text part at
+    "text"), with no header that says it is automatic."""
+    body = said
+    if quoted:
+        body += "\n\nOn Tue, 1 Dec 2026, pbem wrote:\n" + "\n".join(
+            "> " + line for line in answered["text"].splitlines())
+    if html:
+        content = "text/html; charset=utf-8"
+        body = "<html><body><div>" + said.replace("\n", "<br>") + "</div>" + (
+            f"<blockquote class=\"gmail_quote\">{answered['text']}</blockquote>"
+            if quoted else "") + "</body></html>"
+    else:
+        content = "text/plain; charset=utf-8"
+    return "\r\n".join([
+        f"From: Victim <{victim}>", f"To: {cast.address}",
+        f"Subject: Re: {answered['subject']}", "Date: Tue, 01 Dec 2026 13:05:00 +0000",
+        f"Message-ID: <auto{number}@victims.example>",
+        f"In-Reply-To: {answered['message_id']}", f"References: {answered['message_id']}",
+        "MIME-Version: 1.0", f"Content-Type: {content}", "Content-Transfer-Encoding: 8bit",
+        "", body.replace("\n", "\r\n"), ""]).encode()
+
+
+ANSWERS = ("ack", "help", "status", "notice", "history", "signup")
 MARKS = ", ".join("?" for _ in ANSWERS)
 ENDINGS = {"done", "rejected", "quarantined", "ignored", "duplicate", "bounce"}
 
@@ -339,13 +394,15 @@ class Tally:
     crashes: list = field(default_factory=list)      # exceptions, and mails whose handling raised
     unanswered: list = field(default_factory=list)   # done/rejected with no answer, or no ending
     stuck: list = field(default_factory=list)        # a player's mail after a hostile one not taken
+    enrolled: list = field(default_factory=list)     # victims of a forged JOIN who joined
     statuses: dict = field(default_factory=dict)
     quarantined: list = field(default_factory=list)  # the reasons mails were set aside
 
     def line(self) -> str:
         """The figures in one line."""
         return (f"fuzz: {self.mails} mails, {len(self.crashes)} crashes, "
-                f"{len(self.unanswered)} unanswered, {len(self.stuck)} players' mails not taken; "
+                f"{len(self.unanswered)} unanswered, {len(self.stuck)} players' mails not taken, "
+                f"{len(self.enrolled)} victims of a forged JOIN enrolled; "
                 + ", ".join(f"{n} {s}" for s, n in sorted(self.statuses.items())))
 
 
@@ -389,6 +446,29 @@ class Fuzz:
                 (row["status"] in ("done", "rejected") and not answers):
             self.tally.unanswered.append(f"inbox {row['id']}: {row['status']} {row['reason']}")
         return row
+
+    def forged(self, game: str, rng: random.Random) -> None:
+        """A forged JOIN with a new victim's address, then the victim's mailbox answering
+        the code's mail in one of the shapes careless mailboxes use: the victim must not
+        be enrolled."""
+        self.hostiles += 1
+        victim = f"victim{self.hostiles}@victims.example"
+        self.deliver(forged_join(self.cast, victim, game, self.hostiles))
+        store = self.referee.store
+        row = store.one("SELECT * FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
+                        [victim])
+        if row is None:
+            self.tally.unanswered.append(f"forged JOIN for {victim}: no code mailed")
+            return
+        raw = store.outbox_mail(row)
+        answered = {**row, "text": email.message_from_bytes(raw, policy=policy.default)
+                    .get_body(preferencelist=("plain",)).get_content()}
+        said = rng.choice(AUTO_REPLIES) + rng.choice(SIGNATURES)
+        self.deliver(auto_reply(self.cast, victim, answered, said, rng.random() < 0.7,
+                                rng.random() < 0.3, self.hostiles))
+        if store.one("SELECT 1 FROM signups WHERE email = ? UNION SELECT 1 FROM seats "
+                     "WHERE email = ?", [victim, victim]):
+            self.tally.enrolled.append(f"{victim}: {said!r}")
 
     def hostile(self, raw: bytes) -> None:
         """One hostile mail; then, every few, a player's own order mail, which must be taken."""

@@ -86,9 +86,10 @@ def test_diplomacy_resolution_benchmark_runs():
 
 
 def test_publish_benchmark_runs():
-    out = run("publish.py", "--turns", "3", "--repeat", "1")
-    assert "pbem publish after a turn" in out and "floor" in out and "ratio" in out
-    assert "a tick with nothing to publish" in out
+    out = run("publish.py", "--games", "5", "--turns", "2", "--repeat", "1")
+    assert "archive: 5 games," in out and "KiB per game-turn" in out
+    assert "cold publish" in out and "floor" in out and "ratio" in out
+    assert "a tick after one more phase of" in out and "a tick with nothing to publish" in out
 
 
 def test_diplomacy_game_benchmark_runs():

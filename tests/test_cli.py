@@ -217,13 +217,14 @@ def test_inbox_lists_refused_mail_and_releases_it(run, tmp_path):
     run("init")
     run(*NEW)
     (tmp_path / "stray.eml").write_bytes(
-        b"From: eve@elsewhere.example\r\nTo: pbem@localhost\r\nSubject: hello\r\n"
+        b"From: no-reply@elsewhere.example\r\nTo: pbem@localhost\r\nSubject: hello\r\n"
         b"Message-ID: <stray@elsewhere.example>\r\n\r\nhi\r\n")
     run("ingest", "stray.eml", "--now", "2026-12-01T13:00Z")
     run("tick", "--now", "2026-12-01T13:00Z")
     [row] = json.loads(run("inbox", "--json"))
     assert (row["status"], row["reason"], row["sender"]) == \
-        ("ignored", "no game tag (a stranger: not answered)", "eve@elsewhere.example")
+        ("ignored", "mail to the club from no-reply@elsewhere.example, an automatic address: "
+                    "not answered", "no-reply@elsewhere.example")
     assert "1 mail released" in run("inbox", "--release", str(row["id"]))
     assert json.loads(run("inbox", "--json")) == []
 

@@ -13,6 +13,11 @@ every form of number, DRAW, CONCEDE) get runs of their own, from seats with
 their codes: every such mail is answered, and none is set aside unless the
 mail itself cannot be read.
 
+Forged JOINs of the club's open game, each answered by its victim's mailbox
+without an Auto-Submitted header (out-of-office texts, "thanks", "ok",
+nothing, the quote alone, in plain text or HTML), are mixed in: no victim is
+ever enrolled.
+
 The 10,000-mail run: pytest --slow -s tests/test_hostile_mail.py -k ten_thousand
 The table run: pytest --slow -s tests/test_hostile_mail.py -k table_commands_at_length
 """
@@ -24,18 +29,20 @@ import pytest
 
 from conftest import START, make_referee, seats
 import hostile
-from hostile import Fuzz, build, random_recipe, table_recipe
+from hostile import AUTO_REPLIES, SIGNATURES, Fuzz, build, random_recipe, table_recipe
+from pbem.signup import open_game
 
 BEGIN = "2026-12-01T12:30:00Z"
 
 
 def fuzz(folder, **options) -> Fuzz:
     """A four-seat Auguste game whose welcome mails are out, ready for mail (one mail every
-    20 seconds unless `step` says how many hours)."""
+    20 seconds unless `step` says how many hours), and an Attila game open for players."""
     referee = make_referee(folder)
     referee.new_game("auguste", "rome", seats("ann", "bob", "cat", "dan"), START,
                      {"preset": "4-2"}, seed="fuzz")
     referee.tick(START)
+    open_game(referee, "attila", "gaul", START, players=(3, 5))
     return Fuzz(referee, "rome", BEGIN, **options)
 
 
@@ -44,6 +51,7 @@ def assert_nothing_stopped(tally) -> None:
     assert tally.crashes == []
     assert tally.unanswered == []
     assert tally.stuck == []
+    assert tally.enrolled == []
 
 
 @settings(max_examples=8, deadline=None, derandomize=True,
@@ -61,9 +69,12 @@ def test_two_hundred_hostile_mails_in_a_row(tmp_path):
     run = fuzz(tmp_path)
     rng = random.Random(2026)
     for number in range(200):
-        run.hostile(build(random_recipe(rng, number, big=False), run.cast))
+        if number % 20 == 19:
+            run.forged("gaul", rng)
+        else:
+            run.hostile(build(random_recipe(rng, number, big=False), run.cast))
     assert_nothing_stopped(run.tally)
-    assert run.tally.mails == 200 + run.players and run.players == 40
+    assert run.tally.mails == 210 + run.players and run.players >= 30
     assert set(run.tally.statuses) >= {"done", "rejected", "quarantined", "ignored"}
 
 
@@ -73,10 +84,41 @@ def test_ten_thousand_hostile_mails(tmp_path):
     run = fuzz(tmp_path)
     rng = random.Random(10_000)
     for number in range(10_000):
-        run.hostile(build(random_recipe(rng, number, big=True), run.cast))
+        if number % 50 == 49:
+            run.forged("gaul", rng)
+        else:
+            run.hostile(build(random_recipe(rng, number, big=True), run.cast))
     print(run.tally.line())
     assert_nothing_stopped(run.tally)
-    assert run.tally.mails == 10_000 + run.players
+    assert run.tally.mails == 10_200 + run.players
+
+
+def test_no_auto_reply_to_a_forged_join_enrols_its_victim_whatever_its_shape(tmp_path):
+    run = fuzz(tmp_path, step=1 / 30)
+    shapes = [(said, signed, quoted, html) for said in AUTO_REPLIES for signed in SIGNATURES
+              for quoted in (False, True) for html in (False, True)]
+    for number, shape in enumerate(shapes):
+        run.forged("gaul", ShapeChooser(shape))
+    print(run.tally.line())
+    assert_nothing_stopped(run.tally)
+    assert run.tally.mails == 2 * len(shapes) >= 200
+    assert not run.referee.store.all("SELECT * FROM signups")
+
+
+class ShapeChooser:
+    """Stands for the random stream `Fuzz.forged` draws a reply's shape from: gives one
+    shape, (text, signature, quoted, html)."""
+
+    def __init__(self, shape):
+        self.said, self.signed, self.quoted, self.html = shape
+        self.choices = iter([self.said, self.signed])
+        self.draws = iter([0.0 if self.quoted else 1.0, 0.0 if self.html else 1.0])
+
+    def choice(self, items):
+        return next(self.choices)
+
+    def random(self):
+        return next(self.draws)
 
 
 @pytest.mark.parametrize("body", hostile.LONG_LINES)

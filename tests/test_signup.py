@@ -1,9 +1,13 @@
-"""Strangers join an open game by mail: LIST, JOIN, CONFIRM, LEAVE, standby.
+"""Strangers join an open game by mail: LIST, JOIN, NAME, CONFIRM, LEAVE, WHOGAME, standby.
 
 Everything goes through real RFC 822 mails to the club's address, stored and
 handled as pbem handles mail, on a real SQLite file; the answers are read as
 the stranger's mail client shows them. People write as people do: a
-greeting, a sign-off, French words, a reply to the answer on top.
+greeting, a sign-off, French words, a reply to the answer on top, a command
+in the subject, a question in their own words. Every such mail is answered,
+in its language; a seat is named by the game's role, by the name its player
+chose, or neutrally, never from words the player did not mean as a name; and
+only a word of consent from the joining address confirms a JOIN.
 """
 
 import email
@@ -15,6 +19,7 @@ import re
 import smtplib
 
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
 from pbem import inbound
@@ -108,17 +113,20 @@ def test_strangers_list_join_and_confirm_and_the_full_game_starts_at_the_tick(cl
     [listed] = mails_to(club, "zoe@players.example")
     said = flat(listed)
     assert listed["subject"] == "[pbem] the open games"
-    assert "rome: Auguste, legions race the laurel crown" in said
-    assert "Seats taken: 0 of 2. It starts when its 2 seats are taken." in said
-    assert "To join a game, write JOIN GAME YOUR-NAME (for example JOIN rome Zoé)" in said
+    assert "rome: Auguste, legions race the laurel crown to their camp on a hex board; for 2 " \
+           "players. Seats taken: 0 of 2. It starts when its 2 seats are taken." in said
+    assert "To join a game, write JOIN GAME (for example JOIN rome)" in said
     assert max(len(line) for line in text_of(listed).splitlines()) <= 78
 
-    write(club, "Zoé Martin <zoe@players.example>", "Hi,\nJOIN rome\nZoé")
+    write(club, "Zoé Martin <zoe@players.example>", "Hi,\nJOIN rome\nNAME Zoé\nZoé")
     asked = mails_to(club, "zoe@players.example")[-1]
     code = code_in(asked)
     assert asked["subject"] == f"[pbem] CONFIRM {code} to join game rome"
-    assert f"To join game rome (Auguste) as zoe, reply to this mail, or write CONFIRM {code}, " \
-           "within 7 days." in flat(asked)
+    first = text_of(asked).split("\n\n")[1]
+    assert " ".join(first.split()) == "If you did not ask for this, ignore this mail: nothing " \
+        "happens without your answer, and nobody can join with your address without this code."
+    assert f"To join game rome (Auguste), reply to this mail with yes, or write CONFIRM {code}, " \
+           "within 7 days. Your seat will be named zoe." in flat(asked)
     assert not club.store.all("SELECT * FROM signups"), "joined before confirming"
 
     # Zoé answers the mail on top of her mailbox, with a few words
@@ -128,21 +136,22 @@ def test_strangers_list_join_and_confirm_and_the_full_game_starts_at_the_tick(cl
     assert joined["subject"] == "[pbem] you joined game rome"
     assert "You joined game rome as zoe. Seats taken: 1 of 2." in flat(joined)
 
-    # Yann writes in French, with his name after the game's
-    write(club, "yann@joueurs.example", "Bonjour,\n\nREJOINDRE rome Yann Le Gall\n\nMerci !")
+    # Yann writes in French, his name after the game's: not taken for the seat's name
+    write(club, "Yann Le Gall <yann@joueurs.example>",
+          "Bonjour,\n\nREJOINDRE rome Yann Le Gall\n\nMerci !")
     demande = mails_to(club, "yann@joueurs.example")[-1]
     code = code_in(demande)
     assert demande["subject"] == f"[pbem] CONFIRMER {code} pour rejoindre la partie rome"
-    assert "en tant que yann-le-gall" in flat(demande)
-    write(club, "yann@joueurs.example", f"CONFIRMER {code}\nYann")
+    assert "Non lu : « Yann Le Gall », après le nom de la partie." in flat(demande)
+    assert "Votre place prendra un nom neutre (player1, player2...)" in flat(demande)
+    write(club, "Yann Le Gall <yann@joueurs.example>", f"CONFIRMER {code}\nYann")
     assert "La partie est complète" in flat(mails_to(club, "yann@joueurs.example")[-1])
 
     assert club.store.game("rome") is None, "the game starts at the tick, not before"
     report = club.tick(later(START, 1), send=False)
     assert report.started == ["rome"]
     assert seated(club, "rome") == [("zoe", "zoe@players.example", "en"),
-                                    ("yann-le-gall", "yann@joueurs.example", "fr")]
-    assert club.store.seat("rome", "yann-le-gall")["player"] == "Yann Le Gall"
+                                    ("player1", "yann@joueurs.example", "fr")]
     welcomes = {row["to_addr"]: row for row in club.store.all(
         "SELECT * FROM outbox WHERE kind = 'welcome'")}
     assert set(welcomes) == {"zoe@players.example", "yann@joueurs.example"}
@@ -155,15 +164,202 @@ def test_strangers_list_join_and_confirm_and_the_full_game_starts_at_the_tick(cl
            flat(mails_to(club, "xavier@players.example")[-1])
 
 
+# What people write to a club's address instead of a command, in English and in French:
+# every such mail gets the open games and how to join, in the language it is written in.
+OPENINGS = {"en": ["", "Hi,", "Hello there!", "Dear referee,", "Good evening"],
+            "fr": ["", "Bonjour,", "Salut !", "Bonsoir à tous,", "Coucou"]}
+ASKING = {"en": ["list please", "Please LIST", "list of games?", "what games are open?",
+                 "Hi, I'd like to play something", "how do I join?", "is anyone playing?",
+                 "I saw your club on the forum.", "HELP me", "JION rome"],
+          "fr": ["je veux jouer", "liste svp", "quelles parties sont ouvertes ?",
+                 "je voudrais jouer avec vous", "comment on s'inscrit ?",
+                 "Je veux jouer une partie s'il vous plaît", "LISTE des parties"]}
+CLOSINGS = {"en": ["", "Thanks", "Cheers,\nZoé", "Best regards,\nZoé Martin"],
+            "fr": ["", "Merci", "Cordialement,\nJean Dupont", "Bises,\nAnne"]}
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lang=st.sampled_from(["en", "fr"]), data=st.data())
+def test_a_stranger_writing_in_their_own_words_is_answered_in_their_language(club, lang, data):
+    words = [data.draw(st.sampled_from(OPENINGS[lang])),
+             data.draw(st.sampled_from(ASKING[lang])),
+             data.draw(st.sampled_from(CLOSINGS[lang]))]
+    sender = f"stranger{next(NUMBERS)}@players.example"
+    row = write(club, sender, "\n\n".join(w for w in words if w),
+                subject=data.draw(st.sampled_from(["", "hello", "Question", "?"])))
+    assert row["status"] == "done", row["reason"]
+    [answer] = mails_to(club, sender)
+    said = flat(answer)
+    if answer["subject"] in ("[pbem] what to write to this address",
+                             "[pbem] quoi écrire à cette adresse"):
+        assert ("JOIN GAME" if lang == "en" else "REJOINDRE PARTIE") in said
+    else:
+        assert "rome: Auguste" in said or "rome : Auguste" in said
+        assert ("write JOIN GAME" if lang == "en" else "écrivez REJOINDRE PARTIE") in said
+    assert ("pbem, the play-by-email referee" if lang == "en" else "l'arbitre") in said
+
+
+def test_help_whogame_and_a_game_named_in_passing_are_answered_without_an_address(club):
+    open_game(club, "diplomacy", "dip", START, players=(3, 3))
+    write(club, "Zoé <zoe@players.example>", "JOIN rome\nNAME zoe")
+    write(club, "Zoé <zoe@players.example>", "yes",
+          answering=mails_to(club, "zoe@players.example")[-1])
+    write(club, "ann@players.example", "Hi, I'd like to join the diplomacy game")
+    said = flat(mails_to(club, "ann@players.example")[-1])
+    assert "Your mail gives none of the commands this address takes" in said
+    assert "To join game dip (Diplomacy), write JOIN dip." in said
+    assert "dip: Diplomacy, the seven great powers of 1901 Europe; every order written at " \
+           "once; for 3 players." in said, "a 3-3 game is not said to take 2-7"
+    write(club, "bob@players.example", "HELP")
+    assert "Write one command on a line of its own: LIST (the open games); WHOGAME GAME" in \
+        flat(mails_to(club, "bob@players.example")[-1])
+    write(club, "bob@players.example", "LIST rome")
+    told = mails_to(club, "bob@players.example")[-1]
+    assert told["subject"] == "[pbem] who plays game rome"
+    assert "Game rome (Auguste) is open for 2 players: 1 of 2 seats taken (zoe); 0 on its " \
+           "standby list." in flat(told)
+    assert "zoe@" not in text_of(told)
+    # a game under way: each seat and its state, in French for QUIJOUE
+    club.new_game("auguste", "lyon", [SeatSpec("ann", "ann@players.example"),
+                                      SeatSpec("cat", "cat@players.example")], START, {},
+                  seed="lyon")
+    write(club, "yves@joueurs.example", "QUIJOUE lyon")
+    dit = flat(mails_to(club, "yves@joueurs.example")[-1])
+    assert "La partie lyon (Auguste) est en cours : ann joue ; cat joue ; 0 sur sa liste de " \
+           "remplaçants." in dit
+    assert "@" not in dit.split("--")[0].replace("pbem@referee.example", "")
+
+
+def test_the_body_wins_over_the_subject_and_a_reply_to_which_game_names_one(club):
+    write(club, "ann@players.example", "JOIN rome", subject="join")
+    assert mails_to(club, "ann@players.example")[-1]["subject"].endswith("to join game rome")
+    write(club, "ann@players.example", "yes", answering=mails_to(club, "ann@players.example")[-1])
+    write(club, "ann@players.example", "LEAVE rome", subject="leave")
+    assert mails_to(club, "ann@players.example")[-1]["subject"].endswith("to leave game rome")
+    # a subject alone: its word that names no game is no game
+    write(club, "bob@players.example", "", subject="join again")
+    which = mails_to(club, "bob@players.example")[-1]
+    assert which["subject"] == "[pbem] JOIN: which game?"
+    assert "Say which game: reply with its name, or write JOIN GAME." in flat(which)
+    write(club, "bob@players.example", "The rome one, please.", answering=which)
+    assert mails_to(club, "bob@players.example")[-1]["subject"].endswith("to join game rome")
+    write(club, "yves@joueurs.example", "Bonjour, je voudrais jouer", subject="rejoindre")
+    quelle = mails_to(club, "yves@joueurs.example")[-1]
+    assert quelle["subject"] == "[pbem] REJOINDRE : quelle partie ?"
+    write(club, "yves@joueurs.example", "rome\nYves", answering=quelle)
+    assert "pour rejoindre la partie rome" in mails_to(club, "yves@joueurs.example")[-1]["subject"]
+
+
+def test_seats_are_named_by_roles_names_chosen_or_neutrally_and_never_by_a_display_name(
+        club):
+    open_game(club, "diplomacy", "dip", START, players=(3, 3), seed="deal")
+    wishes = {"ann": "JOIN dip as France", "bob": "REJOINDRE dip France puis Angleterre",
+              "cat": "join dip England"}
+    for name, body in wishes.items():
+        write(club, f"{name.title()} Smith <{name}@players.example>", f"Hi\n{body}\n{name}")
+        asked = mails_to(club, f"{name}@players.example")[-1]
+        assert "named for its role (austria-england-germany, france-turkey, italy-russia)" in \
+            flat(asked) or "porte le nom de son rôle (austria-england-germany" in flat(asked)
+        write(club, f"{name.title()} Smith <{name}@players.example>", "Oui !" if name == "bob"
+              else "Yes, count me in", answering=asked)
+    assert [r["name"] for r in club.store.all("SELECT name FROM signups WHERE game = 'dip' "
+                                              "ORDER BY number")] == ["player1", "player2",
+                                                                      "player3"]
+    club.tick(later(START, 1), send=False)
+    seats = {s["email"].split("@")[0]: s["name"] for s in club.store.seats("dip")}
+    assert set(seats.values()) == {"austria-england-germany", "france-turkey", "italy-russia"}
+    assert seats["cat"] == "austria-england-germany", "the one who alone asked for England"
+    assert "france-turkey" in (seats["ann"], seats["bob"])
+    powers = club.table("dip").state["game"]["powers"]
+    assert all(seat.split("-").count(power) == 1 for power, seat in powers.items() if seat)
+    # the deal is drawn from the game's seed: anyone can draw it again once it is revealed
+    from pbem.signup import DEAL, dealt
+    again = dealt({"austria-england-germany": ["english"], "france-turkey": ["french"],
+                   "italy-russia": []},
+                  [{"email": f"{n}@players.example", "wishes": w} for n, w in
+                   [("ann", '["france"]'), ("bob", '["france", "angleterre"]'),
+                    ("cat", '["england"]')]], PhaseRng("deal", "dip", DEAL))
+    assert {e.split("@")[0]: r for e, r in again.items()} == seats
+
+    # a game without roles: the name chosen with NAME, else player1...; never the From name
+    write(club, "Zoé Martin <zoe@players.example>", "JOIN rome")
+    write(club, "Zoé Martin <zoe@players.example>", "Yes", answering=mails_to(
+        club, "zoe@players.example")[-1])
+    write(club, "Xavier <xavier@players.example>", "JOIN rome as Caesar\nNAME all")
+    asked = mails_to(club, "xavier@players.example")[-1]
+    assert '"all" cannot name a seat' in flat(asked)
+    assert 'Not read: "as Caesar", after the game\'s name.' in flat(asked)
+    write(club, "Xavier <xavier@players.example>", "yes\nNAME Xavier-Dupont", answering=asked)
+    assert [r["name"] for r in club.store.all("SELECT name FROM signups WHERE game = 'rome' "
+                                              "ORDER BY number")] == ["player1", "xavier-dupont"]
+
+
+def test_a_password_is_refused_and_never_kept_nor_said_back(club):
+    write(club, "ann@players.example", "JOIN rome PASSWORD hunter2")
+    said = flat(mails_to(club, "ann@players.example")[-1])
+    assert "pbem asks for no password, and keeps none: the code it mails does that work." in said
+    write(club, "bob@joueurs.example", "mot de passe: secret42\nREJOINDRE rome mdp secret42")
+    assert "pbem ne demande aucun mot de passe" in flat(mails_to(club, "bob@joueurs.example")[-1])
+    kept = " ".join(str(v) for table in ("outbox", "signups", "confirmations")
+                    for row in club.store.all(f"SELECT * FROM {table}") for v in row.values())
+    kept += " ".join(text_of(row) for row in mails_to(club, "ann@players.example")
+                     + mails_to(club, "bob@joueurs.example"))
+    kept += " ".join(r["reason"] for r in club.store.all("SELECT reason FROM inbox"))
+    assert "hunter2" not in kept and "secret42" not in kept
+
+
+def test_a_mail_of_many_commands_answers_each_or_says_it_was_not_done(club):
+    write(club, "ann@players.example", "Hello!\nLIST\nJOIN rome\nWHOGAME rome\nLIST please\n"
+          "CONFIRM abcdefghij\nHELP\nLEAVE hun\nJOIN nosuch\nCheers")
+    [answer] = mails_to(club, "ann@players.example")
+    said = flat(answer)
+    assert said.count("rome: Auguste") == 1, "the games are listed once"
+    assert "to join game rome" in answer["subject"]
+    assert "Game rome (Auguste) is open for 2 players" in said
+    assert "Write one command on a line of its own" in said
+    assert "A mail is read for its first 5 commands; these were not done: LEAVE hun; JOIN " \
+           "nosuch. Send them again in another mail." in said
+
+
+def test_confirm_twice_join_twice_a_past_start_date_and_the_digest_say_what_is_so(tmp_path):
+    referee = make_referee(tmp_path)
+    open_game(referee, "auguste", "lyon", START, players=(3, 3), starts=later(START, 1))
+    write(referee, "ann@players.example", "JOIN lyon")
+    asked = mails_to(referee, "ann@players.example")[-1]
+    write(referee, "ann@players.example", f"CONFIRM {code_in(asked)}")
+    again = write(referee, "ann@players.example", f"CONFIRM {code_in(asked)}")
+    assert again["status"] == "done"
+    assert "You wait for a seat in game lyon, as player1, since" in \
+        flat(mails_to(referee, "ann@players.example")[-1])
+    # a second JOIN while waiting: nothing changes, no new code
+    write(referee, "ann@players.example", "JOIN lyon", now=later(START, 25))
+    assert "You already wait for a seat in game lyon, as player1: nothing changed." in \
+        flat(mails_to(referee, "ann@players.example")[-1])
+    # a JOIN again while its first code waits: the same code
+    write(referee, "bob@players.example", "JOIN lyon")
+    first = code_in(mails_to(referee, "bob@players.example")[-1])
+    write(referee, "bob@players.example", "JOIN lyon", now=later(START, 25))
+    assert code_in(mails_to(referee, "bob@players.example")[-1]) == first
+    # the start date has passed without enough players: no date in the past is promised
+    said = flat(mails_to(referee, "bob@players.example")[-1])
+    assert "Its start date has passed: it starts as soon as it has 3 players." in said
+    assert "or on Tue 1 Dec" not in said
+    referee.tick(later(START, 26), send=False)
+    digest = [r for r in referee.store.all("SELECT * FROM outbox WHERE kind = 'digest'")]
+    assert not digest, "a stranger's answered mail is not refused mail"
+    assert {r["status"] for r in referee.store.all("SELECT status FROM inbox")} == {"done"}
+
+
 def test_a_forged_join_is_never_confirmed_stores_only_its_request_and_is_answered_once_a_day(
         club):
     victim = "victim@players.example"
-    row = write(club, f"Victim <{victim}>", "JOIN rome Mallory", headers={
+    row = write(club, f"Victim <{victim}>", "JOIN rome\nNAME Mallory rules", headers={
         "Received": "from evil.example by mx"})
     assert row["status"] == "done"
     [asked] = mails_to(club, victim)
     code = code_in(asked)
-    assert "If you did not ask for this, ignore this mail: nothing is kept" in flat(asked)
+    assert "If you did not ask for this, ignore this mail: nothing happens" in flat(asked)
     # the forger tries again, and guesses codes: no more mail to the victim today
     for attempt in range(3):
         again = write(club, f"Victim <{victim}>", "JOIN rome Mallory")
@@ -183,10 +379,12 @@ def test_a_forged_join_is_never_confirmed_stores_only_its_request_and_is_answere
     write(club, f"Victim <{victim}>", "I never asked for this. Who are you?", answering=asked,
           now=later(START, 1))
     assert not club.store.all("SELECT * FROM signups")
+    assert "Your reply does not say yes, so nothing was done" in \
+        flat(mails_to(club, victim)[-1])
     # a day later the forger gets one more mail sent, no more; the old code has expired
     write(club, f"Victim <{victim}>", "JOIN rome Mallory", now=later(START, 25))
     write(club, f"Victim <{victim}>", "JOIN rome Mallory", now=later(START, 26))
-    assert len(mails_to(club, victim)) == 3
+    assert len(mails_to(club, victim)) == 4
     late = write(club, victim, f"CONFIRM {code}", now=later(START, 24 * 8))
     assert late["reason"] == "signup: confirm: no such request"
     assert not club.store.all("SELECT * FROM signups")
@@ -197,9 +395,40 @@ def test_a_forged_join_is_never_confirmed_stores_only_its_request_and_is_answere
         ["someone@players.example"]
 
 
+# What a victim's mailbox, or a person who did not ask, sends back to a code's mail without
+# saying yes: never consent. What a player who wants to join says: always consent.
+NOT_YES = ["", "Thanks!", "Ok", "Merci", "OK, thanks", "Merci beaucoup !", "Bonjour,\nMerci",
+           "I am out of the office until Monday 7 December. For urgent matters call Bob.",
+           "Je suis absent du bureau jusqu'au 7 décembre.", "Thank you for your message.",
+           "I never asked for this", "No thanks", "Non merci", "Who are you?", "Stop",
+           "Cheers,\nZoé Martin\nSent from my phone", "Received, thanks.", "Ok merci",
+           "Parfait", "Bien reçu", "Your message was received and will be read soon."]
+YES_SAID = ["yes", "Yes please!", "Oui", "oui merci", "ok, count me in", "Sure, thanks",
+            "Yes!\n\nZoé", "Bonjour,\nOui, je confirme.\nAnne", "Yes, I'm in. Cheers",
+            "d'accord, je suis partante"]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(said=st.sampled_from(NOT_YES + YES_SAID), quoted=st.booleans(),
+       signed=st.sampled_from(["", "\n-- \nZoé Martin\n06 12 34 56 78"]))
+def test_consent_is_a_word_in_the_reply_never_its_quote_signature_or_silence(
+        club, said, quoted, signed):
+    sender = f"joiner{next(NUMBERS)}@players.example"
+    write(club, f"Zoé Martin <{sender}>", "JOIN rome")
+    asked = mails_to(club, sender)[-1]
+    reply = write(club, f"Zoé Martin <{sender}>", said + signed,
+                  answering=asked if quoted else None,
+                  subject=f"Re: {asked['subject']}")
+    assert reply["status"] == "done", reply["reason"]
+    enrolled = club.store.one("SELECT * FROM signups WHERE email = ?", [sender])
+    assert bool(enrolled) == (said in YES_SAID), (said, reply["reason"])
+    club.store.execute("DELETE FROM signups")
+
+
 def test_a_player_leaves_before_the_start_in_french_and_nothing_else_changes(club):
-    write(club, "Anne <anne@joueurs.example>", "Salut\nREJOINDRE rome\nAnne")
-    write(club, "Anne <anne@joueurs.example>", "",
+    write(club, "Anne <anne@joueurs.example>", "Salut\nREJOINDRE rome\nNOM Anne\nAnne")
+    write(club, "Anne <anne@joueurs.example>", "Oui",
           answering=mails_to(club, "anne@joueurs.example")[-1])
     assert [r["name"] for r in club.store.all("SELECT * FROM signups")] == ["anne"]
     assert "anne" in cli(club, "list")
@@ -218,16 +447,15 @@ def test_a_player_leaves_before_the_start_in_french_and_nothing_else_changes(clu
     assert "there is nothing to leave" in flat(mails_to(club, "bob@players.example")[-1])
 
 
-def test_strangers_without_these_commands_and_machines_get_no_answer(club):
-    chat = write(club, "curious@players.example", "Hi, what is this?\nCheers")
-    assert chat["status"] == "ignored" and "a stranger: not answered" in chat["reason"]
+def test_machines_get_no_answer_and_a_stranger_is_answered_once_a_day(club):
     robot = write(club, "no-reply@service.example", "LIST")
     assert robot["status"] == "ignored" and "automatic address" in robot["reason"]
     auto = write(club, "zoe@players.example", "LIST", headers={"Auto-Submitted": "auto-replied"})
     assert auto["status"] == "ignored"
     listed = write(club, "zoe@players.example", "LIST")
     again = write(club, "zoe@players.example", "list")
-    assert (listed["status"], again["status"]) == ("done", "ignored")
+    chat = write(club, "zoe@players.example", "Hi, what is this?\nCheers")
+    assert (listed["status"], again["status"], chat["status"]) == ("done", "ignored", "ignored")
     assert [r["to_addr"] for r in club.store.all("SELECT * FROM outbox")] == \
         ["zoe@players.example"]
     # a game's name mistyped: the closest open game, once a day
@@ -250,7 +478,7 @@ def test_a_game_with_a_start_date_starts_then_with_enough_players(tmp_path):
     starts = later(START, 48)
     open_game(referee, "auguste", "lyon", START, players=(2, 4), starts=starts)
     write(referee, "Zoé <zoe@players.example>", "JOIN lyon")
-    write(referee, "Zoé <zoe@players.example>", "ok",
+    write(referee, "Zoé <zoe@players.example>", "yes",
           answering=mails_to(referee, "zoe@players.example")[-1])
     assert "It starts when its 4 seats are taken, or on Thu 3 Dec 2026 12:00 (UTC) with at " \
            "least 2 players." in flat(mails_to(referee, "zoe@players.example")[-1])
@@ -262,10 +490,10 @@ def test_a_game_with_a_start_date_starts_then_with_enough_players(tmp_path):
     assert len(referee.store.all("SELECT * FROM outbox WHERE to_addr = ?",
                                  ["boss@referee.example"])) == 1
     write(referee, "Yan <yan@players.example>", "JOIN lyon", now=later(starts, 2))
-    write(referee, "Yan <yan@players.example>", "ok",
+    write(referee, "Yan <yan@players.example>", "yes",
           answering=mails_to(referee, "yan@players.example")[-1], now=later(starts, 2))
     assert referee.tick(later(starts, 3), send=False).started == ["lyon"]
-    assert [s[0] for s in seated(referee, "lyon")] == ["zoe", "yan"]
+    assert [s[0] for s in seated(referee, "lyon")] == ["player1", "player2"]
 
 
 def test_the_referee_opens_a_game_adds_and_removes_players_and_starts_it(tmp_path):
@@ -310,40 +538,41 @@ def silent_turns(referee, game: str, seat: str, turns: int, now: str) -> str:
 
 def test_a_full_game_puts_a_newcomer_on_standby_who_takes_a_seat_in_civil_disorder(club):
     for name in ("zoe", "yan"):
-        write(club, f"{name.title()} <{name}@players.example>", "JOIN rome")
-        write(club, f"{name.title()} <{name}@players.example>", "ok",
+        write(club, f"{name.title()} <{name}@players.example>", f"JOIN rome\nNAME {name}")
+        write(club, f"{name.title()} <{name}@players.example>", "yes",
               answering=mails_to(club, f"{name}@players.example")[-1])
     write(club, "Xavier <xavier@players.example>", "JOIN rome")
     asked = mails_to(club, "xavier@players.example")[-1]
     assert "You will wait on its standby list" in flat(asked)
     write(club, "Xavier <xavier@players.example>", "Sure, thanks", answering=asked)
-    assert "You are number 1 on the standby list of game rome, as xavier." in \
+    assert "You are number 1 on the standby list of game rome, as player1." in \
         flat(mails_to(club, "xavier@players.example")[-1])
     now = later(START, 1)
     club.tick(now, send=False)
     assert [s[0] for s in seated(club, "rome")] == ["zoe", "yan"]
-    assert [r["name"] for r in club.store.standby("rome")] == ["xavier"]
+    assert [r["name"] for r in club.store.standby("rome")] == ["player1"]
 
     now = silent_turns(club, "rome", "yan", 2, now)
     [notice] = club.store.all("SELECT * FROM outbox WHERE kind = 'disorder'")
     notice = dict(notice, raw=club.store.outbox_mail(notice))
-    assert "The game's standby list: xavier." in flat(notice)
-    assert "pbem seat rome yan --replace xavier" in text_of(notice)
+    assert "The game's standby list: player1." in flat(notice)
+    assert "pbem seat rome yan --replace player1" in text_of(notice)
 
-    out = cli(club, "seat", "rome", "yan", "--replace", "xavier", "--now", now)
-    assert "offered to xavier" in out
+    out = cli(club, "seat", "rome", "yan", "--replace", "player1", "--now", now)
+    assert "offered to player1" in out
     offer = mails_to(club, "xavier@players.example")[-1]
     assert offer["subject"].startswith("[pbem] CONFIRM ") and "to take seat yan of game rome" \
         in offer["subject"]
     assert club.store.seat("rome", "yan")["email"] == "yan@players.example"
-    write(club, "Xavier <xavier@players.example>", "Yes!", answering=offer, now=now)
+    row = write(club, "Xavier <xavier@players.example>", "Yes!", answering=offer, now=now)
+    assert row["status"] == "done", "a seat taken is no refused mail for the digest"
     assert club.store.seat("rome", "yan")["email"] == "xavier@players.example"
-    assert club.store.seat("rome", "yan")["player"] == "Xavier"
+    assert club.store.seat("rome", "yan")["player"] == "Xavier", "not the first player's name"
     first = mails_to(club, "xavier@players.example")[-1]
     assert first["kind"] == "replacement" and "you take over seat yan" in first["subject"]
     assert "your seat has a new player" in mails_to(club, "yan@players.example")[-1]["subject"]
     assert not club.store.standby("rome")
-    assert "xavier (xavier@players.example), from the standby list, took seat yan" in \
+    assert "player1 (xavier@players.example), from the standby list, took seat yan" in \
         flat(mails_to(club, "boss@referee.example")[-1])
     # a second answer to the same offer finds the seat taken by the one who answered
     again = write(club, "xavier@players.example", f"CONFIRM {code_in(offer)}", now=now)
@@ -385,7 +614,7 @@ def test_strangers_join_through_real_smtp_servers_and_get_their_welcome(tmp_path
                                     message_id=f"<join.{number}@players.example>"), address)
             referee.tick(now)
             [asked] = delivered_to(sink, address)
-            smtp_send(server, plain(who, CLUB, f"Re: {asked['Subject']}", "OK, merci !",
+            smtp_send(server, plain(who, CLUB, f"Re: {asked['Subject']}", "Oui, merci !",
                                     message_id=f"<yes.{number}@players.example>",
                                     headers={"In-Reply-To": asked["Message-ID"]}), address)
             referee.tick(now)
@@ -395,7 +624,7 @@ def test_strangers_join_through_real_smtp_servers_and_get_their_welcome(tmp_path
     welcome = delivered_to(sink, "yan@joueurs.example")[-1]
     assert "la partie commence" in welcome["Subject"] and "[pbem rome #" in welcome["Subject"]
     assert "the game begins" in delivered_to(sink, "zoe@players.example")[-1]["Subject"]
-    assert [s[0] for s in seated(referee, "rome")] == ["zoe", "yan"]
+    assert [s[0] for s in seated(referee, "rome")] == ["player1", "player2"]
 
 
 @pytest.mark.slow
@@ -403,7 +632,7 @@ def test_the_answers_to_strangers_fit_a_phone_and_78_columns(club, tmp_path, bro
     open_game(club, "saga", "the-long-winter-campaign-2027", START, players=(2, 10),
               starts="2026-12-24T18:00Z")
     write(club, "Zoé Martin <zoe@players.example>", "LISTE")
-    write(club, "Zoé Martin <zoe@players.example>", "REJOINDRE rome Zoé-Marie de la Tour")
+    write(club, "Zoé Martin <zoe@players.example>", "REJOINDRE rome\nNOM Zoé-Marie de la Tour")
     write(club, "Yan <yan@players.example>", "LIST")
     write(club, "Yan <yan@players.example>", "JOIN the-long-winter-campaign-2027 --standby")
     mails = {f"{row['to_addr'].split('@')[0]}-{number}": email.message_from_bytes(

@@ -30,12 +30,14 @@ def test_migrations_run_once_and_tables_have_their_names(tmp_path):
         ("001_initial",), ("002_refusals",), ("003_inbox_digest",), ("010_outbox_phase",),
         ("011_inbox_body_digest",), ("012_referee_digests",), ("020_seat_language",),
         ("030_observers",), ("031_players",), ("04m_outbox_parts",), ("05r_outbox_seq",),
-        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",), ("09a_outages",)]
+        ("08c_outbox_turn",), ("08j_archive",), ("08j_open_games",), ("09a_outages",),
+        ("09s_signup_wishes",)]
 
 
 # The schema each version of pbem makes (see `schema`): a schema change raises the version, so
 # an older pbem refuses a database a newer one changed, and names both versions.
-SCHEMAS = {"0.1.0": "873b17cef77d433b", "0.2.0": "6cf97af552bc4470"}
+SCHEMAS = {"0.1.0": "873b17cef77d433b", "0.2.0": "6cf97af552bc4470",
+           "0.3.0": "3369a0ac9ebb3eb0"}
 
 
 def schema(path) -> str:

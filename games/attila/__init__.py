@@ -14,7 +14,7 @@ from .start import setup
 from .turn import resolve
 
 TITLE = N_("Attila")  # translated where a seat reads it
-SUMMARY = N_("peoples invade the Roman provinces; hidden hands, sealed bids (2-5 players)")
+SUMMARY = N_("peoples invade the Roman provinces; hidden hands, sealed bids")
 DEMO_SEATS = ["ann", "bob", "cat"]
 OPTIONS = {
     "board": "a board of games/attila/boards/ (default: default, the rules page's map)",

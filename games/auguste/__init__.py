@@ -13,7 +13,7 @@ from .present import board_text, briefing, narrate, own_area, svg_context, view
 from .rules import apply, default_orders, outcome, pending, resolve, setup
 
 TITLE = N_("Auguste")  # translated where a seat reads it
-SUMMARY = N_("legions race the laurel crown to their camp on a hex board (2-6 players)")
+SUMMARY = N_("legions race the laurel crown to their camp on a hex board")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 # 2: a seat whose legions pass is told in the turn's report (docs/rules/auguste.md,
 # "Editions")

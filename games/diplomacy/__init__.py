@@ -11,11 +11,10 @@ from .drawing import own_area, svg_context
 from .present import board_text, briefing, describe_orders, narrate, turn_words, view
 from .rules import (apply, default_orders, order_keys, outcome, parse, pending, resolve,
                     survivors, teams, turn_of)
-from .start import setup
+from .start import roles, setup
 
 TITLE = N_("Diplomacy")  # translated where a seat reads it
-SUMMARY = N_("the seven great powers of 1901 Europe; every order written at once (2-7 "
-             "players)")
+SUMMARY = N_("the seven great powers of 1901 Europe; every order written at once")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 OPTIONS = {
     "powers": "who plays which power, e.g. ann:england,bob:france+germany (default: the "
@@ -45,4 +44,4 @@ __all__ = ["TITLE", "SUMMARY", "DEMO_SEATS", "OPTIONS", "RESULT_REASONS", "demo_
            "setup", "apply", "pending", "parse", "resolve", "default_orders", "view", "outcome",
            "describe_orders", "narrate", "board_text", "svg_context", "own_area", "timing",
            "bot_orders", "briefing", "survivors", "teams", "turn_of", "turn_words", "order_keys",
-           "POSITION_KEYS"]
+           "POSITION_KEYS", "roles"]

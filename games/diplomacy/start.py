@@ -39,12 +39,30 @@ def setup(options: dict, seats: list, rng, position: dict | None = None) -> list
     the_board = board()
     where = position_from(the_board, position) if position else start(the_board)
     named = (position or {}).get("powers") or options.get("powers")
-    powers = given_powers(the_board, named, seats) if named else drawn_powers(seats, rng)
+    if named:
+        powers = given_powers(the_board, named, seats)
+    elif sorted(seats) == sorted(roles(options, len(seats))):
+        powers = {power: next((s for s in seats if power in s.split("-")), None)
+                  for power in the_board.powers}
+    else:
+        powers = drawn_powers(seats, rng)
     years = number_option(options, "years", 0, whole=True)
     hours = number_option(options, "adjust_hours", 0, positive="adjust_hours" in options)
     return [public("setup", powers=powers, position=where,
                    last_year=where["year"] + years - 1 if years else None,
                    adjust_hours=hours or None)]
+
+
+def roles(options: dict, count: int) -> dict:
+    """The seats of a game of `count` players, each named for the powers it plays in the
+    usual assignment ("france"; "austria-france" for a seat that plays two), with the
+    words a player asks for one by (each power's name and adjective, English and
+    French); none when the referee gives the powers out (--option powers)."""
+    if options.get("powers") or count not in ASSIGNMENTS:
+        return {}
+    return {"-".join(group): sorted(word.lower() for word, power in NATIONALITIES.items()
+                                    if power in group)
+            for group in ASSIGNMENTS[count]}
 
 
 def drawn_powers(seats: list, rng) -> dict:

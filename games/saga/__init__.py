@@ -19,7 +19,7 @@ from .state import apply
 from .turn import resolve
 
 TITLE = N_("SAGA campaign")  # translated where a seat reads it
-SUMMARY = N_("armies move in secret on a map; battles are fought on a table (2-10 players)")
+SUMMARY = N_("armies move in secret on a map; battles are fought on a table")
 DEMO_SEATS = ["ann", "bob", "cat", "dan"]
 OPTIONS = {
     "fog": "fog of war: on (default) or off (everything public)",

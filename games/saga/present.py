@@ -13,7 +13,7 @@ see everything.
 import textwrap
 
 from pbem.adjudicator.contract import REFEREE
-from pbem.i18n import _, ngettext
+from pbem.i18n import _, ngettext, reader
 
 from .army import points
 from .board import shipped_french, shown
@@ -487,6 +487,8 @@ def narrate(event, state=None) -> str | None:
     """One event as a sentence for a report; None for events players need not read. Its
     zones read as the campaign's map names them (`state`: the game's state; without it, a
     zone of a shipped map reads its French name, any other its name)."""
+    if event.type == "turn_began" and reader() is None:
+        return public_turn(event.payload, state)
     handler = NARRATIONS.get(event.type)
     if not handler:
         return None
@@ -498,6 +500,14 @@ def narrate(event, state=None) -> str | None:
         told["recruits"] = [{**r, "place": r["place"] and shown(french, r["place"])}
                             for r in p["recruits"]]
     return handler(told)
+
+
+def public_turn(p, state) -> str:
+    """Whose turn begins, as the public reads it (a seat reads its own turn's mail)."""
+    if state is not None and state["fog"]:
+        return _("{seat} plays turn {number}: under fog of war, what its armies do is known "
+                 "only to the seats they meet.").format(seat=p["seat"], number=p["number"])
+    return _("{seat} plays turn {number}.").format(seat=p["seat"], number=p["number"])
 
 
 def force_text(force) -> str:

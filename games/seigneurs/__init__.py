@@ -17,8 +17,8 @@ from .rules import apply
 from .start import setup
 
 TITLE = N_("Seigneurs")  # translated where a seat reads it
-SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian raids and judges "
-             "(2-5 lords and a barbarian)")
+SUMMARY = N_("lords of a valley tax, trade, build and fight; a barbarian, one of the "
+             "players, raids and judges")
 DEMO_SEATS = ["ann", "bob", "cat", "dan", "zed"]
 # 2: each village farm holds its own resources; a silent judge and a founding refused said
 # so; the setup's warriors in one event. 3: a bag sized for the valley, shared fairly when it

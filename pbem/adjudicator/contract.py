@@ -65,6 +65,14 @@ stream arrives as an argument.
     survivors(state) -> [seats]         (optional) the seats still playing, whose votes a
                                         DRAW needs (a seat that conceded never counts);
                                         without it, every seat
+    roles(options, count) -> {seat: [words]}  (optional) the seats of a game of `count`
+                                        players when each is named for its role (Diplomacy's
+                                        powers: "france"; "austria-france" for a seat that
+                                        plays two), with the words (lower case) a player asks
+                                        for it by; setup gives a seat so named its role. An
+                                        open game deals them (see pbem/signup.py); {} or
+                                        without it, its players' seats take the names they
+                                        choose
     turn_of(state) -> (turn, round)     (optional) the numbers a mail's subject names: the
                                         turn (None before the first: the setup) and the
                                         round within it when its phase repeats (rounds.py;

@@ -937,6 +937,15 @@ class Words:
     msgid: str
 
 
+@dataclass(frozen=True)
+class Span:
+    """A count of players that may range, written in the reader's language: "2-7",
+    "2 à 7", or "3" alone."""
+
+    low: int
+    high: int
+
+
 def say(message: str, **values) -> tuple:
     """A sentence to be written in the reader's language: a msgid (marked N_) and its values."""
     return message, values
@@ -957,6 +966,9 @@ def written(value, tz: str | None):
         return i18n.format_date(value.at, tz)
     if isinstance(value, Words):
         return i18n._(value.msgid)
+    if isinstance(value, Span):
+        return str(value.low) if value.low == value.high else \
+            i18n._("{low}-{high}").format(low=value.low, high=value.high)
     return value
 
 

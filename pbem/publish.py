@@ -694,7 +694,7 @@ def dice_text(lang: str) -> str:
 
 def write_club(referee, site: Site) -> None:
     """The club's index: open games, games under way, finished games."""
-    from .signup import joined, numbers, waiting_games
+    from .signup import joined, waiting_games
     store = referee.store
     games = []
     for row in store.all("SELECT * FROM games ORDER BY id"):
@@ -704,7 +704,6 @@ def write_club(referee, site: Site) -> None:
                       "result": table.state["engine"]["result"],
                       "page": f"{row['id']}/index"})
     waiting = [{**row, "game": pbem.games.load(row["ruleset"]),
-                "players": numbers(list(range(row["min_players"], row["max_players"] + 1))),
                 "taken": len(joined(store, row["id"]))} for row in waiting_games(store)]
     rulesets = sorted({g["ruleset"] for g in games} | {w["ruleset"] for w in waiting})
     write_shared(site, rulesets, any(g["over"] for g in games))

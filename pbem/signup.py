@@ -509,7 +509,7 @@ def games_list(referee, answer: Answer, lang: str, now: str) -> list[tuple]:
             N_("{game}: {title}, {summary}; for {players} players. Seats taken: {taken} of "
                "{most}."), game=row["id"], title=letters.Words(game.TITLE),
             summary=letters.Words(game.SUMMARY), taken=taken, most=row["max_players"],
-            players=numbers(list(range(row["min_players"], row["max_players"] + 1)))))
+            players=letters.Span(row["min_players"], row["max_players"])))
         notes.append(starting(row, now))
     if not notes:
         notes.append(letters.say(N_("No game is open for players now.")))
@@ -582,7 +582,7 @@ def whogame_ask(referee, incoming, ask: Ask, answer: Answer, now: str, reading) 
                "of {most}; {standby} on its standby list."),
             game=ask.game, title=letters.Words(game.TITLE), taken=len(names),
             most=waiting["max_players"], names=", ".join(names),
-            players=numbers(list(range(waiting["min_players"], waiting["max_players"] + 1))),
+            players=letters.Span(waiting["min_players"], waiting["max_players"]),
             standby=len(store.standby(ask.game))), starting(waiting, now))
         return
     table = referee.table(ask.game)

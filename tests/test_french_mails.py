@@ -111,7 +111,7 @@ def test_a_french_reader_gets_no_english_words_nor_a_broken_sentence(tmp_path):
     write(referee, "Zoé <zoe@players.example>", "LISTE")
     listed = " ".join(text_of(mails_to(referee, "zoe@players.example")[-1]).split())
     assert "les sept grandes puissances de l'Europe de 1901" in listed, listed
-    assert "(2 à 7 joueurs)" in listed and "players" not in listed
+    assert "pour 2 à 7 joueurs." in listed and "players" not in listed
     (tmp_path / "saga").mkdir()
     referee = make_referee(tmp_path / "saga")
     referee.new_game("saga", "c", players[:2], START, {"rounds": "2"}, seed="french")

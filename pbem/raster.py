@@ -40,7 +40,6 @@ import re
 import stat
 import struct
 import tempfile
-import zlib
 
 import html
 from importlib.resources import files
@@ -912,7 +911,7 @@ def compressed(data: bytes) -> tuple:
     """Rows of an indexed image, each after its filter byte, compressed alone: (deflate
     blocks ending on a full flush, the data's Adler-32 and length)."""
     packer = zlib_ng.compressobj(COMPRESS_LEVEL, zlib_ng.DEFLATED, -zlib_ng.MAX_WBITS)
-    return (packer.compress(data) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib.adler32(data),
+    return (packer.compress(data) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib_ng.adler32(data),
             len(data))
 
 
@@ -933,7 +932,7 @@ def slotted(colours: set, ground_colours: tuple, laid: list) -> tuple:
         others = sorted(sorted(others, key=lambda c: (-totals[c], c))[:free])
     slots = [None] * free
     for colour in others:
-        at = zlib.crc32(bytes(colour)) % free
+        at = zlib_ng.crc32(bytes(colour)) % free
         while slots[at] is not None:
             at = (at + 1) % free
         slots[at] = colour
@@ -990,7 +989,8 @@ def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     """One chunk of a PNG file: length, kind, data, CRC."""
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I",
+                                                                  zlib_ng.crc32(kind + data))
 
 
 def adler32_combine(first: int, second: int, length: int) -> int:

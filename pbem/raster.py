@@ -79,6 +79,8 @@ ATTRIBUTE = re.compile(r'([a-zA-Z][\w:-]*)="([^"]*)"')
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+STYLED = {"stroke", "stroke-width", "stroke-linejoin", "stroke-linecap", "stroke-miterlimit",
+          "font-size", "font-weight", "text-anchor"}  # what a box depends on, a group's too
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
 TALL = 2  # bands a patch may cross before it is cut along them
@@ -398,6 +400,7 @@ def forget() -> None:
     framed.cache_clear()
     layers.cache_clear()
     box_of.cache_clear()
+    subpaths.cache_clear()
 
 
 class Ground(NamedTuple):
@@ -1028,8 +1031,7 @@ def box_of(piece: str) -> tuple | None:
         if "transform" in given or name not in DRAWN | PASSIVE:
             return None
         style = {**inherited[-1], **{k: v for k, v in given.items()
-                                     if k in ("stroke", "stroke-width", "font-size",
-                                              "text-anchor")}}
+                                     if k in STYLED}}
         if name == "g" and not empty:
             inherited.append(style)
         if name in DRAWN:
@@ -1044,7 +1046,7 @@ def box_of(piece: str) -> tuple | None:
 
 
 def shape_box(name: str, given: dict, style: dict, piece: str, end: int) -> tuple | None:
-    """The box of one shape, its stroke included (mitred corners: twice its width)."""
+    """The box of one shape, its stroke included (see `reach`)."""
     number = lambda key: float(given.get(key, 0))  # noqa: E731
     if name == "rect":
         x0, y0 = number("x"), number("y")
@@ -1065,8 +1067,37 @@ def shape_box(name: str, given: dict, style: dict, piece: str, end: int) -> tupl
         return text_box(given, style, piece, end)
     if box is None:
         return None
-    stroke = float(style.get("stroke-width", 1)) if style.get("stroke", "none") != "none" else 0
+    stroke = reach(style, corners(name, given))
     return (box[0] - stroke, box[1] - stroke, box[2] + stroke, box[3] + stroke)
+
+
+def corners(name: str, given: dict) -> float:
+    """How far a mitred stroke may reach past a shape's corners, in half stroke widths (the
+    ratio of a miter's length to the stroke's width): 1 without corners (a circle, a
+    line), a square's diagonal for a rectangle's right angles, and as far as any miter
+    reaches for a polygon's or a path's."""
+    if name == "rect":
+        return math.sqrt(2)
+    if name in ("polyline", "polygon"):
+        return math.inf if len(NUMBER.findall(given.get("points", ""))) > 4 else 1.0
+    if name == "path":
+        found = subpaths(given.get("d", ""))
+        return math.inf if found is None or any(len(line) > 2 for line in found[0]) else 1.0
+    return 1.0
+
+
+def reach(style: dict, miter: float) -> float:
+    """How far a shape's stroke reaches past its outline, in SVG units: half its width, as
+    far as its corners' miters (at most the miter limit, for mitred joins: see
+    `corners`), and a square cap's corner."""
+    if style.get("stroke", "none") == "none":
+        return 0.0
+    factor = 1.0
+    if style.get("stroke-linejoin", "miter") in ("miter", "miter-clip", "arcs"):
+        factor = min(miter, max(1.0, float(style.get("stroke-miterlimit", 4))))
+    if style.get("stroke-linecap") == "square":
+        factor = max(factor, math.sqrt(2))
+    return float(style.get("stroke-width", 1)) / 2 * factor
 
 
 def points_box(xs, ys) -> tuple | None:
@@ -1079,7 +1110,18 @@ def points_box(xs, ys) -> tuple | None:
 def path_box(d: str) -> tuple | None:
     """The box of a path's points and control points (which hold its curves); None for arcs,
     whose box is not worth reckoning here."""
-    xs, ys, x, y, start = [], [], 0.0, 0.0, (0.0, 0.0)
+    found = subpaths(d)
+    if found is None:
+        return None
+    points = [point for line in found[0] for point in line]
+    return points_box([x for x, _y in points], [y for _x, y in points])
+
+
+@lru_cache(maxsize=SPRITES)
+def subpaths(d: str) -> tuple[list, bool] | None:
+    """A path's subpaths, each the list of its points (control points included), and whether
+    any of it curves; None for arcs."""
+    lines, curved, x, y, start = [], False, 0.0, 0.0, (0.0, 0.0)
     for command, args in PATH_PART.findall(d):
         kind, values = command.lower(), [float(n) for n in NUMBER.findall(args)]
         if kind == "a":
@@ -1087,33 +1129,43 @@ def path_box(d: str) -> tuple | None:
         if kind == "z":
             x, y = start
             continue
+        curved = curved or kind in "csqt"
         count = PATH_ARGS[kind]
         for at in range(0, len(values) - count + 1, count):
             chunk = values[at:at + count]
             base = (x, y) if command.islower() else (0.0, 0.0)
+            if kind == "m" and at == 0:
+                lines.append([])
+            elif not lines:
+                lines.append([(x, y)])
             if kind == "h":
                 x = base[0] + chunk[0]
             elif kind == "v":
                 y = base[1] + chunk[0]
             else:
-                for px, py in zip(chunk[0::2], chunk[1::2]):
-                    xs.append(base[0] + px)
-                    ys.append(base[1] + py)
-                x, y = xs[-1], ys[-1]
-            xs.append(x)
-            ys.append(y)
+                points = [(base[0] + px, base[1] + py) for px, py in zip(chunk[0::2], chunk[1::2])]
+                lines[-1] += points[:-1]
+                x, y = points[-1]
+            lines[-1].append((x, y))
             if kind == "m" and at == 0:
                 start = (x, y)
             kind = "l" if kind == "m" else kind
-    return points_box(xs, ys)
+    return lines, curved
 
 
 def text_box(given: dict, style: dict, piece: str, end: int) -> tuple:
-    """The box a text can fill: each character as wide as the widest, an em above the
-    baseline and a third below."""
-    content = piece[end:piece.find("<", end)]
+    """The box a text can fill: as wide as the shipped font draws it (each character as wide
+    as the widest when it holds other elements), an em above the baseline and a third
+    below, and a quarter of an em to spare at each end."""
+    close = piece.find("</text>", end)
+    content = piece[end:close if close >= 0 else len(piece)]
     size = float(style.get("font-size", 16))
-    wide = len(content.strip()) * size * TEXT_WIDTH
+    if "<" in content:
+        wide = len(TAG.sub("", content).strip()) * size * TEXT_WIDTH
+    else:
+        wide = text_width(" ".join(html.unescape(content).split()), size,
+                          style.get("font-weight") in ("bold", "bolder", "600", "700", "800",
+                                                       "900"))
     x, y = float(given.get("x", 0)), float(given.get("y", 0))
     left = {"middle": x - wide / 2, "end": x - wide}.get(style.get("text-anchor"), x)
     return left - size / 4, y - size * 1.1, left + wide + size / 4, y + size / 3

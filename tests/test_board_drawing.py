@@ -8,9 +8,11 @@ rounds some colours), at most a few in ten thousand further apart (smoothed
 edges drawn in two pieces).
 """
 
+import html
 import io
 import sqlite3
 
+from hypothesis import given, settings, strategies as st
 from PIL import Image, ImageChops
 import pytest
 
@@ -232,3 +234,19 @@ def test_attila_draws_a_count_of_pawns_once_for_every_box(tmp_path):
                       if ">1</text>" in piece}
     assert len(boxes_with_one) > 4
     assert len(ones) <= 2  # a dark and a light "1", whatever box they stand in
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.sampled_from("AaWMjfgyÉàç1 ,.'()-→"), min_size=1, max_size=30)
+       .filter(str.strip), st.sampled_from([8, 10, 12.5, 14]),
+       st.sampled_from(["", ' font-weight="bold"']),
+       st.sampled_from(["", ' text-anchor="middle"', ' text-anchor="end"']))
+def test_a_text_draws_nothing_outside_its_box(words, size, weight, anchor):
+    root = {"viewBox": "0 0 400 60", "width": "400", "height": "60"}
+    text = (f'<text x="200" y="35" font-size="{size}" font-family="DejaVu Sans, sans-serif"'
+            f'{weight}{anchor}>{html.escape(words)}</text>')
+    box = raster.place(text, raster.frame_of(root))
+    drawn = raster.rasterise(f'{raster.root_tag(root)}{text}</svg>', "RGBA").getchannel("A")
+    inside = Image.new("L", drawn.size)
+    inside.paste(255, box)
+    assert ImageChops.subtract(drawn, inside).getbbox() is None, box

@@ -40,7 +40,6 @@ import re
 import stat
 import struct
 import tempfile
-import zlib
 
 import html
 from importlib.resources import files
@@ -82,6 +81,8 @@ ATTRIBUTE = re.compile(r'([a-zA-Z][\w:-]*)="([^"]*)"')
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 PATH_PART = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)")
 PATH_ARGS = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+STYLED = {"stroke", "stroke-width", "stroke-linejoin", "stroke-linecap", "stroke-miterlimit",
+          "font-size", "font-weight", "text-anchor"}  # what a box depends on, a group's too
 DRAWN = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text"}
 PASSIVE = {"g", "title", "desc", "tspan"}  # hold or name shapes, draw nothing of their own
 TALL = 2  # bands a patch may cross before it is cut along them
@@ -93,6 +94,7 @@ ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, compression level "fast"
 LAST_BLOCK = b"\x03\x00"  # an empty final deflate block
 ADLER = 65521
 SPACING = 1  # pixels between the frames of a sheet of sprites
+STRIP = 16  # rows of a sheet of sprites whose frames are packed together
 TEXT_WIDTH = 1.1  # a character's widest advance, in ems (DejaVu Sans Bold's W and M)
 
 
@@ -451,6 +453,7 @@ def forget() -> None:
     labels.cache_clear()
     layers.cache_clear()
     box_of.cache_clear()
+    subpaths.cache_clear()
 
 
 class Ground(NamedTuple):
@@ -546,15 +549,19 @@ def sprites(head: str, pieces: tuple, frame: Frame, window) -> list:
     new = {piece: elements(piece) for piece, sprite in zip(pieces, out) if sprite is MISSING}
     if not new:
         return out
-    found, missing = {}, {}
+    found, missing, boxes, footprints = {}, {}, [], []
     for part in dict.fromkeys(part for parts in new.values() for part in parts):
-        shape, left, top = moved(part, frame)
+        shape, left, top, box = moved(part, frame)
         if (frame, shape) in _elements:
             found[part] = at(_elements.get((frame, shape)), left, top)
         elif everywhere or meets(place(part, frame), window):
+            if shape not in missing:
+                boxes.append(box)
+                footprints.append(footprint(part, (box[0] + left, box[1] + top,
+                                                   box[2] + left, box[3] + top), frame))
             missing.setdefault(shape, []).append((part, left, top))
     shapes = list(missing)
-    drawn = draw_sprites(head, shapes, [drawn_box(shape, frame) for shape in shapes], frame)
+    drawn = draw_sprites(head, shapes, boxes, footprints, frame)
     for shape, sprite in zip(shapes, drawn):
         _elements.keep((frame, shape), sprite)
         for part, left, top in missing[shape]:
@@ -587,34 +594,26 @@ def place(part: str, frame: Frame) -> tuple:
     return found
 
 
-def moved(part: str, frame: Frame) -> tuple[str, int, int]:
-    """An element moved by whole pixels so that its box starts at the canvas's corner, and
-    by how many pixels (left, top) to put it back, once reckoned; the element itself
-    (and 0, 0) when its box cannot be told or it refers to something (a marker, a
-    gradient) that might not move with it."""
+def moved(part: str, frame: Frame) -> tuple[str, int, int, tuple]:
+    """An element moved by whole pixels so that its box starts at the canvas's corner, by
+    how many pixels (left, top) to put it back, and the pixel rectangle it is drawn in
+    so moved (not cut to the canvas: it is put back elsewhere), once reckoned; the
+    element itself (0, 0, and its rectangle on the canvas) when its box cannot be told
+    or it refers to something (a marker, a gradient) that might not move with it."""
     key = (frame, part)
     found = _moves.get(key)
     if found is None:
         box = box_of(part) if "url(" not in part else None
-        found = (part, 0, 0)
         if box is not None:
             left = math.floor(box[0] * frame.scale + frame.dx) - 1
             top = math.floor(box[1] * frame.scale + frame.dy) - 1
             shape = shifted(part, -left / frame.scale, -top / frame.scale)
             if shape is not None:
-                found = (shape, left, top)
-        _moves.keep(key, found)
+                right = math.ceil(box[2] * frame.scale + frame.dx) + 1
+                bottom = math.ceil(box[3] * frame.scale + frame.dy) + 1
+                found = (shape, left, top, (0, 0, right - left, bottom - top))
+        found = _moves.keep(key, found or (part, 0, 0, place(part, frame)))
     return found
-
-
-def drawn_box(shape: str, frame: Frame) -> tuple | None:
-    """The pixel rectangle an element moved to the corner is drawn in (not cut to the
-    canvas: it is put back elsewhere); the canvas's, for an element not moved."""
-    box = box_of(shape) if "url(" not in shape else None
-    if box is None:
-        return place(shape, frame)
-    return (0, 0, math.ceil(box[2] * frame.scale + frame.dx) + 1,
-            math.ceil(box[3] * frame.scale + frame.dy) + 1)
 
 
 SHIFTED = {"x": 0, "cx": 0, "x1": 0, "x2": 0, "y": 1, "cy": 1, "y1": 1, "y2": 1, "points": 2,
@@ -703,25 +702,26 @@ def assembled(parts: list) -> Sprite | None:
                    max(p.box[2] for p in parts), max(p.box[3] for p in parts)))
 
 
-def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
+def draw_sprites(head: str, parts: list, boxes: list, footprints: list, frame: Frame) -> list:
     """Elements (or pieces) drawn by one call to resvg, each in its own frame of one image
-    (its box in pixels on the board, at the board's scale and on its pixel grid), then
-    cut apart as Sprites (None: nothing to see).
+    (its box in pixels on the board, at the board's scale and on its pixel grid, and
+    its footprint there), then cut apart as Sprites (None: nothing to see).
 
-    The frames are laid in rows (see `shelves`): resvg's cost grows with the image's
-    area, which a single column as wide as the widest frame would mostly leave empty.
-    Each element is moved to its frame by a group's transform, not put in a nested
-    <svg>: resvg clips a nested <svg>, at a cost for every frame (a third of a sheet
-    of arrows), and an element's box already holds all it draws.
+    resvg's cost grows with the image's area, so the frames are packed close (see
+    `packed`): each frame takes only the pixels its element may draw, strip by strip
+    (see `footprint`), so that a long diagonal arrow, whose box is mostly empty, leaves
+    the rest of its box to other frames. Each element is moved to its frame by a
+    group's transform, not put in a nested <svg>: resvg clips a nested <svg>, at a cost
+    for every frame (a third of a sheet of arrows), and a frame's footprint already
+    holds all its element draws.
     """
     if not parts:
         return []
     root_end = head.index(">") + 1
-    sizes = [(b[2] - b[0], b[3] - b[1]) if b else None for b in boxes]
-    spots, width, height = shelves(sizes)
+    spots, width, height = packed(footprints)
     frames = []
     for part, box, spot in zip(parts, boxes, spots):
-        if box is None:
+        if spot is None:
             continue
         x, y = frame.units(box[0], box[1])
         frames.append(f'<g transform="translate({spot[0] - x * frame.scale!r} '
@@ -731,32 +731,160 @@ def draw_sprites(head: str, parts: list, boxes: list, frame: Frame) -> list:
     sheet = rasterise(f'<svg xmlns="{SVG_NAMESPACE}" width="{width}" height="{height}">'
                       f'{head[root_end:]}{"".join(frames)}</svg>', "RGBA")
     out = []
-    for box, spot, size in zip(boxes, spots, sizes):
-        image = box and sheet.crop((*spot, spot[0] + size[0], spot[1] + size[1]))
-        out.append(sprite_of(image, box[0], box[1]) if box and image.getbbox() else None)
+    for box, spot, strips in zip(boxes, spots, footprints):
+        image = spot and cut(sheet, spot, box, strips)
+        out.append(sprite_of(image, box[0], box[1]) if spot and image.getbbox() else None)
     return out
 
 
-def shelves(sizes: list) -> tuple[list, int, int]:
-    """Where frames of these sizes (width, height; None: no frame) go on one image, in
-    rows left to right, a pixel apart, the tallest first (a row is as tall as its
-    tallest), each row as wide as a square of their area would be (or the widest
-    frame): (each frame's left and top, or None), the image's width and height."""
-    given = [size for size in sizes if size]
+def cut(sheet, spot: tuple, box: tuple, strips: list):
+    """A frame's image cut from the sheet: what its strips hold (another frame may reach
+    into its box elsewhere), on a clear image of its box."""
+    from PIL import Image
+    width, height = box[2] - box[0], box[3] - box[1]
+    image = sheet.crop((spot[0], spot[1], spot[0] + width, spot[1] + height))
+    if strips == [(0, height, 0, width)]:
+        return image
+    rows = bytearray(width * height)
+    for top, bottom, left, right in strips:
+        row = b"\0" * left + b"\xff" * (right - left) + b"\0" * (width - right)
+        rows[top * width:bottom * width] = row * (bottom - top)
+    clear = Image.new("RGBA", (width, height))
+    clear.paste(image, (0, 0), Image.frombytes("L", (width, height), bytes(rows)))
+    return clear
+
+
+def footprint(part: str, box: tuple, frame: Frame) -> list:
+    """Where an element may draw in its frame (its box in pixels on the canvas), STRIP rows
+    at a time: (top, bottom, left, right) of each strip it draws in, from the frame's
+    corner, its runs of strips alike as one. A line or a polygon takes only the columns
+    its sides cross in each strip (with its stroke and a pixel either side); anything
+    else, its whole box."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    found = outline(part)
+    if found is None:
+        return [(0, height, 0, width)]
+    count = math.ceil(height / STRIP)
+    lows, highs = [math.inf] * count, [-math.inf] * count
+    scale, pad = frame.scale, found[1] * frame.scale + 1
+    for (x0, y0), (x1, y1) in found[0]:
+        x0, y0 = x0 * scale + frame.dx - box[0], y0 * scale + frame.dy - box[1]
+        x1, y1 = x1 * scale + frame.dx - box[0], y1 * scale + frame.dy - box[1]
+        if y0 > y1:
+            x0, y0, x1, y1 = x1, y1, x0, y0
+        slope = (x1 - x0) / (y1 - y0) if y1 > y0 else 0
+        for row in range(max(0, math.ceil((y0 - pad) / STRIP) - 1),
+                         min(count - 1, math.floor((y1 + pad) / STRIP)) + 1):
+            low = max(y0, row * STRIP - pad)
+            high = min(y1, min(row * STRIP + STRIP, height) + pad)
+            if low > high:
+                continue
+            ends = (x0 + slope * (low - y0), x0 + slope * (high - y0)) if slope else (x0, x1)
+            lows[row] = min(lows[row], *ends)
+            highs[row] = max(highs[row], *ends)
+    strips = []
+    for row, (low, high) in enumerate(zip(lows, highs)):
+        if low > high:
+            continue
+        top, bottom = row * STRIP, min(row * STRIP + STRIP, height)
+        left, right = max(0, math.floor(low - pad)), min(width, math.ceil(high + pad))
+        if strips and strips[-1][1] == top and strips[-1][2:] == (left, right):
+            strips[-1] = (strips[-1][0], bottom, left, right)
+        else:
+            strips.append((top, bottom, left, right))
+    return strips
+
+
+def outline(part: str) -> tuple[list, float] | None:
+    """The straight sides along which an element is drawn (a path's or polygon's, closed,
+    or a line) and how far its stroke reaches past them (see `reach`), in SVG units; None
+    for anything else (a curve, a text, a rectangle, a group, a shape styled or painted
+    by reference)."""
+    match = TAG.match(part)
+    if match is None or "url(" in part:
+        return None
+    given = dict(ATTRIBUTE.findall(match.group(3)))
+    name = match.group(2)
+    if "transform" in given or "style" in given:
+        return None
+    if name == "path":
+        found = subpaths(given.get("d", ""))
+        if found is None or found[1]:
+            return None
+        sides = found[0]
+    elif name in ("polygon", "polyline"):
+        values = [float(n) for n in NUMBER.findall(given.get("points", ""))]
+        sides = [list(zip(values[0::2], values[1::2]))]
+    elif name == "line":
+        sides = [[(float(given.get("x1", 0)), float(given.get("y1", 0))),
+                  (float(given.get("x2", 0)), float(given.get("y2", 0)))]]
+    else:
+        return None
+    lines = [(a, b) for points in sides for a, b in zip(points, points[1:] + points[:1])]
+    return (lines, reach(given, corners(name, given))) if lines else None
+
+
+def packed(footprints: list) -> tuple[list, int, int]:
+    """Where frames go on one sheet so that none comes within SPACING of another, given the
+    footprint of each (None: no frame): (each frame's left and top, or None), the
+    sheet's width and height.
+
+    The sheet is cut in rows of STRIP pixels, as many as all the footprints would fill
+    on a sheet as wide as the widest frame, or on a square sheet when that is wider
+    (but as many as the tallest frame needs); each frame, the largest first, goes
+    where it lies furthest left (then highest), starting on a row. What each row
+    holds is a bitset of its columns, so a frame is tried at each row in a few
+    operations on integers."""
+    given = [n for n, strips in enumerate(footprints) if strips]
+    spots = [None] * len(footprints)
     if not given:
-        return [None] * len(sizes), 0, 0
-    area = sum((w + SPACING) * (h + SPACING) for w, h in given)
-    width = max(max(w for w, _h in given), math.ceil(math.sqrt(area)))
-    spots, left, top, row = [None] * len(sizes), 0, 0, 0
-    for rank in sorted((n for n, size in enumerate(sizes) if size),
-                       key=lambda n: (-sizes[n][1], n)):
-        size = sizes[rank]
-        if left and left + size[0] > width:
-            left, top, row = 0, top + row + SPACING, 0
-        spots[rank] = (left, top)
-        left += size[0] + SPACING
-        row = max(row, size[1])
-    return spots, width, top + row
+        return spots, 0, 0
+    rows_of, size = {}, {}
+    for n in given:
+        rows = []
+        for top, bottom, left, right in footprints[n]:
+            rows += [(row, left, right + SPACING) for row in range(top // STRIP,
+                                                                   (bottom - 1) // STRIP + 1)]
+        rows_of[n] = rows
+        size[n] = sum(right - left for _row, left, right in rows)
+    tallest = max(rows_of[n][-1][0] for n in given) + 1
+    area = sum(size.values()) * STRIP
+    widest = max(max(right for _row, _left, right in rows_of[n]) for n in given)
+    count = max(tallest, math.ceil(min(math.sqrt(area), area / widest) / STRIP))
+    taken = [0] * count
+    for n in sorted(given, key=lambda n: (-size[n], n)):
+        rows, best, spreads = rows_of[n], None, {}
+        for first in range(count - rows[-1][0]):
+            blocked = 0
+            for row, left, right in rows:
+                if taken[first + row]:
+                    key = (first + row, right - left)
+                    if key not in spreads:
+                        spreads[key] = spread(taken[first + row], right - left)
+                    blocked |= spreads[key] >> left
+            x = (~blocked & (blocked + 1)).bit_length() - 1
+            if best is None or x < best[0]:
+                best = (x, first)
+                if not x:
+                    break
+        x, first = best
+        spots[n] = (x, first * STRIP)
+        for row, left, right in rows:
+            taken[first + row] |= ((1 << (right - left)) - 1) << (x + left)
+    width = max(held.bit_length() for held in taken)
+    height = max(spots[n][1] + footprints[n][-1][1] + SPACING for n in given)
+    return spots, width, height
+
+
+def spread(columns: int, width: int) -> int:
+    """A bitset of columns with each column c spread over c - width + 1 to c: the places
+    where a run `width` columns wide would meet one of them."""
+    done = 1
+    while done < width:
+        step = min(done, width - done)
+        columns |= columns >> step
+        done += step
+    return columns
 
 
 def rasterise(svg: str, mode: str = "RGB"):
@@ -964,7 +1092,7 @@ def compressed(data: bytes) -> tuple:
     """Rows of an indexed image, each after its filter byte, compressed alone: (deflate
     blocks ending on a full flush, the data's Adler-32 and length)."""
     packer = zlib_ng.compressobj(COMPRESS_LEVEL, zlib_ng.DEFLATED, -zlib_ng.MAX_WBITS)
-    return (packer.compress(data) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib.adler32(data),
+    return (packer.compress(data) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib_ng.adler32(data),
             len(data))
 
 
@@ -985,7 +1113,7 @@ def slotted(colours: set, ground_colours: tuple, laid: list) -> tuple:
         others = sorted(sorted(others, key=lambda c: (-totals[c], c))[:free])
     slots = [None] * free
     for colour in others:
-        at = zlib.crc32(bytes(colour)) % free
+        at = zlib_ng.crc32(bytes(colour)) % free
         while slots[at] is not None:
             at = (at + 1) % free
         slots[at] = colour
@@ -1042,7 +1170,8 @@ def indexed_png(width: int, height: int, colours: tuple, chunks: list) -> bytes:
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     """One chunk of a PNG file: length, kind, data, CRC."""
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I",
+                                                                  zlib_ng.crc32(kind + data))
 
 
 def adler32_combine(first: int, second: int, length: int) -> int:
@@ -1080,8 +1209,7 @@ def box_of(piece: str) -> tuple | None:
         if "transform" in given or name not in DRAWN | PASSIVE:
             return None
         style = {**inherited[-1], **{k: v for k, v in given.items()
-                                     if k in ("stroke", "stroke-width", "font-size",
-                                              "text-anchor")}}
+                                     if k in STYLED}}
         if name == "g" and not empty:
             inherited.append(style)
         if name in DRAWN:
@@ -1096,7 +1224,7 @@ def box_of(piece: str) -> tuple | None:
 
 
 def shape_box(name: str, given: dict, style: dict, piece: str, end: int) -> tuple | None:
-    """The box of one shape, its stroke included (mitred corners: twice its width)."""
+    """The box of one shape, its stroke included (see `reach`)."""
     number = lambda key: float(given.get(key, 0))  # noqa: E731
     if name == "rect":
         x0, y0 = number("x"), number("y")
@@ -1117,8 +1245,37 @@ def shape_box(name: str, given: dict, style: dict, piece: str, end: int) -> tupl
         return text_box(given, style, piece, end)
     if box is None:
         return None
-    stroke = float(style.get("stroke-width", 1)) if style.get("stroke", "none") != "none" else 0
+    stroke = reach(style, corners(name, given))
     return (box[0] - stroke, box[1] - stroke, box[2] + stroke, box[3] + stroke)
+
+
+def corners(name: str, given: dict) -> float:
+    """How far a mitred stroke may reach past a shape's corners, in half stroke widths (the
+    ratio of a miter's length to the stroke's width): 1 without corners (a circle, a
+    line), a square's diagonal for a rectangle's right angles, and as far as any miter
+    reaches for a polygon's or a path's."""
+    if name == "rect":
+        return math.sqrt(2)
+    if name in ("polyline", "polygon"):
+        return math.inf if len(NUMBER.findall(given.get("points", ""))) > 4 else 1.0
+    if name == "path":
+        found = subpaths(given.get("d", ""))
+        return math.inf if found is None or any(len(line) > 2 for line in found[0]) else 1.0
+    return 1.0
+
+
+def reach(style: dict, miter: float) -> float:
+    """How far a shape's stroke reaches past its outline, in SVG units: half its width, as
+    far as its corners' miters (at most the miter limit, for mitred joins: see
+    `corners`), and a square cap's corner."""
+    if style.get("stroke", "none") == "none":
+        return 0.0
+    factor = 1.0
+    if style.get("stroke-linejoin", "miter") in ("miter", "miter-clip", "arcs"):
+        factor = min(miter, max(1.0, float(style.get("stroke-miterlimit", 4))))
+    if style.get("stroke-linecap") == "square":
+        factor = max(factor, math.sqrt(2))
+    return float(style.get("stroke-width", 1)) / 2 * factor
 
 
 def points_box(xs, ys) -> tuple | None:
@@ -1131,7 +1288,18 @@ def points_box(xs, ys) -> tuple | None:
 def path_box(d: str) -> tuple | None:
     """The box of a path's points and control points (which hold its curves); None for arcs,
     whose box is not worth reckoning here."""
-    xs, ys, x, y, start = [], [], 0.0, 0.0, (0.0, 0.0)
+    found = subpaths(d)
+    if found is None:
+        return None
+    points = [point for line in found[0] for point in line]
+    return points_box([x for x, _y in points], [y for _x, y in points])
+
+
+@lru_cache(maxsize=SPRITES)
+def subpaths(d: str) -> tuple[list, bool] | None:
+    """A path's subpaths, each the list of its points (control points included), and whether
+    any of it curves; None for arcs."""
+    lines, curved, x, y, start = [], False, 0.0, 0.0, (0.0, 0.0)
     for command, args in PATH_PART.findall(d):
         kind, values = command.lower(), [float(n) for n in NUMBER.findall(args)]
         if kind == "a":
@@ -1139,33 +1307,43 @@ def path_box(d: str) -> tuple | None:
         if kind == "z":
             x, y = start
             continue
+        curved = curved or kind in "csqt"
         count = PATH_ARGS[kind]
         for at in range(0, len(values) - count + 1, count):
             chunk = values[at:at + count]
             base = (x, y) if command.islower() else (0.0, 0.0)
+            if kind == "m" and at == 0:
+                lines.append([])
+            elif not lines:
+                lines.append([(x, y)])
             if kind == "h":
                 x = base[0] + chunk[0]
             elif kind == "v":
                 y = base[1] + chunk[0]
             else:
-                for px, py in zip(chunk[0::2], chunk[1::2]):
-                    xs.append(base[0] + px)
-                    ys.append(base[1] + py)
-                x, y = xs[-1], ys[-1]
-            xs.append(x)
-            ys.append(y)
+                points = [(base[0] + px, base[1] + py) for px, py in zip(chunk[0::2], chunk[1::2])]
+                lines[-1] += points[:-1]
+                x, y = points[-1]
+            lines[-1].append((x, y))
             if kind == "m" and at == 0:
                 start = (x, y)
             kind = "l" if kind == "m" else kind
-    return points_box(xs, ys)
+    return lines, curved
 
 
 def text_box(given: dict, style: dict, piece: str, end: int) -> tuple:
-    """The box a text can fill: each character as wide as the widest, an em above the
-    baseline and a third below."""
-    content = piece[end:piece.find("<", end)]
+    """The box a text can fill: as wide as the shipped font draws it (each character as wide
+    as the widest when it holds other elements), an em above the baseline and a third
+    below, and a quarter of an em to spare at each end."""
+    close = piece.find("</text>", end)
+    content = piece[end:close if close >= 0 else len(piece)]
     size = float(style.get("font-size", 16))
-    wide = len(content.strip()) * size * TEXT_WIDTH
+    if "<" in content:
+        wide = len(TAG.sub("", content).strip()) * size * TEXT_WIDTH
+    else:
+        wide = text_width(" ".join(html.unescape(content).split()), size,
+                          style.get("font-weight") in ("bold", "bolder", "600", "700", "800",
+                                                       "900"))
     x, y = float(given.get("x", 0)), float(given.get("y", 0))
     left = {"middle": x - wide / 2, "end": x - wide}.get(style.get("text-anchor"), x)
     return left - size / 4, y - size * 1.1, left + wide + size / 4, y + size / 3

@@ -8,9 +8,11 @@ rounds some colours), at most a few in ten thousand further apart (smoothed
 edges drawn in two pieces).
 """
 
+import html
 import io
 import sqlite3
 
+from hypothesis import given, settings, strategies as st
 from PIL import Image, ImageChops
 import pytest
 
@@ -232,3 +234,91 @@ def test_attila_draws_a_count_of_pawns_once_for_every_box(tmp_path):
                       if ">1</text>" in piece}
     assert len(boxes_with_one) > 4
     assert len(ones) <= 2  # a dark and a light "1", whatever box they stand in
+
+
+corners = st.lists(st.tuples(st.floats(0, 60), st.floats(0, 60)), min_size=2, max_size=6)
+
+
+@st.composite
+def straight_shapes(draw):
+    """An element of straight sides, as boards draw arrows, lines and marks: a polygon, a
+    path (absolute or relative, closed or not, with H and V) or a line, filled and
+    stroked or not."""
+    points = [(round(x, 1) + 20, round(y, 1) + 20) for x, y in draw(corners)]
+    kind = draw(st.sampled_from(["polygon", "path", "relative", "line"]))
+    if kind == "polygon":
+        shape = '<polygon points="%s"' % " ".join(f"{x},{y}" for x, y in points)
+    elif kind == "line":
+        (x1, y1), (x2, y2) = points[:2]
+        shape = f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"'
+    else:
+        d = f"M{points[0][0]} {points[0][1]}"
+        for (px, py), (x, y) in zip(points, points[1:]):
+            step = draw(st.sampled_from("LHV"))
+            if kind == "relative":
+                d += {"L": f" l{round(x - px, 1)} {round(y - py, 1)}", "H": f" h{round(x - px, 1)}",
+                      "V": f" v{round(y - py, 1)}"}[step]
+            else:
+                d += {"L": f" L{x} {y}", "H": f" H{x}", "V": f" V{y}"}[step]
+            if step != "L":
+                break
+        shape = f'<path d="{d}{draw(st.sampled_from(["", " Z"]))}"'
+    stroke = draw(st.sampled_from([0, 0.8, 1, 2.2, 4]))
+    fill = draw(st.sampled_from(["#c0392b", "none"])) if kind != "line" else "none"
+    shape += f' fill="{fill}"'
+    if stroke or fill == "none":
+        shape += f' stroke="#1a1a1a" stroke-width="{stroke or 1}"'
+        shape += draw(st.sampled_from(["", ' stroke-linejoin="round"', ' stroke-dasharray="5,3"']))
+    return shape + "/>"
+
+
+@settings(max_examples=60, deadline=None)
+@given(straight_shapes(), st.sampled_from([(120, 120), (90, 120), (300, 240), (207, 170)]))
+def test_a_straight_shape_draws_nothing_outside_its_footprint(shape, size):
+    root = {"viewBox": "0 0 100 100", "width": str(size[0]), "height": str(size[1])}
+    frame = raster.frame_of(root)
+    box = raster.place(shape, frame)
+    strips = raster.footprint(shape, box, frame)
+    drawn = raster.rasterise(f'{raster.root_tag(root)}{shape}</svg>', "RGBA").getchannel("A")
+    inside = Image.new("L", drawn.size)
+    for top, bottom, left, right in strips:
+        inside.paste(255, (box[0] + left, box[1] + top, box[0] + right, box[1] + bottom))
+    assert ImageChops.subtract(drawn, inside).getbbox() is None, strips
+    assert all(box[1] + bottom <= box[3] and box[0] + right <= box[2]
+               for _top, bottom, _left, right in strips)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.sampled_from("AaWMjfgyÉàç1 ,.'()-→"), min_size=1, max_size=30)
+       .filter(str.strip), st.sampled_from([8, 10, 12.5, 14]),
+       st.sampled_from(["", ' font-weight="bold"']),
+       st.sampled_from(["", ' text-anchor="middle"', ' text-anchor="end"']))
+def test_a_text_draws_nothing_outside_its_box(words, size, weight, anchor):
+    root = {"viewBox": "0 0 400 60", "width": "400", "height": "60"}
+    text = (f'<text x="200" y="35" font-size="{size}" font-family="DejaVu Sans, sans-serif"'
+            f'{weight}{anchor}>{html.escape(words)}</text>')
+    box = raster.place(text, raster.frame_of(root))
+    drawn = raster.rasterise(f'{raster.root_tag(root)}{text}</svg>', "RGBA").getchannel("A")
+    inside = Image.new("L", drawn.size)
+    inside.paste(255, box)
+    assert ImageChops.subtract(drawn, inside).getbbox() is None, box
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 80), st.integers(1, 90)), min_size=1,
+                         max_size=12).map(sorted), min_size=1, max_size=30))
+def test_frames_packed_on_a_sheet_never_meet_and_stay_on_it(given_strips):
+    footprints = []
+    for spans in given_strips:  # one span of columns per strip, each STRIP rows high
+        rows = [(n * raster.STRIP, (n + 1) * raster.STRIP, min(a, b), max(a, b) + 1)
+                for n, (a, b) in enumerate(spans)]
+        footprints.append(rows)
+    spots, width, height = raster.packed(footprints + [None])
+    assert spots[-1] is None
+    taken = Image.new("L", (width, height))
+    for (x, y), rows in zip(spots, footprints):
+        for top, bottom, left, right in rows:
+            area = (x + left, y + top, x + right + raster.SPACING, y + bottom)
+            assert area[2] <= width + raster.SPACING and area[3] <= height
+            assert taken.crop(area).getbbox() is None
+            taken.paste(255, area)

@@ -166,6 +166,22 @@ def test_grey_press_to_a_power_names_no_sender(tmp_path):
     assert "Watch Russia." in told and "gus" not in told, told
 
 
+def test_grey_press_message_by_message_to_a_power(tmp_path):
+    """press=either: each message names its sender unless its PRESS line says GREY (GRISE),
+    in English and French."""
+    referee = club(tmp_path, press="either")
+    _row, said = answered(referee, "d", "gus", "PRESS GREY Austria\nWatch Russia.", START)
+    assert "Press sent to fay, without your name." in said, said
+    told = flat(outbox(referee, seat="fay", kind="press")[-1])
+    assert "Watch Russia." in told and "gus" not in told, told
+    _row, said = answered(referee, "d", "fay", "PRESSE GRISE Turquie\nLa Russie ment.", START)
+    assert "Message envoyé à gus, sans votre nom." in said, said
+    told = flat(outbox(referee, seat="gus", kind="press")[-1])
+    assert "La Russie ment." in told and "fay" not in told, told
+    answered(referee, "d", "gus", "PRESS Austria\nIt was me.", START)
+    assert "gus a envoyé ce message à fay" in flat(outbox(referee, seat="fay", kind="press")[-1])
+
+
 def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_all(tmp_path):
     referee = club(tmp_path)
     answered(referee, "d", "gus", "A Bul - Ser\nF Bla - Rum", START)

@@ -372,9 +372,11 @@ def absence_command(mail, command) -> None:
              line=command.line, days=long.days)
         return
     if span is None:
-        note(mail, N_("Line {line}: I could not read the dates of your absence. Write ABSENCE "
-                      "and the first and last days away, in your own time zone: ABSENCE "
-                      "2026-12-20 2026-12-27 (or 20/12/2026 27/12/2026)."), line=command.line)
+        note(mail, N_("Line {line}: I could not read the dates of your absence. Write "
+                      "{absence} and the first and last days away, in your own time zone: "
+                      "{absence} {start} {end}."), line=command.line,
+             absence=shown("absence", seat["lang"]),
+             **letters.away_example(seat, mail.now, seat["lang"]))
         return
     start, end, days = span
     if end <= mail.now:
@@ -442,8 +444,10 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
             raise PbemError(f"an absence of {long.days} days is longer than a year; pause the "
                             f"game instead (pbem pause {game_id})") from None
         if span is None:
+            away = letters.away_example(seat, now, "en")
             raise PbemError(f"{first} to {last}: give the first and last days away, e.g. "
-                            "--from 2026-12-20 --to 2026-12-27 (the second not before the first)")
+                            f"--from {away['start']} --to {away['end']} (the second not "
+                            "before the first)")
         start, end, days = span
         if end <= now:
             raise PbemError(f"an absence that ended on {end} changes nothing")

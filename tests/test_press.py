@@ -128,7 +128,7 @@ def test_press_option_must_make_sense(referee):
                                        "--seat", "b=b@x.example", "--option", "press=loud",
                                        "--db", referee.store.path])
     assert result.exit_code == 1
-    assert "press must be open, anonymous, none: 'loud'" in result.output
+    assert "press must be open, anonymous, either, none: 'loud'" in result.output
 
 
 def test_a_reply_to_press_of_a_turn_that_is_over_still_goes_back(auguste_game):

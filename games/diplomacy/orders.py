@@ -472,7 +472,7 @@ def own_unit(board: Board, position: dict, power: str, place: str) -> tuple:
         raise Refused(_("there is no unit in {place}").format(place=place_words(board, province)))
     if unit["power"] != power:
         raise Refused(_("the unit in {place} is {owner}'s: you order only your own units").format(
-            place=place_words(board, province), owner=power_words(board, unit["power"])))
+            place=place_words(board, province), owner=power_in_sentence(board, unit["power"])))
     return province, unit
 
 

@@ -190,6 +190,8 @@ def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_al
         "stand" in said and "A BUL - SER F BLA - CON" in said, said
     _row, said = answered(referee, "d", "gus", "A Bul - Xyz", START)
     assert "A BUL - SER F BLA - CON" in said and "line 1: there is no province XYZ" in said
+    assert "Send the corrected lines before the deadline: each replaces the order on file " \
+        "for its unit." in said and "the whole set" not in said, said
     _row, said = answered(referee, "d", "gus", "CLEAR\nA Bul H", START)
     assert "CLEAR noted: your orders on file for this turn are withdrawn" in said, said
     assert "A BUL H F BLA H (no order: it holds)" in said, said

@@ -55,6 +55,7 @@ from . import i18n, raster, render
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, Event, canonical, plain_copy
 from .adjudicator.rng import seed_digest
+from .archive_cache import Kept, TurnCache
 from .errors import PbemError
 from .i18n import LANGUAGES, _, speaking
 from .locks import job_lock
@@ -83,6 +84,7 @@ class Phase:
     press: list = field(default_factory=list)
     after: str | None = None  # the state once it was over (None: still open)
     last: int = 0            # the seq of its last event
+    chain: str = ""          # the chain hash of its last event
 
 
 @dataclass
@@ -94,11 +96,18 @@ class Turn:
     start: str               # the state as its first phase opened (canonical JSON)
     phases: list = field(default_factory=list)
     before: list = field(default_factory=list)   # the set-up, told on the first turn
+    seq: int = 0             # the seq of its first event
+    prior: str = ""          # the chain hash of the event before it
 
     @property
     def last(self) -> int:
         """The seq of its last event."""
         return self.phases[-1].last
+
+    @property
+    def chain(self) -> str:
+        """The chain hash of its last event."""
+        return self.phases[-1].chain
 
 
 @dataclass
@@ -136,10 +145,11 @@ class Folding:
     archive reads it, at each phase's opening. A game whose rules read the state's key
     order between two phases fails the check, and is folded event by event instead."""
 
-    def __init__(self, game, careful: bool = False):
+    def __init__(self, game, careful: bool = False, start: str | None = None):
         self.game, self.careful = game, careful
-        self.state = engine.new_state()
-        self.hash = None     # the state hash the log recorded after the last event applied
+        self.state = engine.new_state() if start is None else json.loads(start)
+        # the state hash the log recorded after the last event applied
+        self.hash = None if start is None else hashlib.sha256(start.encode()).hexdigest()
 
     def apply(self, row) -> None:
         """Fold one event row (in place, a copy of its payload: the state never holds a
@@ -167,11 +177,22 @@ class Mismatch(Exception):
     """The state folded in place is not the state the log recorded."""
 
 
-def story(referee, game_id: str, reveal: bool = False) -> Story:
+def story(referee, game_id: str, reveal: bool = False, cache=None) -> Story:
     """A game's turns, phases and events as the archive shows them (`reveal`: whole,
-    when it is over)."""
+    when it is over). With a `cache` that knows the game's finished turns, those are
+    Kept turns, and only the events from the open turn on are read and folded."""
     row = referee.game_row(game_id)
     game = pbem.games.load(row["ruleset"])
+    known = cache and cache.known(referee.store, game_id, reveal and row["status"] == "over")
+    if known:
+        rows = list(referee.store.event_rows(game_id, after=known.seq - 1))
+        if not any(r["type"] == "phase_rolled_back" and r["payload"]["to_seq"] < known.seq
+                   for r in rows):  # else a rollback undid some of the turns kept
+            try:
+                return told_story(referee, row, game, rows,
+                                  Folding(game, start=known.state), reveal, known.turns)
+            except Mismatch:
+                pass
     rows = list(referee.store.event_rows(game_id))
     try:
         return told_story(referee, row, game, rows, Folding(game), reveal)
@@ -179,12 +200,14 @@ def story(referee, game_id: str, reveal: bool = False) -> Story:
         return told_story(referee, row, game, rows, Folding(game, careful=True), reveal)
 
 
-def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: bool) -> Story:
-    """`story`, folding the log with `folding`."""
+def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: bool,
+               kept=()) -> Story:
+    """`story`, folding the log's `rows` with `folding` (after the turns `kept`, when
+    the rows begin with the open turn)."""
     gone = engine.undone(rows)
     over = row["status"] == "over"
     whole = reveal and over
-    turns, phase, before = [], None, []
+    turns, phase, before = list(kept), None, []
     for event_row in rows:
         event = row_event(event_row)
         opening = event.type == "phase_opened" and event_row["seq"] not in gone
@@ -199,7 +222,7 @@ def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: b
         elif event.type == "deadline_extended" and phase is not None:
             phase.deadline = phase.deadline and event.payload["deadline"]
         if phase is not None:
-            phase.last = event_row["seq"]
+            phase.last, phase.chain = event_row["seq"], event_row["hash"]
         if not shown_event(event, whole):
             continue
         if phase is None:  # the set-up: told on the first turn's page
@@ -236,7 +259,8 @@ def opened(turns: list, phase, before: list, state: dict, event, event_row: dict
     if phase is not None:
         phase.after = text
     if new_turn:
-        turns.append(Turn(told[0], event_row["at"], text, before=before))
+        turns.append(Turn(told[0], event_row["at"], text, before=before,
+                          seq=event_row["seq"], prior=event_row["prev_hash"]))
         before = []
     phase = Phase(event.payload["phase"], told, event.payload["opened"],
                   event.payload["deadline"] if shown else None)
@@ -257,7 +281,6 @@ class Site:
                       if path.is_file() and not TMP.match(path.name)} \
             if root.is_dir() else set()
         self.kept = set()        # what this run wrote (or found as it should be)
-        self.missing = False     # the page being rendered named a file not there yet
         self.again = []          # pages to write again once every page is there
         self.here = ""
 
@@ -266,13 +289,11 @@ class Site:
         return f"{base}.html" if lang == self.club else f"{base}.{lang}.html"
 
     def link(self, target: str, text) -> Markup:
-        """A link from the page being rendered to `target` (a path in the site); one to
-        a file not there yet is marked, to be written as plain text for now."""
+        """A link from the page being rendered to `target` (a path in the site), marked:
+        it is made a plain link as the page is written if its file is there, else plain
+        text for now (so a rendered page is the same whatever the folder holds)."""
         href = os.path.relpath(target, PurePosixPath(self.here).parent.as_posix() or ".")
-        if target not in self.there:
-            self.missing = True
-            return Markup('<a data-pending="{}" href="{}">{}</a>').format(target, href, text)
-        return Markup('<a href="{}">{}</a>').format(href, text)
+        return Markup('<a data-pending="{}" href="{}">{}</a>').format(target, href, text)
 
     def put(self, path: str, data: bytes) -> None:
         """Write a file whole: beside its place, then renamed into it (unless it is
@@ -297,15 +318,17 @@ class Site:
             self.put(path, draw())
         return path
 
-    def pages(self, pages: list) -> None:
+    def pages(self, pages: list) -> dict:
         """Write pages [(path, render)] in order, each rendered once; a page that links to
         a file not there yet is written with that link as plain text, and again by
-        `finish`, once every page is."""
+        `finish`, once every page is. Returns {path: the page as rendered}."""
+        rendered = {}
         for path, make in pages:
-            text = self.render(path, make)
-            if self.missing:
+            text = rendered[path] = self.render(path, make)
+            if any(found.group(1) not in self.there for found in PENDING.finditer(text)):
                 self.again.append((path, text))
             self.put(path, self.linked(text).encode())
+        return rendered
 
     def finish(self) -> None:
         """Write again the pages first written without some link, now that every page is
@@ -324,7 +347,7 @@ class Site:
 
     def render(self, path: str, make) -> str:
         """One page, rendered with its own place as the base of its links."""
-        self.here, self.missing = path, False
+        self.here = path
         return make()
 
     def sweep(self, folder: str) -> None:
@@ -396,8 +419,12 @@ def write_archive(referee, out: Path, game_ids, reveal: bool, since=None) -> lis
         referee.game_row(game_id)
     public_folder(out, out)
     site = Site(out, referee.config["lang"])
+    cache = TurnCache.beside(store.path, referee.config["lang"])
+    if cache is not None:
+        cache.forget_others(known)
     for game_id in chosen:
-        write_game(site, story(referee, game_id, reveal), (since or {}).get(game_id))
+        write_game(site, story(referee, game_id, reveal, cache), (since or {}).get(game_id),
+                   cache)
     write_club(referee, site)
     site.finish()
     for game_id in chosen:
@@ -445,28 +472,46 @@ def page(site: Site, template: str, lang: str, base: str, **context):
     return make
 
 
-def write_game(site: Site, told: Story, since: int | None = None) -> None:
+def write_game(site: Site, told: Story, since: int | None = None, cache=None) -> None:
     """A game's folder: boards, then its turn pages (each language), then its index page.
 
     With `since` (the last seq written before), a turn that ended before it keeps its
-    pages as they are."""
+    pages as they are. With a `cache` (pbem/archive_cache.py), a finished turn it keeps
+    is written from it, and one drawn here is kept in it."""
     folder = told.game_id
     drawer = Drawer(site, told)
     bases = [f"turn-{index}" for index, _turn in enumerate(told.turns, start=1)]
-    pages = []
+    pages, kept, fresh = [], [], []
     for index, turn in enumerate(told.turns):
         names = {lang: site.name(f"{folder}/{bases[index]}", lang) for lang in languages(site)}
+        finished = cache is not None and index + 1 < len(told.turns)
+        key = finished and (turn.key if isinstance(turn, Kept) else
+                            cache.key(folder, told.whole, index + 1, turn.chain))
+        if finished and not isinstance(turn, Kept) and cache.has(folder, key):
+            turn = Kept(turn.number, turn.began, turn.last, key, cache.pages(folder, key)[1])
         if since is not None and turn.last < since and all(n in site.there
-                                                           for n in names.values()):
+                                                           for n in names.values()) \
+                and (isinstance(turn, Kept) or not finished):
             site.kept.update(names.values())
-            continue
-        shown = turn_context(drawer, told, turn)
-        links = {"previous": bases[index - 1] if index else None,
-                 "next": bases[index + 1] if index + 1 < len(bases) else None}
-        for lang, name in names.items():
-            pages.append((name, page(site, "turn.html.j2", lang, f"{folder}/{bases[index]}",
-                                     story=told, turn=shown, folder=folder,
-                                     title=lambda t=turn: turn_heading(told, t), **links)))
+        elif isinstance(turn, Kept):
+            pages.extend(kept_pages(site, cache, folder, turn))
+        else:
+            drawer.used = set()
+            shown = turn_context(drawer, told, turn)
+            links = {"previous": bases[index - 1] if index else None,
+                     "next": bases[index + 1] if index + 1 < len(bases) else None}
+            for lang, name in names.items():
+                pages.append((name, page(site, "turn.html.j2", lang,
+                                         f"{folder}/{bases[index]}", story=told, turn=shown,
+                                         folder=folder, **links,
+                                         title=lambda t=turn: turn_heading(told, t))))
+            if finished:
+                turn = Kept(turn.number, turn.began, turn.last, key,
+                            sorted(beside(path) for path in drawer.used))
+                fresh.append((turn, list(names.values()),
+                              {beside(path): drawer.drawn[path] for path in drawer.used}))
+        if finished:
+            kept.append(turn)
     now = drawer.board(told.state, now=True)
     listing = [{"base": base, "began": turn.began, "number": turn.number}
                for base, turn in zip(bases, told.turns)]
@@ -478,7 +523,20 @@ def write_game(site: Site, told: Story, since: int | None = None) -> None:
                            title=lambda: _(told.game.TITLE),
                            result=lambda: result_words(told))))
     write_shared(site, [told.ruleset], told.over)
-    site.pages(pages)
+    rendered = site.pages(pages)
+    if cache is not None and told.turns:
+        for turn, names, boards in fresh:
+            cache.keep(folder, turn.key, [(name, rendered[name]) for name in names], boards)
+        last = told.turns[-1]
+        cache.remember(folder, told.whole, kept, last.seq, last.prior, last.start)
+
+
+def kept_pages(site: Site, cache, folder: str, turn: Kept) -> list:
+    """A turn's pages as the cache keeps them [(path, render)], its board files written
+    first."""
+    for name in turn.boards:
+        site.image(f"{folder}/{name}", lambda name=name: cache.board(folder, name))
+    return [(path, lambda text=text: text) for path, text in cache.pages(folder, turn.key)[0]]
 
 
 def turn_heading(told: Story, turn: Turn) -> str:
@@ -550,6 +608,8 @@ class Drawer:
     def __init__(self, site: Site, told: Story):
         self.site, self.told = site, told
         self.grounds = {}    # the ground files drawn, by what is left of them without items
+        self.drawn = {}      # {path: bytes} of every board file drawn
+        self.used = set()    # the board files the boards drawn since it was emptied show
 
     def board(self, state: dict, now: bool = False) -> dict:
         """The board of a game's state (its rules' part): for each language, the markup a
@@ -594,6 +654,7 @@ class Drawer:
             head = raster.drawn_head(whole.head, 1)
             self.grounds[seen] = self.file("ground",
                                            f"{head}{TITLES.sub('', whole.ground)}</svg>\n")
+        self.used.add(self.grounds[seen])
         return self.grounds[seen]
 
     def shapes(self, layers: dict) -> tuple[str, dict]:
@@ -656,8 +717,10 @@ class Drawer:
     def file(self, kind: str, svg: str) -> str:
         """A board file of the game's folder, named for what it shows; written once."""
         digest = hashlib.sha256(svg.encode()).hexdigest()[:20]
-        return self.site.image(f"{self.told.game_id}/{kind}-{digest}.svg",
-                               lambda: svg.encode())
+        path = f"{self.told.game_id}/{kind}-{digest}.svg"
+        self.drawn[path] = svg.encode()
+        self.used.add(path)
+        return self.site.image(path, lambda: self.drawn[path])
 
 
 def beside(path: str) -> str:

@@ -93,11 +93,12 @@ class TurnCache:
             return None
         return cls(Path(f"{db_path}.archive-cache"), club_lang)
 
-    def key(self, game_id: str, whole: bool, index: int, chain: str) -> str:
+    def key(self, game_id: str, whole: bool, index: int, chain: str, final: bool) -> str:
         """The key of a finished turn's pages: the game, how it is published, the turn's
-        place among its turns, the chain hash of its last event."""
-        return hashlib.sha256(f"{game_id}\0{int(whole)}\0{index}\0{chain}".encode()
-                              ).hexdigest()[:32]
+        place among its turns, the chain hash of its last event, and whether it is the
+        last turn of a game that is over."""
+        return hashlib.sha256(f"{game_id}\0{int(whole)}\0{index}\0{chain}\0{int(final)}"
+                              .encode()).hexdigest()[:32]
 
     def names(self, game_id: str) -> set:
         """The files the cache holds for a game."""
@@ -118,12 +119,12 @@ class TurnCache:
         row = store.one("SELECT prev_hash FROM events WHERE game = ? AND seq = ?",
                         [game_id, told["seq"]])
         there = self.names(game_id)
-        if not told["turns"] or row is None or row["prev_hash"] != told["prior"] or \
+        if not told["before"] or row is None or row["prev_hash"] != told["prior"] or \
                 any(entry(t[3]) not in there or not there.issuperset(t[4])
-                    for t in told["turns"]):
+                    for t in told["turns"][:told["before"]]):
             return None
-        return Known([Kept(*t) for t in told["turns"]], told["seq"], told["prior"],
-                     told["state"])
+        return Known([Kept(*t) for t in told["turns"][:told["before"]]], told["seq"],
+                     told["prior"], told["state"])
 
     def listing(self, game_id: str, whole: bool) -> list:
         """The turns a game's list names [Kept], checked or not ([] when there is none)."""
@@ -155,15 +156,17 @@ class TurnCache:
         self.write(game_id, entry(key), json.dumps(
             {"pages": pages, "boards": sorted(boards)}).encode())
 
-    def remember(self, game_id: str, whole: bool, turns: list, seq: int, prior: str,
-                 state: str) -> None:
-        """Write a game's list of kept turns [Kept] and where its open turn begins, then
-        remove the files of the game that neither way of publishing it names."""
+    def remember(self, game_id: str, whole: bool, kept: list, before: int, seq: int,
+                 prior: str, state: str) -> None:
+        """Write a game's list of kept turns [Kept] (the `before` first: those before its
+        open turn, or its last turn once it is over, which may be kept too) and where its
+        open turn begins, then remove the files of the game neither way of publishing it
+        names."""
         self.write(game_id, manifest(whole), json.dumps(
-            {"turns": [[t.number, t.began, t.last, t.key, t.boards] for t in turns],
-             "seq": seq, "prior": prior, "state": state}).encode())
+            {"turns": [[t.number, t.began, t.last, t.key, t.boards] for t in kept],
+             "before": before, "seq": seq, "prior": prior, "state": state}).encode())
         named = {manifest(whole)}
-        for told in (turns, self.listing(game_id, not whole)):
+        for told in (kept, self.listing(game_id, not whole)):
             named.update(name for t in told for name in (entry(t.key), *t.boards))
         if self.listing(game_id, not whole):
             named.add(manifest(not whole))
@@ -172,12 +175,15 @@ class TurnCache:
             self.listed[game_id].discard(name)
 
     def write(self, game_id: str, name: str, data: bytes) -> None:
-        """Write one file of a game's folder whole, readable by its owner alone."""
+        """Write one file of a game's folder whole, readable by its owner alone (unless it
+        is already exactly so)."""
         folder = self.root / game_id
         if game_id not in self.listed or not folder.is_dir():
             for made in (self.top, self.root, folder):
                 made.mkdir(mode=0o700, exist_ok=True)
             self.names(game_id)
+        if name in self.listed[game_id] and (folder / name).read_bytes() == data:
+            return
         temporary = folder / f".{name}.{os.getpid()}.tmp"
         handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "wb") as out:

@@ -46,6 +46,7 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 import re
+import shutil
 
 from markupsafe import Markup
 
@@ -281,6 +282,9 @@ class Site:
                       if path.is_file() and not TMP.match(path.name)} \
             if root.is_dir() else set()
         self.kept = set()        # what this run wrote (or found as it should be)
+        self.folders = set()     # the folders this run made readable by all
+        self.staged = {}         # {folder: where it is written, to be renamed into place}
+        self.coming = set()      # what is there once the folders staged are in place
         self.again = []          # pages to write again once every page is there
         self.here = ""
 
@@ -292,27 +296,66 @@ class Site:
         """A link from the page being rendered to `target` (a path in the site), marked:
         it is made a plain link as the page is written if its file is there, else plain
         text for now (so a rendered page is the same whatever the folder holds)."""
-        href = os.path.relpath(target, PurePosixPath(self.here).parent.as_posix() or ".")
+        folder, into, name = self.here.rpartition("/")[0], *target.rpartition("/")[::2]
+        href = name if into == folder else target if not folder else \
+            os.path.relpath(target, PurePosixPath(self.here).parent.as_posix())
         return Markup('<a data-pending="{}" href="{}">{}</a>').format(target, href, text)
 
     def put(self, path: str, data: bytes) -> None:
         """Write a file whole: beside its place, then renamed into it (unless it is
         already exactly so)."""
         self.kept.add(path)
-        target = self.root / path
-        if path in self.there and target.read_bytes() == data:
-            return
-        public_folder(target.parent, self.root)
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(data)
-        temporary.chmod(0o644)  # written private (pbem's umask), then for all to read
+        top, _slash, rest = path.partition("/")
+        if top in self.staged:
+            target = self.staged[top] / rest
+            self.coming.add(path)
+        else:
+            target = self.root / path
+            if path in self.there and target.read_bytes() == data:
+                return
+        folder, _slash, name = str(target).rpartition("/")
+        if folder not in self.folders:
+            public_folder(target.parent, self.root)
+            self.folders.add(folder)
+        temporary = f"{folder}/.{name}.{os.getpid()}.tmp"
+        with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+                       "wb") as out:
+            out.write(data)
+            os.fchmod(out.fileno(), 0o644)  # made private by pbem's umask: for all to read
         os.replace(temporary, target)
-        self.there.add(path)
+        if top not in self.staged:
+            self.there.add(path)
+
+    def stage(self, folder: str) -> bool:
+        """Write a folder of the archive that is not there yet outside it, in a hidden
+        folder beside the archive's, to be renamed into its place whole by `unstage`:
+        its pages are written once, every link among them already leading to a file.
+        False (nothing staged) where that hidden folder cannot be made."""
+        staging = self.root.parent / f".{self.root.name}.staged"
+        try:
+            staging.mkdir(mode=0o700, exist_ok=True)
+            shutil.rmtree(staging / folder, ignore_errors=True)  # a stopped run's
+        except OSError:
+            return False
+        self.staged[folder] = staging / folder
+        return True
+
+    def unstage(self, folder: str) -> None:
+        """Rename a staged folder into its place."""
+        staging = self.staged.pop(folder)
+        if staging.is_dir():
+            os.replace(staging, self.root / folder)
+        self.there |= {path for path in self.coming if path.startswith(f"{folder}/")}
+        self.coming = {path for path in self.coming if not path.startswith(f"{folder}/")}
+
+    def unstaged(self) -> None:
+        """Remove the hidden folder the folders were staged in."""
+        shutil.rmtree(self.root.parent / f".{self.root.name}.staged", ignore_errors=True)
 
     def image(self, path: str, draw) -> str:
         """A board file named for what it shows: written (`draw()` gives its bytes) only
         when it is not there yet. Returns its path."""
-        if path in self.there:
+        if path in self.there or path in self.coming:
             self.kept.add(path)
         else:
             self.put(path, draw())
@@ -325,7 +368,8 @@ class Site:
         rendered = {}
         for path, make in pages:
             text = rendered[path] = self.render(path, make)
-            if any(found.group(1) not in self.there for found in PENDING.finditer(text)):
+            if any(found.group(1) not in self.there and found.group(1) not in self.coming
+                   for found in PENDING.finditer(text)):
                 self.again.append((path, text))
             self.put(path, self.linked(text).encode())
         return rendered
@@ -342,7 +386,7 @@ class Site:
         """A page with its marked links made plain links where their file is there now,
         plain text where it is not."""
         return PENDING.sub(lambda found: f'<a href="{found.group(2)}">{found.group(3)}</a>'
-                           if found.group(1) in self.there
+                           if found.group(1) in self.there or found.group(1) in self.coming
                            else f"<span>{found.group(3)}</span>", text)
 
     def render(self, path: str, make) -> str:
@@ -422,11 +466,12 @@ def write_archive(referee, out: Path, game_ids, reveal: bool, since=None) -> lis
     cache = TurnCache.beside(store.path, referee.config["lang"])
     if cache is not None:
         cache.forget_others(known)
+    write_club(referee, site)   # first: the games' pages link to it
     for game_id in chosen:
         write_game(site, story(referee, game_id, reveal, cache), (since or {}).get(game_id),
                    cache)
-    write_club(referee, site)
     site.finish()
+    site.unstaged()
     for game_id in chosen:
         if (since or {}).get(game_id) is None:
             site.sweep(game_id)
@@ -479,14 +524,16 @@ def write_game(site: Site, told: Story, since: int | None = None, cache=None) ->
     pages as they are. With a `cache` (pbem/archive_cache.py), a finished turn it keeps
     is written from it, and one drawn here is kept in it."""
     folder = told.game_id
+    staged = not (site.root / folder).is_dir() and site.stage(folder)
     drawer = Drawer(site, told)
     bases = [f"turn-{index}" for index, _turn in enumerate(told.turns, start=1)]
     pages, kept, fresh = [], [], []
     for index, turn in enumerate(told.turns):
         names = {lang: site.name(f"{folder}/{bases[index]}", lang) for lang in languages(site)}
-        finished = cache is not None and index + 1 < len(told.turns)
+        final = index + 1 == len(told.turns)  # its page links to no next turn
+        finished = cache is not None and (not final or told.over)
         key = finished and (turn.key if isinstance(turn, Kept) else
-                            cache.key(folder, told.whole, index + 1, turn.chain))
+                            cache.key(folder, told.whole, index + 1, turn.chain, final))
         if finished and not isinstance(turn, Kept) and cache.has(folder, key):
             turn = Kept(turn.number, turn.began, turn.last, key, cache.pages(folder, key)[1])
         if since is not None and turn.last < since and all(n in site.there
@@ -523,12 +570,17 @@ def write_game(site: Site, told: Story, since: int | None = None, cache=None) ->
                            title=lambda: _(told.game.TITLE),
                            result=lambda: result_words(told))))
     write_shared(site, [told.ruleset], told.over)
+    if staged:
+        site.coming.update(path for path, _make in pages)
     rendered = site.pages(pages)
+    if staged:
+        site.unstage(folder)
     if cache is not None and told.turns:
         for turn, names, boards in fresh:
             cache.keep(folder, turn.key, [(name, rendered[name]) for name in names], boards)
         last = told.turns[-1]
-        cache.remember(folder, told.whole, kept, last.seq, last.prior, last.start)
+        cache.remember(folder, told.whole, kept, len(told.turns) - 1, last.seq, last.prior,
+                       last.start)
 
 
 def kept_pages(site: Site, cache, folder: str, turn: Kept) -> list:
@@ -729,17 +781,20 @@ def beside(path: str) -> str:
 
 
 def write_shared(site: Site, rulesets: list[str], dice: bool) -> None:
-    """The rules pages of these games and, when a game is over, the dice page."""
+    """The rules pages of these games and, when a game is over, the dice page (each once
+    a run)."""
     pages = []
     for lang in languages(site):
         for ruleset in rulesets:
+            if site.name(f"rules/{ruleset}", lang) in site.kept:
+                continue
             with speaking(lang):
                 summary = render.rules_summary(ruleset)
                 game_title = _(pbem.games.load(ruleset).TITLE)
             pages.append((site.name(f"rules/{ruleset}", lang),
                           page(site, "text.html.j2", lang, f"rules/{ruleset}",
                                page_title=game_title, text=summary[1] if summary else "")))
-        if dice:
+        if dice and site.name("dice", lang) not in site.kept:
             pages.append((site.name("dice", lang),
                           page(site, "text.html.j2", lang, "dice", page_title=None,
                                text=dice_text(lang))))

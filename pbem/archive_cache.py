@@ -27,6 +27,7 @@ no list names any more (a turn a rollback undid) is removed when the game is wri
 from dataclasses import dataclass
 from functools import lru_cache
 import hashlib
+from importlib.metadata import version
 from importlib.resources import files
 import json
 import os
@@ -36,14 +37,17 @@ import shutil
 from . import __version__
 
 DRAWN = (".py", ".j2", ".po", ".mo", ".toml", ".svg", ".json")
+DRAWING = ("Jinja2", "MarkupSafe", "Babel")
 KIND = "archive cache 1"
 
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """A digest of the code, templates and catalogues that draw the archive: pbem, its
-    games and its templates, as installed."""
+    games and its templates, as installed, and the libraries that write its pages."""
     digest = hashlib.sha256(__version__.encode())
+    for library in DRAWING:
+        digest.update(f"{library} {version(library)}\0".encode())
     for package in ("pbem", "pbem.games", "pbem.templates"):
         root = Path(str(files(package)))
         for path in sorted(p for p in root.rglob("*")

@@ -113,22 +113,29 @@ class TurnCache:
                 self.listed[game_id] = set()
         return self.listed[game_id]
 
-    def known(self, store, game_id: str, whole: bool) -> Known | None:
-        """The game's kept turns and where its open turn begins, when the log still leads
-        there and every file they need is kept; else None."""
+    def known(self, store, game: dict, whole: bool) -> Known | None:
+        """The kept turns of a game (its games row) and where its open turn begins, when
+        the log still leads there and every file they need is kept; else None. A game
+        over whose every turn is kept, and that has no event since, is Known with all
+        its turns and no open turn (seq None)."""
+        game_id = game["id"]
         try:
             told = json.loads((self.root / game_id / manifest(whole)).read_text("utf-8"))
         except (OSError, ValueError):
             return None
+        closed = told["closed"] is not None and told["closed"] == game["last_hash"]
+        turns = told["turns"] if closed else told["turns"][:told["before"]]
+        there = self.names(game_id)
+        if not told["before"] or any(entry(t[3]) not in there or not there.issuperset(t[4])
+                                     for t in turns):
+            return None
+        if closed:
+            return Known([Kept(*t) for t in turns], None, None, None)
         row = store.one("SELECT prev_hash FROM events WHERE game = ? AND seq = ?",
                         [game_id, told["seq"]])
-        there = self.names(game_id)
-        if not told["before"] or row is None or row["prev_hash"] != told["prior"] or \
-                any(entry(t[3]) not in there or not there.issuperset(t[4])
-                    for t in told["turns"][:told["before"]]):
+        if row is None or row["prev_hash"] != told["prior"]:
             return None
-        return Known([Kept(*t) for t in told["turns"][:told["before"]]], told["seq"],
-                     told["prior"], told["state"])
+        return Known([Kept(*t) for t in turns], told["seq"], told["prior"], told["state"])
 
     def listing(self, game_id: str, whole: bool) -> list:
         """The turns a game's list names [Kept], checked or not ([] when there is none)."""
@@ -158,17 +165,19 @@ class TurnCache:
             if name not in there:
                 self.write(game_id, name, data)
         self.write(game_id, entry(key), json.dumps(
-            {"pages": pages, "boards": sorted(boards)}).encode())
+            {"pages": pages, "boards": sorted(boards)}, ensure_ascii=False).encode())
 
     def remember(self, game_id: str, whole: bool, kept: list, before: int, seq: int,
-                 prior: str, state: str) -> None:
+                 prior: str, state: str, closed: str | None) -> None:
         """Write a game's list of kept turns [Kept] (the `before` first: those before its
-        open turn, or its last turn once it is over, which may be kept too) and where its
-        open turn begins, then remove the files of the game neither way of publishing it
-        names."""
+        open turn, or its last turn once it is over, which may be kept too), where its
+        open turn begins, and (`closed`) the chain hash of its last event once it is over
+        and every turn kept; then remove the files of the game neither way of publishing
+        it names."""
         self.write(game_id, manifest(whole), json.dumps(
             {"turns": [[t.number, t.began, t.last, t.key, t.boards] for t in kept],
-             "before": before, "seq": seq, "prior": prior, "state": state}).encode())
+             "before": before, "seq": seq, "prior": prior, "state": state,
+             "closed": closed}).encode())
         named = {manifest(whole)}
         for told in (kept, self.listing(game_id, not whole)):
             named.update(name for t in told for name in (entry(t.key), *t.boards))

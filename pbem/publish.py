@@ -63,6 +63,7 @@ from .locks import job_lock
 from .store import row_event
 
 TMP = re.compile(r"^\..+\.tmp$")
+ENDS = ("game_over", "game_stopped", "game_drawn")   # the events that end a game
 PENDING = re.compile(r'<a data-pending="([^"]*)" href="([^"]*)">([^<]*)</a>')
 WORDS = re.compile(r"<text\b[^>]*>.*?</text>\s*", re.DOTALL)
 TITLES = re.compile(r"<title>.*?</title>\s*", re.DOTALL)
@@ -184,7 +185,10 @@ def story(referee, game_id: str, reveal: bool = False, cache=None) -> Story:
     Kept turns, and only the events from the open turn on are read and folded."""
     row = referee.game_row(game_id)
     game = pbem.games.load(row["ruleset"])
-    known = cache and cache.known(referee.store, game_id, reveal and row["status"] == "over")
+    whole = reveal and row["status"] == "over"
+    known = cache and cache.known(referee.store, row, whole)
+    if known and known.seq is None:
+        return kept_story(referee, row, game, known.turns, whole)
     if known:
         rows = list(referee.store.event_rows(game_id, after=known.seq - 1))
         if not any(r["type"] == "phase_rolled_back" and r["payload"]["to_seq"] < known.seq
@@ -206,8 +210,7 @@ def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: b
     """`story`, folding the log's `rows` with `folding` (after the turns `kept`, when
     the rows begin with the open turn)."""
     gone = engine.undone(rows)
-    over = row["status"] == "over"
-    whole = reveal and over
+    whole = reveal and row["status"] == "over"
     turns, phase, before = list(kept), None, []
     for event_row in rows:
         event = row_event(event_row)
@@ -231,17 +234,33 @@ def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: b
         else:
             (phase.press if event.type == "press" else phase.events).append(event)
     text = folding.settled()
-    eng = folding.state["engine"]
-    if phase is not None and eng["over"]:
+    if phase is not None and folding.state["engine"]["over"]:
         phase.after = text
-    end = next((r for r in reversed(rows) if r["type"] in ("game_over", "game_stopped",
-                                                           "game_drawn")), None)
-    hidden = engine.private_requests(game, folding.state) and not whole
-    return Story(row["id"], row["ruleset"], game, list(eng["seats"]), turns,
-                 folding.state["game"], over, eng["result"],
-                 end["payload"].get("seed") if end else None, seed_digest(row["seed"]),
-                 (eng.get("paused") or {}).get("reason"), None if hidden else eng["deadline"],
-                 engine.waiting_for(game, folding.state, REFEREE if whole else None), whole,
+    end = next((r for r in reversed(rows) if r["type"] in ENDS), None)
+    return told_now(row, game, turns, folding.state, end and end["payload"], whole)
+
+
+def kept_story(referee, row: dict, game, turns: list, whole: bool) -> Story:
+    """`story` of a game that is over and whose every turn the cache keeps: told from its
+    state now (made canonical, as a fold leaves it), nothing folded."""
+    state = json.loads(canonical(referee.table(row["id"], row).state))
+    end = referee.store.one(f"SELECT payload FROM events WHERE game = ? AND type IN "
+                            f"({', '.join('?' for _ in ENDS)}) ORDER BY seq DESC LIMIT 1",
+                            [row["id"], *ENDS])
+    return told_now(row, game, turns, state, end and json.loads(end["payload"]), whole)
+
+
+def told_now(row: dict, game, turns: list, state: dict, end: dict | None,
+             whole: bool) -> Story:
+    """A game's Story from its turns, its state now and the payload of the event that
+    ended it (None while it goes on)."""
+    eng = state["engine"]
+    hidden = engine.private_requests(game, state) and not whole
+    return Story(row["id"], row["ruleset"], game, list(eng["seats"]), turns, state["game"],
+                 row["status"] == "over", eng["result"], end.get("seed") if end else None,
+                 seed_digest(row["seed"]), (eng.get("paused") or {}).get("reason"),
+                 None if hidden else eng["deadline"],
+                 engine.waiting_for(game, state, REFEREE if whole else None), whole,
                  REFEREE if whole else None)
 
 
@@ -400,8 +419,8 @@ class Site:
         base = self.root / folder
         if not base.is_dir():
             return
-        stale = sorted((p for p in base.iterdir() if p.is_file() and
-                        f"{folder}/{p.name}" not in self.kept),
+        stale = sorted((p for p in base.iterdir() if f"{folder}/{p.name}" not in self.kept
+                        and p.is_file()),
                        key=lambda p: (p.suffix != ".html", p.name))
         for path in stale:
             path.unlink()
@@ -575,12 +594,12 @@ def write_game(site: Site, told: Story, since: int | None = None, cache=None) ->
     rendered = site.pages(pages)
     if staged:
         site.unstage(folder)
-    if cache is not None and told.turns:
+    if cache is not None and told.turns and not isinstance(told.turns[-1], Kept):
         for turn, names, boards in fresh:
             cache.keep(folder, turn.key, [(name, rendered[name]) for name in names], boards)
         last = told.turns[-1]
         cache.remember(folder, told.whole, kept, len(told.turns) - 1, last.seq, last.prior,
-                       last.start)
+                       last.start, last.chain if len(kept) == len(told.turns) else None)
 
 
 def kept_pages(site: Site, cache, folder: str, turn: Kept) -> list:

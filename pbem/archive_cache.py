@@ -34,6 +34,8 @@ import os
 from pathlib import Path
 import shutil
 
+from markupsafe import Markup
+
 from . import __version__
 
 DRAWN = (".py", ".j2", ".po", ".mo", ".toml", ".svg", ".json")
@@ -76,9 +78,10 @@ class Known:
     (the seq of its first event, the chain hash before it, the state then)."""
 
     turns: list
-    seq: int
-    prior: str
-    state: str
+    seq: int | None
+    prior: str | None
+    state: str | None
+    now: dict | None = None  # a game over: its board now, as the game's page shows it
 
 
 class TurnCache:
@@ -129,21 +132,28 @@ class TurnCache:
         if not told["before"] or any(entry(t[3]) not in there or not there.issuperset(t[4])
                                      for t in turns):
             return None
+        if closed and there.issuperset(told["now"]["files"]):
+            now = told["now"]
+            return Known([Kept(*t) for t in turns], None, None, None, {
+                "key": now["key"], "files": now["files"],
+                **{lang: {**shown, "html": Markup(shown["html"])}
+                   for lang, shown in now["shown"].items()}})
         if closed:
-            return Known([Kept(*t) for t in turns], None, None, None)
+            return None
         row = store.one("SELECT prev_hash FROM events WHERE game = ? AND seq = ?",
                         [game_id, told["seq"]])
         if row is None or row["prev_hash"] != told["prior"]:
             return None
         return Known([Kept(*t) for t in turns], told["seq"], told["prior"], told["state"])
 
-    def listing(self, game_id: str, whole: bool) -> list:
-        """The turns a game's list names [Kept], checked or not ([] when there is none)."""
+    def named(self, game_id: str, whole: bool) -> set:
+        """The files a game's list names, itself too (none when there is none)."""
         try:
             told = json.loads((self.root / game_id / manifest(whole)).read_text("utf-8"))
         except (OSError, ValueError):
-            return []
-        return [Kept(*t) for t in told["turns"]]
+            return set()
+        return {manifest(whole), *(told["now"]["files"] if told["now"] else ()),
+                *(name for t in told["turns"] for name in (entry(t[3]), *t[4]))}
 
     def has(self, game_id: str, key: str) -> bool:
         """Are a turn's pages kept?"""
@@ -168,21 +178,27 @@ class TurnCache:
             {"pages": pages, "boards": sorted(boards)}, ensure_ascii=False).encode())
 
     def remember(self, game_id: str, whole: bool, kept: list, before: int, seq: int,
-                 prior: str, state: str, closed: str | None) -> None:
+                 prior: str, state: str, closed: str | None = None,
+                 now: tuple | None = None) -> None:
         """Write a game's list of kept turns [Kept] (the `before` first: those before its
         open turn, or its last turn once it is over, which may be kept too), where its
-        open turn begins, and (`closed`) the chain hash of its last event once it is over
-        and every turn kept; then remove the files of the game neither way of publishing
-        it names."""
+        open turn begins, and once it is over and every turn kept, the chain hash of its
+        last event (`closed`) and its board now (`now`: the board, its files {name:
+        bytes}); then remove the files of the game neither way of publishing it names."""
+        shown = None
+        if closed is not None:
+            board, files = now
+            for name, data in files.items():
+                if name not in self.names(game_id):
+                    self.write(game_id, name, data)
+            shown = {"key": board["key"], "files": sorted(files),
+                     "shown": {lang: {"html": str(drawn["html"]), "text": drawn["text"]}
+                               for lang, drawn in board.items() if lang != "key"}}
         self.write(game_id, manifest(whole), json.dumps(
             {"turns": [[t.number, t.began, t.last, t.key, t.boards] for t in kept],
              "before": before, "seq": seq, "prior": prior, "state": state,
-             "closed": closed}).encode())
-        named = {manifest(whole)}
-        for told in (kept, self.listing(game_id, not whole)):
-            named.update(name for t in told for name in (entry(t.key), *t.boards))
-        if self.listing(game_id, not whole):
-            named.add(manifest(not whole))
+             "closed": closed, "now": shown}, ensure_ascii=False).encode())
+        named = self.named(game_id, whole) | self.named(game_id, not whole)
         for name in self.names(game_id) - named:
             (self.root / game_id / name).unlink(missing_ok=True)
             self.listed[game_id].discard(name)

@@ -131,6 +131,7 @@ class Story:
     waiting: list
     whole: bool              # published whole (--reveal)
     viewer: object           # whose view the boards are drawn from: None (the public)
+    board_now: dict | None = None  # a game over: its board now, as the cache keeps it
 
 
 def shown_event(event, whole: bool) -> bool:
@@ -188,7 +189,9 @@ def story(referee, game_id: str, reveal: bool = False, cache=None) -> Story:
     whole = reveal and row["status"] == "over"
     known = cache and cache.known(referee.store, row, whole)
     if known and known.seq is None:
-        return kept_story(referee, row, game, known.turns, whole)
+        told = kept_story(referee, row, game, known.turns, whole)
+        told.board_now = known.now
+        return told
     if known:
         rows = list(referee.store.event_rows(game_id, after=known.seq - 1))
         if not any(r["type"] == "phase_rolled_back" and r["payload"]["to_seq"] < known.seq
@@ -305,6 +308,7 @@ class Site:
         self.staged = {}         # {folder: where it is written, to be renamed into place}
         self.coming = set()      # what is there once the folders staged are in place
         self.again = []          # pages to write again once every page is there
+        self.waiting = False     # the page last linked names a file not there yet
         self.here = ""
 
     def name(self, base: str, lang: str) -> str:
@@ -337,10 +341,14 @@ class Site:
             public_folder(target.parent, self.root)
             self.folders.add(folder)
         temporary = f"{folder}/.{name}.{os.getpid()}.tmp"
-        with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
-                       "wb") as out:
-            out.write(data)
-            os.fchmod(out.fileno(), 0o644)  # made private by pbem's umask: for all to read
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(handle, data[written:] if written else data)
+            os.fchmod(handle, 0o644)  # made private by pbem's umask: for all to read
+        finally:
+            os.close(handle)
         os.replace(temporary, target)
         if top not in self.staged:
             self.there.add(path)
@@ -387,10 +395,10 @@ class Site:
         rendered = {}
         for path, make in pages:
             text = rendered[path] = self.render(path, make)
-            if any(found.group(1) not in self.there and found.group(1) not in self.coming
-                   for found in PENDING.finditer(text)):
+            written = self.linked(text)
+            if self.waiting:
                 self.again.append((path, text))
-            self.put(path, self.linked(text).encode())
+            self.put(path, written.encode())
         return rendered
 
     def finish(self) -> None:
@@ -403,10 +411,15 @@ class Site:
 
     def linked(self, text: str) -> str:
         """A page with its marked links made plain links where their file is there now,
-        plain text where it is not."""
-        return PENDING.sub(lambda found: f'<a href="{found.group(2)}">{found.group(3)}</a>'
-                           if found.group(1) in self.there or found.group(1) in self.coming
-                           else f"<span>{found.group(3)}</span>", text)
+        plain text where it is not (then `waiting` is true)."""
+        self.waiting = False
+
+        def plain(found) -> str:
+            if found.group(1) in self.there or found.group(1) in self.coming:
+                return f'<a href="{found.group(2)}">{found.group(3)}</a>'
+            self.waiting = True
+            return f"<span>{found.group(3)}</span>"
+        return PENDING.sub(plain, text)
 
     def render(self, path: str, make) -> str:
         """One page, rendered with its own place as the base of its links."""
@@ -578,7 +591,13 @@ def write_game(site: Site, told: Story, since: int | None = None, cache=None) ->
                               {beside(path): drawer.drawn[path] for path in drawer.used}))
         if finished:
             kept.append(turn)
-    now = drawer.board(told.state, now=True)
+    if told.board_now is not None:
+        now = told.board_now
+        for name in now["files"]:
+            site.image(f"{folder}/{name}", lambda name=name: cache.board(folder, name))
+    else:
+        drawer.used = set()
+        now = drawer.board(told.state, now=True)
     listing = [{"base": base, "began": turn.began, "number": turn.number}
                for base, turn in zip(bases, told.turns)]
     for lang in languages(site):
@@ -597,9 +616,11 @@ def write_game(site: Site, told: Story, since: int | None = None, cache=None) ->
     if cache is not None and told.turns and not isinstance(told.turns[-1], Kept):
         for turn, names, boards in fresh:
             cache.keep(folder, turn.key, [(name, rendered[name]) for name in names], boards)
-        last = told.turns[-1]
+        last, closed = told.turns[-1], len(kept) == len(told.turns)
         cache.remember(folder, told.whole, kept, len(told.turns) - 1, last.seq, last.prior,
-                       last.start, last.chain if len(kept) == len(told.turns) else None)
+                       last.start, last.chain if closed else None,
+                       (now, {beside(p): drawer.drawn[p] for p in drawer.used}) if closed
+                       else None)
 
 
 def kept_pages(site: Site, cache, folder: str, turn: Kept) -> list:

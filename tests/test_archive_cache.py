@@ -8,6 +8,7 @@ import shutil
 import stat
 
 import pbem.publish
+from pbem.archive_cache import TurnCache
 from pbem.publish import publish
 
 from conftest import START, make_referee, seats
@@ -48,7 +49,11 @@ def test_a_page_written_from_the_cache_is_the_page_written_fresh(tmp_path, monke
     assert sum(turns.values()) == len(drawn) and min(turns.values()) > 1, turns
     assert any(p.name.endswith(".fr.html") for p in fresh) and \
         any(p.name.endswith(".html") and p.suffixes == [".html"] for p in fresh)
+    # what other code, templates or club language drew is forgotten
+    (cache_of(referee) / "drawn-by-another-pbem").mkdir()
     assert published(referee, tmp_path / "cached", drawn) == fresh
+    assert [p.name for p in cache_of(referee).iterdir()] == [TurnCache.beside(
+        referee.store.path, referee.config["lang"]).root.name]
     # the open turn of each game still running alone was drawn again
     running = [row["id"] for row in referee.store.all(
         "SELECT id FROM games WHERE status != 'over' ORDER BY id")]

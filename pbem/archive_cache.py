@@ -161,12 +161,17 @@ class TurnCache:
 
     def pages(self, game_id: str, key: str) -> tuple[list, list]:
         """A kept turn's pages [(path, page text)] and the names of its board files."""
-        kept = json.loads((self.root / game_id / entry(key)).read_text("utf-8"))
+        kept = json.loads(self.read(game_id, entry(key)))
         return kept["pages"], kept["boards"]
 
     def board(self, game_id: str, name: str) -> bytes:
         """A kept board file's bytes."""
-        return (self.root / game_id / name).read_bytes()
+        return self.read(game_id, name)
+
+    def read(self, game_id: str, name: str) -> bytes:
+        """A file of a game's folder."""
+        with open(f"{self.root}/{game_id}/{name}", "rb", buffering=0) as kept:
+            return kept.readall()
 
     def keep(self, game_id: str, key: str, pages: list, boards: dict) -> None:
         """Keep a finished turn's pages [(path, text)] and its board files {name: bytes}."""

@@ -48,7 +48,7 @@ from pathlib import Path, PurePosixPath
 import re
 import shutil
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 import pbem.games
 
@@ -322,7 +322,8 @@ class Site:
         folder, into, name = self.here.rpartition("/")[0], *target.rpartition("/")[::2]
         href = name if into == folder else target if not folder else \
             os.path.relpath(target, PurePosixPath(self.here).parent.as_posix())
-        return Markup('<a data-pending="{}" href="{}">{}</a>').format(target, href, text)
+        return Markup(f'<a data-pending="{escape(target)}" href="{escape(href)}">'
+                      f'{escape(text)}</a>')
 
     def put(self, path: str, data: bytes) -> None:
         """Write a file whole: beside its place, then renamed into it (unless it is
@@ -330,15 +331,15 @@ class Site:
         self.kept.add(path)
         top, _slash, rest = path.partition("/")
         if top in self.staged:
-            target = self.staged[top] / rest
+            target = f"{self.staged[top]}/{rest}"
             self.coming.add(path)
         else:
-            target = self.root / path
-            if path in self.there and target.read_bytes() == data:
+            target = f"{self.root}/{path}"
+            if path in self.there and Path(target).read_bytes() == data:
                 return
-        folder, _slash, name = str(target).rpartition("/")
+        folder, _slash, name = target.rpartition("/")
         if folder not in self.folders:
-            public_folder(target.parent, self.root)
+            public_folder(Path(folder), self.root)
             self.folders.add(folder)
         temporary = f"{folder}/.{name}.{os.getpid()}.tmp"
         handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

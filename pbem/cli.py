@@ -37,12 +37,16 @@ from .store import SQLITE_MAX, Store
 from .timeutil import EARLIEST, LATEST, parse_time, iso, system_now
 
 
-def common(command):
-    """Add --db, --config, -v and -q to a command and hand it a ready Referee as `referee`.
+def common(command=None, *, new_db: bool = False):
+    """Add --db, --config, -v and -q to a command and hand it a ready Referee as `referee`
+    (`new_db`: a database that does not exist yet is made, else it is refused).
 
     An error ends the command with one line on standard error and the exit code its
     kind calls for (pbem/console.py).
     """
+    if command is None:
+        return functools.partial(common, new_db=new_db)
+
     @click.option("--config", "config_path", type=click.Path(dir_okay=False),
                   help="Settings file (default: $PBEM_CONFIG or ./pbem.toml).")
     @click.option("--db", type=click.Path(dir_okay=False),
@@ -57,7 +61,8 @@ def common(command):
             config = load(config_path, overrides={"db": str(Path(db).absolute())} if db else None)
             private.close_up(config)
             click.get_current_context().find_root().meta["pbem.db"] = config.path("db")
-            referee = Referee(Store(existing_database(config.path("db"))), config)
+            path = config.path("db")
+            referee = Referee(Store(path if new_db else existing_database(path)), config)
             return command(*args, referee=referee, **kwargs)
         except (PbemError, ConfigError) as problem:
             raise failure(problem) from None
@@ -678,12 +683,13 @@ def backup(referee, file):
 
 @main.command()
 @click.argument("backup", type=click.Path(exists=True, dir_okay=False))
-@common
+@common(new_db=True)
 def restore(referee, backup):
     """Put a backup in the database's place, and read again the mail received since.
 
     Stop everything that runs pbem first (pbem run, cron's poll and tick). The
-    database as it was is kept beside it (pbem.db.before-restore). Each mail
+    database as it was is kept beside it (pbem.db.before-restore), unless it
+    holds nothing (a new server, with no database yet or a new one). Each mail
     the mailbox still holds that arrived after the copy (the IMAP folder and
     its Processed folder, or the local Maildir) is read again, in the order it
     came, each after what fell due before it: the games go on as they went.
@@ -699,7 +705,8 @@ def restore(referee, backup):
     path = referee.store.path
     with job_lock(path, "run"), tick_lock(path), poll_lock(path):
         done_ = put_back(referee, copy)
-    click.echo(f"{path} is now the copy {copy} (the database as it was: {done_.kept}); "
+    was = f"the database as it was: {done_.kept}" if done_.kept else "there was none before"
+    click.echo(f"{path} is now the copy {copy} ({was}); "
                f"{counted(done_.read_again, 'mail')} received since the copy read again from "
                f"{done_.source}; the next tick sends what they call for")
 

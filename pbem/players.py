@@ -24,6 +24,8 @@ from .store import row_event
 from .timeutil import iso, parse_time
 
 EVERYONE = ("all", "tous", "toutes", "everyone", "everybody")
+# The word after PRESS that asks for a message without the sender's name (grey press).
+GREY = ("grey", "gray", "gris", "grise", "anonymous", "anonyme", "anon")
 # A phase's number as written after HISTORY: "3", "#3", "3." (digits of any script, never "²").
 TURN_NUMBER = re.compile(r"^#?(\d+)[.,;:!?)]*$")
 PRESS_MESSAGE_ID = re.compile(r"^<([a-z0-9-]+)\.press\.(\d+)\.[0-9a-f]+@")  # game, seq
@@ -64,12 +66,19 @@ def recipients(table, sender: str, words: str) -> tuple[list, list]:
 
 def addressees(words: list[str]) -> tuple[str, str]:
     """The PRESS line's words as (whom, the start of the message): "bob,cat: hello" gives
-    ("bob,cat", "hello"); names go on only after a comma."""
+    ("bob,cat", "hello"); names go on only after a comma. A GREY before the names is
+    not one of them (see grey)."""
+    words = words[1:] if grey(words) else words
     taken = 0
     while taken < len(words) and (taken == 0 or words[taken - 1].endswith(",")
                                   or words[taken].startswith(",")):
         taken += 1
     return " ".join(words[:taken]).strip(":"), " ".join(words[taken:]).strip()
+
+
+def grey(words: list[str]) -> bool:
+    """Does the PRESS line ask for grey press, its first word GREY (GRIS, ANONYMOUS)?"""
+    return bool(words) and plain(words[0]) in GREY
 
 
 def addressed(table, sender: str):
@@ -92,6 +101,11 @@ def press_command(mail, command) -> None:
     mail.answer.account(lines, "unsent")
     if engine.setting(table.state, "press") == "none":
         note(mail, N_("Press is off in this game, so your message was not sent."))
+        return
+    if grey(command.args) and engine.setting(table.state, "press") == "open":
+        note(mail, N_("Grey press is off in this game (every message names its sender), so "
+                      "your message was not sent: write {press} and the names alone."),
+             press=shown("press", mail.seat["lang"]))
         return
     target, opening = addressees(command.args)
     text = "\n".join(part for part in (opening, command.text.strip("\n")) if part).strip()
@@ -119,17 +133,18 @@ def press_command(mail, command) -> None:
                       "on the lines below PRESS."), seats=", ".join(to))
         return
     if answered is not None:
-        sent = send_press(mail, to, text, answers=answered["seq"])
+        sent = send_press(mail, to, text, answers=answered["seq"], grey=answered["anonymous"])
     else:
         sent = send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
-                                                       for word in re.split(r"[,;]", target)))
+                                                       for word in re.split(r"[,;]", target)),
+                          grey=grey(command.args))
     if sent:
         mail.answer.account(lines, "press", None if answered is not None and
                             answered["anonymous"] else ", ".join(to))
 
 
 def send_press(mail, to: list, text: str, answers: int | None = None,
-               everyone: bool = False, sent: str | None = None) -> bool:
+               everyone: bool = False, sent: str | None = None, grey: bool = False) -> bool:
     """Record a press event from the mail's seat to `to` and mail it to them; True when
     it was sent (not past the press limits).
 
@@ -137,12 +152,15 @@ def send_press(mail, to: list, text: str, answers: int | None = None,
     anonymous press records it, and never names whom it goes to. Press to ALL
     (`everyone`) is public: it says so in its event (``all``), and the club's
     public archive shows it. `sent` is the sentence that tells the sender where
-    it went (a msgid with {seats}), by default "Press sent to ...". Anonymous
-    press goes without the signature at its end (see reading.unsigned), and its
-    writer is told what was left out.
+    it went (a msgid with {seats}), by default "Press sent to ...". Press is
+    anonymous when the game's press is, or when the game lets each message choose
+    (press=either) and this one is `grey` (asked so, or answering grey press).
+    Anonymous press goes without the signature at its end (see reading.unsigned),
+    and its writer is told what was left out.
     """
     table, sender = mail.table, mail.seat["name"]
-    anonymous = engine.setting(table.state, "press") == "anonymous"
+    setting = engine.setting(table.state, "press")
+    anonymous = setting == "anonymous" or (setting == "either" and grey)
     if anonymous:
         text, signed = unsigned(text, sender_names(
             sender, mail.seat.get("player") or "",
@@ -237,7 +255,8 @@ def answer_press(mail, press: dict) -> None:
     elif not text:
         note(mail, N_("Your reply to the press was empty, so nothing was sent."))
     else:
-        send_press(mail, [press["from"]], text, answers=press["seq"], sent=N_(
+        send_press(mail, [press["from"]], text, answers=press["seq"], grey=press["anonymous"],
+                   sent=N_(
             "Your mail answers the press of {seats} and holds no orders, so it went to "
             "{seats} alone, as press."))
 
@@ -353,9 +372,11 @@ def absence_command(mail, command) -> None:
              line=command.line, days=long.days)
         return
     if span is None:
-        note(mail, N_("Line {line}: I could not read the dates of your absence. Write ABSENCE "
-                      "and the first and last days away, in your own time zone: ABSENCE "
-                      "2026-12-20 2026-12-27 (or 20/12/2026 27/12/2026)."), line=command.line)
+        note(mail, N_("Line {line}: I could not read the dates of your absence. Write "
+                      "{absence} and the first and last days away, in your own time zone: "
+                      "{absence} {start} {end}."), line=command.line,
+             absence=shown("absence", seat["lang"]),
+             **letters.away_example(seat, mail.now, seat["lang"]))
         return
     start, end, days = span
     if end <= mail.now:
@@ -423,8 +444,10 @@ def grant_absence(referee, game_id: str, seat_name: str, first: str, last: str,
             raise PbemError(f"an absence of {long.days} days is longer than a year; pause the "
                             f"game instead (pbem pause {game_id})") from None
         if span is None:
+            away = letters.away_example(seat, now, "en")
             raise PbemError(f"{first} to {last}: give the first and last days away, e.g. "
-                            "--from 2026-12-20 --to 2026-12-27 (the second not before the first)")
+                            f"--from {away['start']} --to {away['end']} (the second not "
+                            "before the first)")
         start, end, days = span
         if end <= now:
             raise PbemError(f"an absence that ended on {end} changes nothing")

@@ -31,21 +31,23 @@ LOOK_BACK = timedelta(days=2)  # IMAP's SINCE counts whole days, in the server's
 class Restored:
     """What a restore did."""
 
-    kept: Path             # the database as it was, kept beside it
+    kept: Path | None      # the database as it was, kept beside it (None: it held nothing)
     read_again: int        # mails received since the copy, stored and handled again
     source: str            # where they were read from
 
 
-def put_back(path: Path, backup: Path) -> Path:
+def put_back(path: Path, backup: Path) -> Path | None:
     """Copy `backup` into the database at `path` (PbemError when it is no pbem database);
-    the database as it was is kept as PATH.before-restore first. Returns that copy."""
+    the database as it was is kept as PATH.before-restore first, unless it holds no game
+    and no mail (a new server's). Returns that copy, or None."""
     try:
         copy = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
         copy.execute("SELECT name FROM _migrations LIMIT 1").fetchall()
     except sqlite3.Error as problem:
         raise PbemError(f"{backup} is no pbem database ({problem})") from None
-    kept = Path(f"{path}.before-restore")
-    Store(path).backup(kept)
+    kept = Path(f"{path}.before-restore") if holds_anything(path) else None
+    if kept:
+        Store(path).backup(kept)
     target = sqlite3.connect(str(path), isolation_level=None)
     try:
         copy.backup(target)
@@ -53,6 +55,16 @@ def put_back(path: Path, backup: Path) -> Path:
         target.close()
         copy.close()
     return kept
+
+
+def holds_anything(path: Path) -> bool:
+    """Does the database at `path` hold a game or a mail?"""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return any(db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+                   for table in ("games", "inbox"))
+    finally:
+        db.close()
 
 
 def last_arrival(backup: Path) -> str | None:

@@ -4,6 +4,8 @@ Real RFC 822 mails, a real SQLite file; dates in the player's own time zone.
 """
 
 from click.testing import CliRunner
+import re
+
 import pytest
 
 from pbem.app import SeatSpec
@@ -97,6 +99,17 @@ def test_an_absence_that_cannot_be_says_why(paris, body, said):
     row = reply(paris, "rome", "bob", body, START)
     assert said in flat(answer_to(paris, row))
     assert "absences" not in engine(paris)
+
+
+@pytest.mark.parametrize("seat", ["bob", "ann"])
+def test_the_example_of_an_unread_absence_is_read_when_sent_back(paris, seat):
+    """The error's example names days ahead of the day it is given, in the seat's way of
+    writing dates, and is recorded as shown."""
+    row = reply(paris, "rome", seat, "ABSENCE sometime soon", START)
+    said = flat(answer_to(paris, row))
+    example = re.search(r"(ABSENCE [0-9/-]+ [0-9/-]+)\.", said).group(1)
+    row = reply(paris, "rome", seat, example, START)
+    assert len(engine(paris)["absences"][seat]) == 1, flat(answer_to(paris, row))
 
 
 def test_une_absence_en_francais(paris):

@@ -161,6 +161,24 @@ def test_a_restored_backup_is_the_club_as_it_was(tmp_path):
     assert "verified" in run("replay", "rome", "--verify")
 
 
+def test_a_backup_is_restored_on_a_new_server_with_no_database_yet(tmp_path):
+    """A server lost with its disk: the referee has the settings and a night's copy, and
+    restore makes the database from the copy (it asked for pbem init first)."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    pbem("init", "--dir", str(old))
+    config = str(old / "pbem.toml")
+    pbem("new", "auguste", "--id", "rome", "--seat", "ann=ann@x.example", "--seat",
+         "bob=bob@x.example", "--now", START, "--config", config)
+    pbem("backup", str(tmp_path / "night.db"), "--config", config)
+    pbem("init", "--dir", str(new))
+    (new / "pbem.db").unlink()
+    said = pbem("restore", str(tmp_path / "night.db"), "--config", str(new / "pbem.toml")).stdout
+    assert "(there was none before)" in said and not list(new.glob("pbem.db.before-*"))
+    assert mode(new / "pbem.db") == 0o600
+    referee = Referee(Store(new / "pbem.db"), load(str(new / "pbem.toml"), env={}))
+    assert referee.table("rome").state["engine"]["seats"] == ["ann", "bob"]
+
+
 def test_what_pbem_makes_is_private_and_what_it_finds_open_is_closed_once(tmp_path):
     club = tmp_path / "pbem"
     club.mkdir(mode=0o755)  # as a new server's /srv/pbem often is

@@ -166,6 +166,22 @@ def test_grey_press_to_a_power_names_no_sender(tmp_path):
     assert "Watch Russia." in told and "gus" not in told, told
 
 
+def test_grey_press_message_by_message_to_a_power(tmp_path):
+    """press=either: each message names its sender unless its PRESS line says GREY (GRISE),
+    in English and French."""
+    referee = club(tmp_path, press="either")
+    _row, said = answered(referee, "d", "gus", "PRESS GREY Austria\nWatch Russia.", START)
+    assert "Press sent to fay, without your name." in said, said
+    told = flat(outbox(referee, seat="fay", kind="press")[-1])
+    assert "Watch Russia." in told and "gus" not in told, told
+    _row, said = answered(referee, "d", "fay", "PRESSE GRISE Turquie\nLa Russie ment.", START)
+    assert "Message envoyé à gus, sans votre nom." in said, said
+    told = flat(outbox(referee, seat="gus", kind="press")[-1])
+    assert "La Russie ment." in told and "fay" not in told, told
+    answered(referee, "d", "gus", "PRESS Austria\nIt was me.", START)
+    assert "gus a envoyé ce message à fay" in flat(outbox(referee, seat="fay", kind="press")[-1])
+
+
 def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_all(tmp_path):
     referee = club(tmp_path)
     answered(referee, "d", "gus", "A Bul - Ser\nF Bla - Rum", START)
@@ -174,6 +190,8 @@ def test_a_mail_replaces_the_orders_of_the_units_it_names_and_clear_withdraws_al
         "stand" in said and "A BUL - SER F BLA - CON" in said, said
     _row, said = answered(referee, "d", "gus", "A Bul - Xyz", START)
     assert "A BUL - SER F BLA - CON" in said and "line 1: there is no province XYZ" in said
+    assert "Send the corrected lines before the deadline: each replaces the order on file " \
+        "for its unit." in said and "the whole set" not in said, said
     _row, said = answered(referee, "d", "gus", "CLEAR\nA Bul H", START)
     assert "CLEAR noted: your orders on file for this turn are withdrawn" in said, said
     assert "A BUL H F BLA H (no order: it holds)" in said, said

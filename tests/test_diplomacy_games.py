@@ -189,6 +189,20 @@ def test_a_french_report_names_the_powers_with_their_article(tmp_path):
     assert "Vous jouez l'Autriche et la Turquie." in text
 
 
+def test_a_french_error_names_the_power_of_a_unit_not_yours_with_its_article(tmp_path):
+    """'l'unité de Paris (PAR) appartient à France'."""
+    referee = make_referee(tmp_path)
+    referee.new_game("diplomacy", "g", [
+        SeatSpec("ann", "ann@players.example", lang="fr"),
+        SeatSpec("bob", "bob@players.example")], START,
+        {"powers": "ann:austria+turkey,bob:russia"}, seed="articles")
+    table = referee.table("g")
+    with speaking("fr"):
+        _orders, errors = table.game.parse(table.state["game"], "ann", "A MOS H")
+    assert [e.message for e in errors] == ["l'unité de Moscou (MOS) appartient à la Russie\u00a0: "
+                                          "vous ne donnez d'ordres qu'à vos unités"]
+
+
 def test_one_unit_to_retreat_is_told_in_the_singular_in_french():
     """'F SWE doivent battre en retraite ou être dissoutes' for one fleet."""
     position = {**start(board()), "phase": "retreat", "season": "fall",

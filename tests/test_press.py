@@ -5,6 +5,7 @@ reaches its recipients and nobody else, never shows an address, and is part
 of the history of exactly the seats it was between.
 """
 
+import json
 import re
 
 from click.testing import CliRunner
@@ -127,7 +128,7 @@ def test_press_option_must_make_sense(referee):
                                        "--seat", "b=b@x.example", "--option", "press=loud",
                                        "--db", referee.store.path])
     assert result.exit_code == 1
-    assert "press must be open, anonymous, none: 'loud'" in result.output
+    assert "press must be open, anonymous, either, none: 'loud'" in result.output
 
 
 def test_a_reply_to_press_of_a_turn_that_is_over_still_goes_back(auguste_game):
@@ -452,3 +453,66 @@ def test_a_line_of_a_message_that_starts_with_the_word_press_stays_in_it(balkans
     assert "press 2: the Black Sea stays empty" in to_fay and "Hello Hal" not in to_fay
     [to_hal] = press_to(referee, "hal")
     assert "Hello Hal" in to_hal and "Black Sea" not in to_hal
+
+
+@pytest.fixture
+def either(referee):
+    """Auguste between four seats, each message open or grey as its writer asks; cat reads
+    French."""
+    referee.new_game("auguste", "mixed", [SeatSpec("ann", "ann@players.example"),
+                                          SeatSpec("bob", "bob@players.example"),
+                                          SeatSpec("cat", "cat@players.example", lang="fr"),
+                                          SeatSpec("dan", "dan@players.example")],
+                     START, {"preset": "4-2", "press": "either"}, seed="s")
+    return referee
+
+
+@pytest.mark.parametrize("line", ["PRESS GREY bob", "press grey bob, dan", "PRESSE GRISE bob",
+                                  "PRESS anonymous bob"])
+def test_grey_press_asked_in_its_press_line_names_no_sender(either, line):
+    """The judges' grey press, message by message, where the game lets each writer choose."""
+    referee = either
+    sender = "cat" if "PRESSE" in line else "ann"
+    row = reply(referee, "mixed", sender, f"{line}\n{SECRET}", START)
+    said = flat(answer_to(referee, row))
+    assert "sans votre nom." in said if sender == "cat" else "without your name." in said
+    [to_bob] = outbox(referee, kind="press", seat="bob")
+    told = flat(to_bob).split(SECRET)[0]
+    assert "A player sent you this message without their name." in told
+    assert not re.search(rf"\b{sender}\b", told) and SECRET in text_of(to_bob)
+    assert not re.search(r"\b(gr[ea]y|grise|anonymous bob)\b", text_of(to_bob), re.I), \
+        "the word that asks for grey press is not part of the message"
+    assert [e["payload"]["anonymous"] for e in referee.events("mixed", "referee")
+            if e["type"] == "press"] == [True]
+    assert replay(referee.store, "mixed", verify=True).ok
+
+
+def test_press_without_grey_names_its_sender_where_each_message_chooses(either):
+    referee = either
+    reply(referee, "mixed", "ann", f"PRESS bob\n{SECRET}", START)
+    [to_bob] = outbox(referee, kind="press", seat="bob")
+    assert "ann sent this message to bob." in flat(to_bob)
+
+
+def test_an_answer_to_grey_press_goes_back_grey_and_names_neither_side(either):
+    referee = either
+    reply(referee, "mixed", "ann", f"PRESS GREY bob\n{SECRET}", START)
+    [press] = outbox(referee, kind="press", seat="bob")
+    row = reply(referee, "mixed", "bob", "Who are you? I accept.", START, answering=press)
+    assert "Your answer went to the sender of that press, without your name." in \
+        flat(answer_to(referee, row))
+    [back] = outbox(referee, kind="press", seat="ann")
+    assert "Who are you? I accept." in text_of(back)
+    assert not re.search(r"\bbob\b", flat(back).split("Who are you?")[0])
+    bob_sees = [e for e in referee.events("mixed", "bob") if e["type"] == "press"]
+    assert all("ann" not in json.dumps(e["payload"]) for e in bob_sees)
+
+
+def test_grey_press_in_a_game_whose_press_is_open_is_not_sent(auguste_game):
+    """Where every message names its sender, a writer who asked for grey press is told,
+    and nothing goes out with their name against their wish."""
+    row = reply(auguste_game, "rome", "ann", f"PRESS GREY bob\n{SECRET}", START)
+    assert "Grey press is off in this game (every message names its sender), so your " \
+        "message was not sent: write PRESS and the names alone." in flat(answer_to(
+            auguste_game, row))
+    assert carrying(auguste_game, SECRET) == []

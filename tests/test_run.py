@@ -453,6 +453,8 @@ def test_an_outage_mails_the_referee_when_it_begins_and_when_it_ends(tmp_path, d
     began, ended = to_referee()
     where = f"IMAP 127.0.0.1:{dovecot.port}"
     assert began["Subject"] == f"[pbem] {where} fails"
-    assert "Connection refused" in text(began) and "when it is over" in text(began)
+    # the first failure is the dropped connection or a refused one, as the timing falls
+    assert re.search(r"Connection (refused|reset by peer)", text(began)) and \
+        "when it is over" in text(began)
     assert ended["Subject"] == f"[pbem] {where} works again"
     assert len(to_referee()) == 2  # not one for each attempt

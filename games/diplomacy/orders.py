@@ -312,8 +312,10 @@ def province_spellings(board: Board) -> dict:
     return names
 
 
+@lru_cache(maxsize=1024)
 def nearest_provinces(board: Board, said: str) -> tuple:
-    """The provinces whose names are closest to words that name none, best first."""
+    """The provinces whose names are closest to words that name none, best first (looked
+    up once for each word: a mail may make the same mistake on thousands of lines)."""
     names = province_spellings(board)
     return tuple(dict.fromkeys(names[n] for n in closest(said, names)))
 
@@ -472,7 +474,7 @@ def own_unit(board: Board, position: dict, power: str, place: str) -> tuple:
         raise Refused(_("there is no unit in {place}").format(place=place_words(board, province)))
     if unit["power"] != power:
         raise Refused(_("the unit in {place} is {owner}'s: you order only your own units").format(
-            place=place_words(board, province), owner=power_words(board, unit["power"])))
+            place=place_words(board, province), owner=power_in_sentence(board, unit["power"])))
     return province, unit
 
 

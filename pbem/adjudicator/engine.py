@@ -40,7 +40,8 @@ TIMING_OPTIONS = {
     "turn_hours": "hours a turn stays open (default 48)",
     "reminder_hours": "hours before the deadline that silent seats are reminded (default 12)",
     "slow": "how many times each seat may say SLOW to give a turn more time (default 0)",
-    "press": "messages between seats (PRESS): open, anonymous or none (default open)",
+    "press": "messages between seats (PRESS): open, anonymous, either (each message open, "
+             "or grey when its PRESS line says GREY) or none (default open)",
     "disorder_turns": "silent turns in a row that put a seat in civil disorder "
                       "(default 2; 0: never)",
     "absences": "how many absences (ABSENCE) each seat may declare (default 2)",
@@ -55,7 +56,7 @@ TIMING_OPTIONS = {
 # as they were written: read them with setting().
 TABLE_DEFAULTS = {"press": "open", "disorder_turns": 2, "absences": 2, "absence_days": 14,
                   "deadlines": None, "tz": "UTC", "grace_hours": 0}
-PRESS = ("open", "anonymous", "none")
+PRESS = ("open", "anonymous", "either", "none")
 
 
 def new_state() -> dict:

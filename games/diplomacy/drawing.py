@@ -259,17 +259,32 @@ def n(value: float) -> float:
 
 def heading(view: dict) -> dict:
     """The legend's heading: the phase at the left and the year at the right (each drawn
-    again only when it changes), and the phases whose orders are drawn under it."""
+    again only when it changes), and the phases whose orders are drawn under it, word
+    by word (see `words`)."""
     when = view["when"]
     season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
     left, top, right = LEGEND
     resolved = view.get("resolved") or {"phases": []}
     shown = _("; ").join(when_words(p) for p in resolved["phases"])
+    line = fitted(_("Arrows: {phases}").format(phases=shown), 10,
+                  right - left - 2 * MARGIN) if shown else ""
     return {"x": left + MARGIN, "right": right - MARGIN, "y": top + 20,
             "phase": _("{season}, {phase}").format(season=_(season), phase=_(phase)),
-            "year": when["year"],
-            "shown": fitted(_("Arrows: {phases}").format(phases=shown), 10,
-                            right - left - 2 * MARGIN) if shown else ""}
+            "year": when["year"], "shown": words(line, left + MARGIN, 10)}
+
+
+def words(line: str, x: float, size: float) -> list:
+    """A line of text starting at x, cut at its spaces: (where the whole line draws the
+    word, to the nearest whole unit, which is a whole pixel on the board; the word) for
+    each word. Drawn each as a text of its own, a line that changes at each position
+    draws only its new words: 'Fall' after 'Arrows: Spring 1901, movement' (see
+    pbem/raster.py). A word moves by half a pixel at most: the line looks the same."""
+    found, at = [], 0
+    for word in line.split(" "):
+        if word:
+            found.append((round(x + text_width(line[:at], size)), word))
+        at += len(word) + 1
+    return found
 
 
 def legend(view: dict) -> list:

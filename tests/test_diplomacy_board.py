@@ -113,7 +113,7 @@ def test_a_winter_marks_the_units_built_and_removed():
 
 @given(st.lists(st.text(alphabet="AFSWaefgimnorstvwéè0123456789,:;…", min_size=1, max_size=12),
                 min_size=1, max_size=8))
-def test_the_line_naming_the_arrows_is_laid_word_by_word_on_whole_pixels(words):
+def test_a_legend_line_is_laid_word_by_word_on_whole_pixels(words):
     line = " ".join(words)
     x = drawing.LEGEND[0] + drawing.MARGIN
     laid = drawing.words(line, x, 10)
@@ -123,6 +123,9 @@ def test_the_line_naming_the_arrows_is_laid_word_by_word_on_whole_pixels(words):
         start = line.index(word, start)
         assert at == int(at) and abs(at - (x + raster.text_width(line[:start], 10))) <= 0.5
         start += len(word)
+    right = drawing.LEGEND[2] - drawing.MARGIN  # a count of centres, laid to end there
+    at, word = drawing.words(line, right - raster.text_width(line, 10), 10)[-1]
+    assert abs(at + raster.text_width(word, 10) - right) <= 1
 
 
 def test_a_word_of_the_arrows_line_drawn_before_is_not_drawn_again(monkeypatch):

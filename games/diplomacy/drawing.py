@@ -273,7 +273,7 @@ def heading(view: dict) -> dict:
             "year": when["year"], "shown": words(line, left + MARGIN, 10)}
 
 
-def words(line: str, x: float, size: float) -> list:
+def words(line: str, x: float, size: float) -> tuple:
     """A line of text starting at x, cut at its spaces: (where the whole line draws the
     word, to the nearest whole unit, which is a whole pixel on the board; the word) for
     each word. Drawn each as a text of its own, a line that changes at each position
@@ -284,12 +284,13 @@ def words(line: str, x: float, size: float) -> list:
         if word:
             found.append((round(x + text_width(line[:at], size)), word))
         at += len(word) + 1
-    return found
+    return tuple(found)
 
 
 def legend(view: dict) -> list:
     """A row for each power: its colour, letter and player (on the ground: they do not
-    change), and its centres counted at the right (a piece: drawn over the ground)."""
+    change), and its centres counted at the right (a piece drawn over the ground, word
+    by word: see `words`)."""
     rows = []
     left, top, right = LEGEND
     x, right = left + MARGIN, right - MARGIN
@@ -299,7 +300,8 @@ def legend(view: dict) -> list:
         room = right - text_width(count, ROW_TEXT) - MARGIN - (x + 20)
         rows.append({"x": x, "y": top + 56 + ROW * rank, "right": right,
                      "fill": COLOURS[power["key"]], "ink": INK.get(power["key"], "#ffffff"),
-                     "letter": board().powers[power["key"]].letter, "count": count,
+                     "letter": board().powers[power["key"]].letter,
+                     "count": words(count, right - text_width(count, ROW_TEXT), ROW_TEXT),
                      "name": fitted(who(power["key"], power["seat"]), ROW_TEXT, room)})
     return rows
 

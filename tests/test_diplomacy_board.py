@@ -4,7 +4,11 @@ a convoy's arrow through its fleets, a dislodged unit beside its province and it
 retreat, builds ringed and removals crossed out."""
 
 from math import dist
+import re
 
+from hypothesis import given, strategies as st
+
+from pbem import raster, render
 from pbem.adjudicator.rng import PhaseRng
 from pbem.games import diplomacy
 from pbem.games.diplomacy import drawing, rules
@@ -12,6 +16,7 @@ from pbem.games.diplomacy.board import board
 
 MAP = board()
 SEATS = {"england": "ann", "france": "bob", "germany": "cat", "austria": "dan"}
+TEXT = re.compile(r">([^<>]+)</text>")
 
 
 def played(units: dict, phase: str = "spring 1901 movement", centres: dict | None = None):
@@ -40,6 +45,11 @@ def played(units: dict, phase: str = "spring 1901 movement", centres: dict | Non
 def drawn(state: dict) -> dict:
     """The public board's drawing."""
     return drawing.svg_context(diplomacy.view(state, None))
+
+
+def board_of(state: dict) -> str:
+    """The public board's SVG."""
+    return render.board_svg("diplomacy", diplomacy, diplomacy.view(state, None))
 
 
 def near(points: str, spot: tuple, within: float) -> bool:
@@ -99,3 +109,38 @@ def test_a_winter_marks_the_units_built_and_removed():
     marks = {(u["ring"], u["letter"]): (u["x"], u["y"]) for u in drawn(state)["units"]
              if u["ring"]}
     assert marks == {("new", "F"): drawing.spot("BRE"), ("gone", "G"): drawing.spot("BER")}
+
+
+@given(st.lists(st.text(alphabet="AFSWaefgimnorstvwéè0123456789,:;…", min_size=1, max_size=12),
+                min_size=1, max_size=8))
+def test_a_legend_line_is_laid_word_by_word_on_whole_pixels(words):
+    line = " ".join(words)
+    x = drawing.LEGEND[0] + drawing.MARGIN
+    laid = drawing.words(line, x, 10)
+    assert [word for _at, word in laid] == words
+    start = 0
+    for at, word in laid:  # where the whole line draws the word, to half a pixel
+        start = line.index(word, start)
+        assert at == int(at) and abs(at - (x + raster.text_width(line[:start], 10))) <= 0.5
+        start += len(word)
+    right = drawing.LEGEND[2] - drawing.MARGIN  # a count of centres, laid to end there
+    at, word = drawing.words(line, right - raster.text_width(line, 10), 10)[-1]
+    assert abs(at + raster.text_width(word, 10) - right) <= 1
+
+
+def test_a_word_of_the_arrows_line_drawn_before_is_not_drawn_again(monkeypatch):
+    play = played({"france": ["A PAR", "A MAR"], "germany": ["A MUN", "A BER"]})
+    after_spring = board_of(play(france="A PAR - BUR", germany="A MUN - RUH"))
+    after_fall = board_of(play(france="A BUR - BEL", germany="A BER - KIE"))
+    raster.forget()
+    raster.png(after_spring)
+    drawn_texts = []
+    draw = raster.draw_sprites
+
+    def noted(head, parts, *rest):
+        drawn_texts.extend(TEXT.findall("".join(parts)))
+        return draw(head, parts, *rest)
+    monkeypatch.setattr(raster, "draw_sprites", noted)
+    raster.png(after_fall)
+    assert "Fall" in drawn_texts
+    assert not {"Arrows:", "1901,", "movement"} & set(drawn_texts), drawn_texts

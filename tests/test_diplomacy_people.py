@@ -183,3 +183,14 @@ def test_a_reminder_agrees_with_the_orders_on_file(tmp_path):
            "without their refused lines." in said
     referee.tick(later(deadline, 0.1), send=False)
     assert game(referee)["position"]["units"]["HOL"]["power"] == "germany"
+
+
+def test_a_label_before_an_order_is_chat_even_when_it_reads_like_a_place(tmp_path):
+    """'Change: F Bla H' was refused as 'there is no province CHANGE F BLA' ('Change'
+    reads close to the English Channel), where 'My orders: F Bla H' was taken."""
+    referee = club(tmp_path)
+    _row, said = answered(referee, "d", "gus", "Change: F Bla H\nFinal: A Bul - Ser", START)
+    assert "could not be accepted" not in said and "line 1: Change" in said and \
+        "line 2: Final" in said, said
+    _row, said = answered(referee, "d", "fay", "Changement : A Ser - Xyz", START)
+    assert "ligne 1 : il n'y a pas de province" in said, said

@@ -516,3 +516,18 @@ def test_grey_press_in_a_game_whose_press_is_open_is_not_sent(auguste_game):
         "message was not sent: write PRESS and the names alone." in flat(answer_to(
             auguste_game, row))
     assert carrying(auguste_game, SECRET) == []
+
+
+@pytest.mark.parametrize("seat,example", [("ann", "PRESS GREY"), ("cat", "PRESSE GRISE")])
+def test_help_shows_grey_press_where_each_message_chooses_and_its_example_is_sent(either, seat,
+                                                                                   example):
+    referee = either
+    said = flat(answer_to(referee, reply(referee, "mixed", seat,
+                                         "AIDE" if seat == "cat" else "HELP", START)))
+    shown = re.search(rf"{example} (\w+),", said)
+    assert shown, said
+    row = reply(referee, "mixed", seat, f"{example} {shown.group(1)}\n{SECRET}", START)
+    assert re.search(r"without your name|sans votre nom", flat(answer_to(referee, row)))
+    [press] = outbox(referee, kind="press", seat=shown.group(1))
+    assert "A player sent you this message without their name." in flat(press) or \
+        "Un joueur vous a envoyé ce message sans son nom." in flat(press)

@@ -259,22 +259,38 @@ def n(value: float) -> float:
 
 def heading(view: dict) -> dict:
     """The legend's heading: the phase at the left and the year at the right (each drawn
-    again only when it changes), and the phases whose orders are drawn under it."""
+    again only when it changes), and the phases whose orders are drawn under it, word
+    by word (see `words`)."""
     when = view["when"]
     season, phase = SEASONS[when["season"]], PHASES[when["phase"]]
     left, top, right = LEGEND
     resolved = view.get("resolved") or {"phases": []}
     shown = _("; ").join(when_words(p) for p in resolved["phases"])
+    line = fitted(_("Arrows: {phases}").format(phases=shown), 10,
+                  right - left - 2 * MARGIN) if shown else ""
     return {"x": left + MARGIN, "right": right - MARGIN, "y": top + 20,
             "phase": _("{season}, {phase}").format(season=_(season), phase=_(phase)),
-            "year": when["year"],
-            "shown": fitted(_("Arrows: {phases}").format(phases=shown), 10,
-                            right - left - 2 * MARGIN) if shown else ""}
+            "year": when["year"], "shown": words(line, left + MARGIN, 10)}
+
+
+def words(line: str, x: float, size: float) -> tuple:
+    """A line of text starting at x, cut at its spaces: (where the whole line draws the
+    word, to the nearest whole unit, which is a whole pixel on the board; the word) for
+    each word. Drawn each as a text of its own, a line that changes at each position
+    draws only its new words: 'Fall' after 'Arrows: Spring 1901, movement' (see
+    pbem/raster.py). A word moves by half a pixel at most: the line looks the same."""
+    found, at = [], 0
+    for word in line.split(" "):
+        if word:
+            found.append((round(x + text_width(line[:at], size)), word))
+        at += len(word) + 1
+    return tuple(found)
 
 
 def legend(view: dict) -> list:
     """A row for each power: its colour, letter and player (on the ground: they do not
-    change), and its centres counted at the right (a piece: drawn over the ground)."""
+    change), and its centres counted at the right (a piece drawn over the ground, word
+    by word: see `words`)."""
     rows = []
     left, top, right = LEGEND
     x, right = left + MARGIN, right - MARGIN
@@ -284,7 +300,8 @@ def legend(view: dict) -> list:
         room = right - text_width(count, ROW_TEXT) - MARGIN - (x + 20)
         rows.append({"x": x, "y": top + 56 + ROW * rank, "right": right,
                      "fill": COLOURS[power["key"]], "ink": INK.get(power["key"], "#ffffff"),
-                     "letter": board().powers[power["key"]].letter, "count": count,
+                     "letter": board().powers[power["key"]].letter,
+                     "count": words(count, right - text_width(count, ROW_TEXT), ROW_TEXT),
                      "name": fitted(who(power["key"], power["seat"]), ROW_TEXT, room)})
     return rows
 

@@ -312,8 +312,10 @@ def province_spellings(board: Board) -> dict:
     return names
 
 
+@lru_cache(maxsize=1024)
 def nearest_provinces(board: Board, said: str) -> tuple:
-    """The provinces whose names are closest to words that name none, best first."""
+    """The provinces whose names are closest to words that name none, best first (looked
+    up once for each word: a mail may make the same mistake on thousands of lines)."""
     names = province_spellings(board)
     return tuple(dict.fromkeys(names[n] for n in closest(said, names)))
 

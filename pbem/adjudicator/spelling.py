@@ -218,6 +218,9 @@ def readings(line: str, remark: bool) -> list[Reading]:
             rest = unlinked(text)
             if rest:
                 found += [Reading(rest)] + [Reading(order, chat) for order, chat in tails(rest)]
+            # an order after a label ("Note: F Lon - Xyz") is meant: the game's refusal
+            # of it, unless it is chat too, is the line's error
+            found += [Reading(order, chat, led=True) for chat, order in labelled(text)]
             # the shortest order first: chat may hold breaks of its own ("Sorry Annie,
             # nothing personal: oppose B2 2" is no pass)
             for chat, order in reversed(heads(text)):
@@ -249,6 +252,10 @@ def readings(line: str, remark: bool) -> list[Reading]:
             # order taken only when the game accepts it whole
             found += [Reading(order, chat, meant=False) for chat, order in
                       reversed(heads(text)) if chat[-1] in ".!?…"]
+            # a label before an order ("Change: F Lon H", its word close to a place's
+            # name), the order taken only when the game accepts it whole
+            found += [Reading(order, chat, meant=False, led=True)
+                      for chat, order in labelled(text)]
             # the last resorts: chat before or after the order with nothing between
             # ("so move SUS BUV", "A Bud H lol")
             found += [Reading(order, chat, meant=False, chat=True, led=True)
@@ -467,6 +474,16 @@ def heads(line: str) -> list[tuple[str, str]]:
     return [(line[:at.start()].strip(), line[at.end():].strip())
             for at in CLAUSE.finditer(line)
             if line[:at.start()].strip() and line[at.end():].strip()]
+
+
+# A label: a word or three, then a colon ("Change:", "Final orders :").
+LABEL = re.compile(r"^\s*([^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,2})\s*:\s+(?=\S)")
+
+
+def labelled(line: str) -> list[tuple[str, str]]:
+    """(label, order) for a line that begins with a label ("Change: F Lon H")."""
+    found = LABEL.match(line)
+    return [(found.group(1), line[found.end():].strip())] if found else []
 
 
 def introduces(line: str) -> bool:

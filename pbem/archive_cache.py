@@ -13,15 +13,18 @@ of what it shows).
 For each game, a list of its kept turns, and the state where its open turn began (a
 copy of what the database holds, never written to the site) with the chain hash of
 the event before it: a publish checks that hash against the log, reads only the events
-from there, and folds only the open turn.
+from there, and folds only the open turn. Once a game is over its last turn is kept
+too, with its board now and the chain hash of its last event: while the log still ends
+there, a publish folds nothing of it.
 
 The folder, ``<database>.archive-cache/``, is private like the database (0700, files
 0600): it is made again from the log whenever it is lost, and is not backed up. Under
 it, one folder for the code and templates that drew it (another pbem version, or a
 changed template, and every folder but the current one is removed); in it, one folder a
 game (removed with the game), holding ``public.json`` and ``whole.json`` (the kept
-turns of each way of publishing it), ``turn-<key>.json`` and the board files; a file
-no list names any more (a turn a rollback undid) is removed when the game is written.
+turns of each way of publishing it), ``turn-<key>.json`` and the board files (named
+as on the site); a file no list names any more (a turn a rollback undid) is removed
+when the game is written.
 """
 
 from dataclasses import dataclass

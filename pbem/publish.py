@@ -36,7 +36,11 @@ would link to a page not written yet is first written without that link,
 then again once it exists; files the new pages no longer name are removed
 last. Whenever the writing stops, every link of every page leads to a file.
 A tick rewrites a game's pages from the turn its new events begin in: the
-turns before it are kept as they are.
+turns before it are kept as they are. Whatever the folder holds, the pages and boards
+of finished turns are written from the cache beside the database
+(pbem/archive_cache.py) when it keeps them, and kept in it when they are drawn: only
+each game's open turn is folded and drawn again. A game's folder not there yet is
+written beside the archive and renamed into place whole.
 """
 
 from dataclasses import dataclass, field

@@ -362,11 +362,14 @@ class Site:
         """Write a folder of the archive that is not there yet outside it, in a hidden
         folder beside the archive's, to be renamed into its place whole by `unstage`:
         its pages are written once, every link among them already leading to a file.
-        False (nothing staged) where that hidden folder cannot be made."""
+        False (nothing staged) where that hidden folder cannot be made, or would not be
+        on the archive's file system (then it cannot be renamed into it)."""
         staging = self.root.parent / f".{self.root.name}.staged"
         try:
             staging.mkdir(mode=0o700, exist_ok=True)
             shutil.rmtree(staging / folder, ignore_errors=True)  # a stopped run's
+            if staging.stat().st_dev != self.root.stat().st_dev:
+                return False
         except OSError:
             return False
         self.staged[folder] = staging / folder

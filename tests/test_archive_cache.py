@@ -29,7 +29,7 @@ def published(referee, site: Path, drawn: list, cached: bool = True, **options) 
         shutil.rmtree(cache_of(referee), ignore_errors=True)
     drawn.clear()
     publish(referee, site, **options)
-    assert archive_faults(site) == []
+    assert archive_faults(site) == [] and not (site.parent / f".{site.name}.staged").exists()
     return contents(site)
 
 
@@ -54,6 +54,11 @@ def test_a_page_written_from_the_cache_is_the_page_written_fresh(tmp_path, monke
     assert published(referee, tmp_path / "cached", drawn) == fresh
     assert [p.name for p in cache_of(referee).iterdir()] == [TurnCache.beside(
         referee.store.path, referee.config["lang"]).root.name]
+    # where a game's new folder cannot be written beside the archive, it is written in
+    # place, the same
+    with monkeypatch.context() as patched:
+        patched.setattr(pbem.publish.Site, "stage", lambda site, folder: False)
+        assert published(referee, tmp_path / "in-place", drawn) == fresh
     # the open turn of each game still running alone was drawn again
     running = [row["id"] for row in referee.store.all(
         "SELECT id FROM games WHERE status != 'over' ORDER BY id")]

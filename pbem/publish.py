@@ -36,7 +36,11 @@ would link to a page not written yet is first written without that link,
 then again once it exists; files the new pages no longer name are removed
 last. Whenever the writing stops, every link of every page leads to a file.
 A tick rewrites a game's pages from the turn its new events begin in: the
-turns before it are kept as they are.
+turns before it are kept as they are. Whatever the folder holds, the pages and boards
+of finished turns are written from the cache beside the database
+(pbem/archive_cache.py) when it keeps them, and kept in it when they are drawn: only
+each game's open turn is folded and drawn again. A game's folder not there yet is
+written beside the archive and renamed into place whole.
 """
 
 from dataclasses import dataclass, field
@@ -46,8 +50,9 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 import re
+import shutil
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 import pbem.games
 
@@ -55,12 +60,14 @@ from . import i18n, raster, render
 from .adjudicator import engine
 from .adjudicator.contract import REFEREE, Event, canonical, plain_copy
 from .adjudicator.rng import seed_digest
+from .archive_cache import Kept, TurnCache
 from .errors import PbemError
 from .i18n import LANGUAGES, _, speaking
 from .locks import job_lock
 from .store import row_event
 
 TMP = re.compile(r"^\..+\.tmp$")
+ENDS = ("game_over", "game_stopped", "game_drawn")   # the events that end a game
 PENDING = re.compile(r'<a data-pending="([^"]*)" href="([^"]*)">([^<]*)</a>')
 WORDS = re.compile(r"<text\b[^>]*>.*?</text>\s*", re.DOTALL)
 TITLES = re.compile(r"<title>.*?</title>\s*", re.DOTALL)
@@ -83,6 +90,7 @@ class Phase:
     press: list = field(default_factory=list)
     after: str | None = None  # the state once it was over (None: still open)
     last: int = 0            # the seq of its last event
+    chain: str = ""          # the chain hash of its last event
 
 
 @dataclass
@@ -94,11 +102,18 @@ class Turn:
     start: str               # the state as its first phase opened (canonical JSON)
     phases: list = field(default_factory=list)
     before: list = field(default_factory=list)   # the set-up, told on the first turn
+    seq: int = 0             # the seq of its first event
+    prior: str = ""          # the chain hash of the event before it
 
     @property
     def last(self) -> int:
         """The seq of its last event."""
         return self.phases[-1].last
+
+    @property
+    def chain(self) -> str:
+        """The chain hash of its last event."""
+        return self.phases[-1].chain
 
 
 @dataclass
@@ -120,6 +135,7 @@ class Story:
     waiting: list
     whole: bool              # published whole (--reveal)
     viewer: object           # whose view the boards are drawn from: None (the public)
+    board_now: dict | None = None  # a game over: its board now, as the cache keeps it
 
 
 def shown_event(event, whole: bool) -> bool:
@@ -136,10 +152,11 @@ class Folding:
     archive reads it, at each phase's opening. A game whose rules read the state's key
     order between two phases fails the check, and is folded event by event instead."""
 
-    def __init__(self, game, careful: bool = False):
+    def __init__(self, game, careful: bool = False, start: str | None = None):
         self.game, self.careful = game, careful
-        self.state = engine.new_state()
-        self.hash = None     # the state hash the log recorded after the last event applied
+        self.state = engine.new_state() if start is None else json.loads(start)
+        # the state hash the log recorded after the last event applied
+        self.hash = None if start is None else hashlib.sha256(start.encode()).hexdigest()
 
     def apply(self, row) -> None:
         """Fold one event row (in place, a copy of its payload: the state never holds a
@@ -167,11 +184,27 @@ class Mismatch(Exception):
     """The state folded in place is not the state the log recorded."""
 
 
-def story(referee, game_id: str, reveal: bool = False) -> Story:
+def story(referee, game_id: str, reveal: bool = False, cache=None) -> Story:
     """A game's turns, phases and events as the archive shows them (`reveal`: whole,
-    when it is over)."""
+    when it is over). With a `cache` that knows the game's finished turns, those are
+    Kept turns, and only the events from the open turn on are read and folded."""
     row = referee.game_row(game_id)
     game = pbem.games.load(row["ruleset"])
+    whole = reveal and row["status"] == "over"
+    known = cache and cache.known(referee.store, row, whole)
+    if known and known.seq is None:
+        told = kept_story(referee, row, game, known.turns, whole)
+        told.board_now = known.now
+        return told
+    if known:
+        rows = list(referee.store.event_rows(game_id, after=known.seq - 1))
+        if not any(r["type"] == "phase_rolled_back" and r["payload"]["to_seq"] < known.seq
+                   for r in rows):  # else a rollback undid some of the turns kept
+            try:
+                return told_story(referee, row, game, rows,
+                                  Folding(game, start=known.state), reveal, known.turns)
+            except Mismatch:
+                pass
     rows = list(referee.store.event_rows(game_id))
     try:
         return told_story(referee, row, game, rows, Folding(game), reveal)
@@ -179,12 +212,13 @@ def story(referee, game_id: str, reveal: bool = False) -> Story:
         return told_story(referee, row, game, rows, Folding(game, careful=True), reveal)
 
 
-def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: bool) -> Story:
-    """`story`, folding the log with `folding`."""
+def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: bool,
+               kept=()) -> Story:
+    """`story`, folding the log's `rows` with `folding` (after the turns `kept`, when
+    the rows begin with the open turn)."""
     gone = engine.undone(rows)
-    over = row["status"] == "over"
-    whole = reveal and over
-    turns, phase, before = [], None, []
+    whole = reveal and row["status"] == "over"
+    turns, phase, before = list(kept), None, []
     for event_row in rows:
         event = row_event(event_row)
         opening = event.type == "phase_opened" and event_row["seq"] not in gone
@@ -199,7 +233,7 @@ def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: b
         elif event.type == "deadline_extended" and phase is not None:
             phase.deadline = phase.deadline and event.payload["deadline"]
         if phase is not None:
-            phase.last = event_row["seq"]
+            phase.last, phase.chain = event_row["seq"], event_row["hash"]
         if not shown_event(event, whole):
             continue
         if phase is None:  # the set-up: told on the first turn's page
@@ -207,17 +241,33 @@ def told_story(referee, row: dict, game, rows: list, folding: Folding, reveal: b
         else:
             (phase.press if event.type == "press" else phase.events).append(event)
     text = folding.settled()
-    eng = folding.state["engine"]
-    if phase is not None and eng["over"]:
+    if phase is not None and folding.state["engine"]["over"]:
         phase.after = text
-    end = next((r for r in reversed(rows) if r["type"] in ("game_over", "game_stopped",
-                                                           "game_drawn")), None)
-    hidden = engine.private_requests(game, folding.state) and not whole
-    return Story(row["id"], row["ruleset"], game, list(eng["seats"]), turns,
-                 folding.state["game"], over, eng["result"],
-                 end["payload"].get("seed") if end else None, seed_digest(row["seed"]),
-                 (eng.get("paused") or {}).get("reason"), None if hidden else eng["deadline"],
-                 engine.waiting_for(game, folding.state, REFEREE if whole else None), whole,
+    end = next((r for r in reversed(rows) if r["type"] in ENDS), None)
+    return told_now(row, game, turns, folding.state, end and end["payload"], whole)
+
+
+def kept_story(referee, row: dict, game, turns: list, whole: bool) -> Story:
+    """`story` of a game that is over and whose every turn the cache keeps: told from its
+    state now (made canonical, as a fold leaves it), nothing folded."""
+    state = json.loads(canonical(referee.table(row["id"], row).state))
+    end = referee.store.one(f"SELECT payload FROM events WHERE game = ? AND type IN "
+                            f"({', '.join('?' for _ in ENDS)}) ORDER BY seq DESC LIMIT 1",
+                            [row["id"], *ENDS])
+    return told_now(row, game, turns, state, end and json.loads(end["payload"]), whole)
+
+
+def told_now(row: dict, game, turns: list, state: dict, end: dict | None,
+             whole: bool) -> Story:
+    """A game's Story from its turns, its state now and the payload of the event that
+    ended it (None while it goes on)."""
+    eng = state["engine"]
+    hidden = engine.private_requests(game, state) and not whole
+    return Story(row["id"], row["ruleset"], game, list(eng["seats"]), turns, state["game"],
+                 row["status"] == "over", eng["result"], end.get("seed") if end else None,
+                 seed_digest(row["seed"]), (eng.get("paused") or {}).get("reason"),
+                 None if hidden else eng["deadline"],
+                 engine.waiting_for(game, state, REFEREE if whole else None), whole,
                  REFEREE if whole else None)
 
 
@@ -236,7 +286,8 @@ def opened(turns: list, phase, before: list, state: dict, event, event_row: dict
     if phase is not None:
         phase.after = text
     if new_turn:
-        turns.append(Turn(told[0], event_row["at"], text, before=before))
+        turns.append(Turn(told[0], event_row["at"], text, before=before,
+                          seq=event_row["seq"], prior=event_row["prev_hash"]))
         before = []
     phase = Phase(event.payload["phase"], told, event.payload["opened"],
                   event.payload["deadline"] if shown else None)
@@ -257,8 +308,11 @@ class Site:
                       if path.is_file() and not TMP.match(path.name)} \
             if root.is_dir() else set()
         self.kept = set()        # what this run wrote (or found as it should be)
-        self.missing = False     # the page being rendered named a file not there yet
+        self.folders = set()     # the folders this run made readable by all
+        self.staged = {}         # {folder: where it is written, to be renamed into place}
+        self.coming = set()      # what is there once the folders staged are in place
         self.again = []          # pages to write again once every page is there
+        self.waiting = False     # the page last linked names a file not there yet
         self.here = ""
 
     def name(self, base: str, lang: str) -> str:
@@ -266,46 +320,94 @@ class Site:
         return f"{base}.html" if lang == self.club else f"{base}.{lang}.html"
 
     def link(self, target: str, text) -> Markup:
-        """A link from the page being rendered to `target` (a path in the site); one to
-        a file not there yet is marked, to be written as plain text for now."""
-        href = os.path.relpath(target, PurePosixPath(self.here).parent.as_posix() or ".")
-        if target not in self.there:
-            self.missing = True
-            return Markup('<a data-pending="{}" href="{}">{}</a>').format(target, href, text)
-        return Markup('<a href="{}">{}</a>').format(href, text)
+        """A link from the page being rendered to `target` (a path in the site), marked:
+        it is made a plain link as the page is written if its file is there, else plain
+        text for now (so a rendered page is the same whatever the folder holds)."""
+        folder, into, name = self.here.rpartition("/")[0], *target.rpartition("/")[::2]
+        href = name if into == folder else target if not folder else \
+            os.path.relpath(target, PurePosixPath(self.here).parent.as_posix())
+        return Markup(f'<a data-pending="{escape(target)}" href="{escape(href)}">'
+                      f'{escape(text)}</a>')
 
     def put(self, path: str, data: bytes) -> None:
         """Write a file whole: beside its place, then renamed into it (unless it is
         already exactly so)."""
         self.kept.add(path)
-        target = self.root / path
-        if path in self.there and target.read_bytes() == data:
-            return
-        public_folder(target.parent, self.root)
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(data)
-        temporary.chmod(0o644)  # written private (pbem's umask), then for all to read
+        top, _slash, rest = path.partition("/")
+        if top in self.staged:
+            target = f"{self.staged[top]}/{rest}"
+            self.coming.add(path)
+        else:
+            target = f"{self.root}/{path}"
+            if path in self.there and Path(target).read_bytes() == data:
+                return
+        folder, _slash, name = target.rpartition("/")
+        if folder not in self.folders:
+            public_folder(Path(folder), self.root)
+            self.folders.add(folder)
+        temporary = f"{folder}/.{name}.{os.getpid()}.tmp"
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(handle, data[written:] if written else data)
+            os.fchmod(handle, 0o644)  # made private by pbem's umask: for all to read
+        finally:
+            os.close(handle)
         os.replace(temporary, target)
-        self.there.add(path)
+        if top not in self.staged:
+            self.there.add(path)
+
+    def stage(self, folder: str) -> bool:
+        """Write a folder of the archive that is not there yet outside it, in a hidden
+        folder beside the archive's, to be renamed into its place whole by `unstage`:
+        its pages are written once, every link among them already leading to a file.
+        False (nothing staged) where that hidden folder cannot be made, or would not be
+        on the archive's file system (then it cannot be renamed into it)."""
+        staging = self.root.parent / f".{self.root.name}.staged"
+        try:
+            staging.mkdir(mode=0o700, exist_ok=True)
+            shutil.rmtree(staging / folder, ignore_errors=True)  # a stopped run's
+            if staging.stat().st_dev != self.root.stat().st_dev:
+                return False
+        except OSError:
+            return False
+        self.staged[folder] = staging / folder
+        return True
+
+    def unstage(self, folder: str) -> None:
+        """Rename a staged folder into its place."""
+        staging = self.staged.pop(folder)
+        if staging.is_dir():
+            os.replace(staging, self.root / folder)
+        self.there |= {path for path in self.coming if path.startswith(f"{folder}/")}
+        self.coming = {path for path in self.coming if not path.startswith(f"{folder}/")}
+
+    def unstaged(self) -> None:
+        """Remove the hidden folder the folders were staged in."""
+        shutil.rmtree(self.root.parent / f".{self.root.name}.staged", ignore_errors=True)
 
     def image(self, path: str, draw) -> str:
         """A board file named for what it shows: written (`draw()` gives its bytes) only
         when it is not there yet. Returns its path."""
-        if path in self.there:
+        if path in self.there or path in self.coming:
             self.kept.add(path)
         else:
             self.put(path, draw())
         return path
 
-    def pages(self, pages: list) -> None:
+    def pages(self, pages: list) -> dict:
         """Write pages [(path, render)] in order, each rendered once; a page that links to
         a file not there yet is written with that link as plain text, and again by
-        `finish`, once every page is."""
+        `finish`, once every page is. Returns {path: the page as rendered}."""
+        rendered = {}
         for path, make in pages:
-            text = self.render(path, make)
-            if self.missing:
+            text = rendered[path] = self.render(path, make)
+            written = self.linked(text)
+            if self.waiting:
                 self.again.append((path, text))
-            self.put(path, self.linked(text).encode())
+            self.put(path, written.encode())
+        return rendered
 
     def finish(self) -> None:
         """Write again the pages first written without some link, now that every page is
@@ -317,14 +419,19 @@ class Site:
 
     def linked(self, text: str) -> str:
         """A page with its marked links made plain links where their file is there now,
-        plain text where it is not."""
-        return PENDING.sub(lambda found: f'<a href="{found.group(2)}">{found.group(3)}</a>'
-                           if found.group(1) in self.there
-                           else f"<span>{found.group(3)}</span>", text)
+        plain text where it is not (then `waiting` is true)."""
+        self.waiting = False
+
+        def plain(found) -> str:
+            if found.group(1) in self.there or found.group(1) in self.coming:
+                return f'<a href="{found.group(2)}">{found.group(3)}</a>'
+            self.waiting = True
+            return f"<span>{found.group(3)}</span>"
+        return PENDING.sub(plain, text)
 
     def render(self, path: str, make) -> str:
         """One page, rendered with its own place as the base of its links."""
-        self.here, self.missing = path, False
+        self.here = path
         return make()
 
     def sweep(self, folder: str) -> None:
@@ -333,8 +440,8 @@ class Site:
         base = self.root / folder
         if not base.is_dir():
             return
-        stale = sorted((p for p in base.iterdir() if p.is_file() and
-                        f"{folder}/{p.name}" not in self.kept),
+        stale = sorted((p for p in base.iterdir() if f"{folder}/{p.name}" not in self.kept
+                        and p.is_file()),
                        key=lambda p: (p.suffix != ".html", p.name))
         for path in stale:
             path.unlink()
@@ -396,10 +503,15 @@ def write_archive(referee, out: Path, game_ids, reveal: bool, since=None) -> lis
         referee.game_row(game_id)
     public_folder(out, out)
     site = Site(out, referee.config["lang"])
+    cache = TurnCache.beside(store.path, referee.config["lang"])
+    if cache is not None:
+        cache.forget_others(known)
+    write_club(referee, site)   # first: the games' pages link to it
     for game_id in chosen:
-        write_game(site, story(referee, game_id, reveal), (since or {}).get(game_id))
-    write_club(referee, site)
+        write_game(site, story(referee, game_id, reveal, cache), (since or {}).get(game_id),
+                   cache)
     site.finish()
+    site.unstaged()
     for game_id in chosen:
         if (since or {}).get(game_id) is None:
             site.sweep(game_id)
@@ -445,29 +557,55 @@ def page(site: Site, template: str, lang: str, base: str, **context):
     return make
 
 
-def write_game(site: Site, told: Story, since: int | None = None) -> None:
+def write_game(site: Site, told: Story, since: int | None = None, cache=None) -> None:
     """A game's folder: boards, then its turn pages (each language), then its index page.
 
     With `since` (the last seq written before), a turn that ended before it keeps its
-    pages as they are."""
+    pages as they are. With a `cache` (pbem/archive_cache.py), a finished turn it keeps
+    is written from it, and one drawn here is kept in it."""
     folder = told.game_id
+    staged = not (site.root / folder).is_dir() and site.stage(folder)
     drawer = Drawer(site, told)
     bases = [f"turn-{index}" for index, _turn in enumerate(told.turns, start=1)]
-    pages = []
+    pages, kept, fresh = [], [], []
     for index, turn in enumerate(told.turns):
         names = {lang: site.name(f"{folder}/{bases[index]}", lang) for lang in languages(site)}
+        final = index + 1 == len(told.turns)  # its page links to no next turn
+        finished = cache is not None and (not final or told.over)
+        key = finished and (turn.key if isinstance(turn, Kept) else
+                            cache.key(folder, told.whole, index + 1, turn.chain, final))
+        if finished and not isinstance(turn, Kept) and cache.has(folder, key):
+            turn = Kept(turn.number, turn.began, turn.last, key, cache.pages(folder, key)[1])
         if since is not None and turn.last < since and all(n in site.there
-                                                           for n in names.values()):
+                                                           for n in names.values()) \
+                and (isinstance(turn, Kept) or not finished):
             site.kept.update(names.values())
-            continue
-        shown = turn_context(drawer, told, turn)
-        links = {"previous": bases[index - 1] if index else None,
-                 "next": bases[index + 1] if index + 1 < len(bases) else None}
-        for lang, name in names.items():
-            pages.append((name, page(site, "turn.html.j2", lang, f"{folder}/{bases[index]}",
-                                     story=told, turn=shown, folder=folder,
-                                     title=lambda t=turn: turn_heading(told, t), **links)))
-    now = drawer.board(told.state, now=True)
+        elif isinstance(turn, Kept):
+            pages.extend(kept_pages(site, cache, folder, turn))
+        else:
+            drawer.used = set()
+            shown = turn_context(drawer, told, turn)
+            links = {"previous": bases[index - 1] if index else None,
+                     "next": bases[index + 1] if index + 1 < len(bases) else None}
+            for lang, name in names.items():
+                pages.append((name, page(site, "turn.html.j2", lang,
+                                         f"{folder}/{bases[index]}", story=told, turn=shown,
+                                         folder=folder, **links,
+                                         title=lambda t=turn: turn_heading(told, t))))
+            if finished:
+                turn = Kept(turn.number, turn.began, turn.last, key,
+                            sorted(beside(path) for path in drawer.used))
+                fresh.append((turn, list(names.values()),
+                              {beside(path): drawer.drawn[path] for path in drawer.used}))
+        if finished:
+            kept.append(turn)
+    if told.board_now is not None:
+        now = told.board_now
+        for name in now["files"]:
+            site.image(f"{folder}/{name}", lambda name=name: cache.board(folder, name))
+    else:
+        drawer.used = set()
+        now = drawer.board(told.state, now=True)
     listing = [{"base": base, "began": turn.began, "number": turn.number}
                for base, turn in zip(bases, told.turns)]
     for lang in languages(site):
@@ -478,7 +616,27 @@ def write_game(site: Site, told: Story, since: int | None = None) -> None:
                            title=lambda: _(told.game.TITLE),
                            result=lambda: result_words(told))))
     write_shared(site, [told.ruleset], told.over)
-    site.pages(pages)
+    if staged:
+        site.coming.update(path for path, _make in pages)
+    rendered = site.pages(pages)
+    if staged:
+        site.unstage(folder)
+    if cache is not None and told.turns and not isinstance(told.turns[-1], Kept):
+        for turn, names, boards in fresh:
+            cache.keep(folder, turn.key, [(name, rendered[name]) for name in names], boards)
+        last, closed = told.turns[-1], len(kept) == len(told.turns)
+        cache.remember(folder, told.whole, kept, len(told.turns) - 1, last.seq, last.prior,
+                       last.start, last.chain if closed else None,
+                       (now, {beside(p): drawer.drawn[p] for p in drawer.used}) if closed
+                       else None)
+
+
+def kept_pages(site: Site, cache, folder: str, turn: Kept) -> list:
+    """A turn's pages as the cache keeps them [(path, render)], its board files written
+    first."""
+    for name in turn.boards:
+        site.image(f"{folder}/{name}", lambda name=name: cache.board(folder, name))
+    return [(path, lambda text=text: text) for path, text in cache.pages(folder, turn.key)[0]]
 
 
 def turn_heading(told: Story, turn: Turn) -> str:
@@ -550,6 +708,8 @@ class Drawer:
     def __init__(self, site: Site, told: Story):
         self.site, self.told = site, told
         self.grounds = {}    # the ground files drawn, by what is left of them without items
+        self.drawn = {}      # {path: bytes} of every board file drawn
+        self.used = set()    # the board files the boards drawn since it was emptied show
 
     def board(self, state: dict, now: bool = False) -> dict:
         """The board of a game's state (its rules' part): for each language, the markup a
@@ -594,6 +754,7 @@ class Drawer:
             head = raster.drawn_head(whole.head, 1)
             self.grounds[seen] = self.file("ground",
                                            f"{head}{TITLES.sub('', whole.ground)}</svg>\n")
+        self.used.add(self.grounds[seen])
         return self.grounds[seen]
 
     def shapes(self, layers: dict) -> tuple[str, dict]:
@@ -656,8 +817,10 @@ class Drawer:
     def file(self, kind: str, svg: str) -> str:
         """A board file of the game's folder, named for what it shows; written once."""
         digest = hashlib.sha256(svg.encode()).hexdigest()[:20]
-        return self.site.image(f"{self.told.game_id}/{kind}-{digest}.svg",
-                               lambda: svg.encode())
+        path = f"{self.told.game_id}/{kind}-{digest}.svg"
+        self.drawn[path] = svg.encode()
+        self.used.add(path)
+        return self.site.image(path, lambda: self.drawn[path])
 
 
 def beside(path: str) -> str:
@@ -666,17 +829,20 @@ def beside(path: str) -> str:
 
 
 def write_shared(site: Site, rulesets: list[str], dice: bool) -> None:
-    """The rules pages of these games and, when a game is over, the dice page."""
+    """The rules pages of these games and, when a game is over, the dice page (each once
+    a run)."""
     pages = []
     for lang in languages(site):
         for ruleset in rulesets:
+            if site.name(f"rules/{ruleset}", lang) in site.kept:
+                continue
             with speaking(lang):
                 summary = render.rules_summary(ruleset)
                 game_title = _(pbem.games.load(ruleset).TITLE)
             pages.append((site.name(f"rules/{ruleset}", lang),
                           page(site, "text.html.j2", lang, f"rules/{ruleset}",
                                page_title=game_title, text=summary[1] if summary else "")))
-        if dice:
+        if dice and site.name("dice", lang) not in site.kept:
             pages.append((site.name("dice", lang),
                           page(site, "text.html.j2", lang, "dice", page_title=None,
                                text=dice_text(lang))))

@@ -75,15 +75,20 @@ def closest(word: str, names, count: int = 2) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def nearest(word: str, names: tuple, count: int) -> tuple:
+def nearest(word: str, names: tuple, count: int, cutoff: float = 0.6) -> tuple:
     """closest, looked up once for each word and names (a mail that makes one mistake on
     many lines, or a game that reads a line more than once)."""
-    return tuple(get_close_matches(word, names, n=count, cutoff=0.6))
+    return tuple(get_close_matches(word, names, n=count, cutoff=cutoff))
 
 
 def did_you_mean(word: str, names, cutoff: float = 0.6) -> str:
-    """'; did you mean X?' for the closest of the names, in the current language; or ''."""
-    found = get_close_matches(word, list(names), n=1, cutoff=cutoff)
+    """'; did you mean X?' for the closest of the names, in the current language; or ''.
+    A word too long to reach the cutoff with any name (the matcher's ratio is at most
+    twice the shorter length over both) is close to none."""
+    names = tuple(sorted(names))
+    if len(word) * cutoff > (2 - cutoff) * max(map(len, names), default=0):
+        return ""
+    found = nearest(word, names, 1, cutoff)
     return _("; did you mean {name}?").format(name=found[0]) if found else ""
 
 

@@ -67,8 +67,8 @@ def recipients(table, sender: str, words: str) -> tuple[list, list]:
 def addressees(words: list[str]) -> tuple[str, str]:
     """The PRESS line's words as (whom, the start of the message): "bob,cat: hello" gives
     ("bob,cat", "hello"); names go on only after a comma. A GREY before the names is
-    not one of them (see grey)."""
-    words = words[1:] if grey(words) else words
+    not one of them (see asks_grey)."""
+    words = words[1:] if asks_grey(words) else words
     taken = 0
     while taken < len(words) and (taken == 0 or words[taken - 1].endswith(",")
                                   or words[taken].startswith(",")):
@@ -76,7 +76,7 @@ def addressees(words: list[str]) -> tuple[str, str]:
     return " ".join(words[:taken]).strip(":"), " ".join(words[taken:]).strip()
 
 
-def grey(words: list[str]) -> bool:
+def asks_grey(words: list[str]) -> bool:
     """Does the PRESS line ask for grey press, its first word GREY (GRIS, ANONYMOUS)?"""
     return bool(words) and plain(words[0]) in GREY
 
@@ -102,7 +102,7 @@ def press_command(mail, command) -> None:
     if engine.setting(table.state, "press") == "none":
         note(mail, N_("Press is off in this game, so your message was not sent."))
         return
-    if grey(command.args) and engine.setting(table.state, "press") == "open":
+    if asks_grey(command.args) and engine.setting(table.state, "press") == "open":
         note(mail, N_("Grey press is off in this game (every message names its sender), so "
                       "your message was not sent: write {press} and the names alone."),
              press=shown("press", mail.seat["lang"]))
@@ -137,7 +137,7 @@ def press_command(mail, command) -> None:
     else:
         sent = send_press(mail, to, text, everyone=any(plain(word) in EVERYONE
                                                        for word in re.split(r"[,;]", target)),
-                          grey=grey(command.args))
+                          grey=asks_grey(command.args))
     if sent:
         mail.answer.account(lines, "press", None if answered is not None and
                             answered["anonymous"] else ", ".join(to))

@@ -389,15 +389,20 @@ def test_finpresse_ends_a_french_press_block(balkans):
 # ------------------------------------------------------------------ anonymous press
 
 
+def four_seats(referee, game_id: str, press: str):
+    """Auguste between four seats with this press setting; cat reads French."""
+    referee.new_game("auguste", game_id, [SeatSpec("ann", "ann@players.example"),
+                                          SeatSpec("bob", "bob@players.example"),
+                                          SeatSpec("cat", "cat@players.example", lang="fr"),
+                                          SeatSpec("dan", "dan@players.example")],
+                     START, {"preset": "4-2", "press": press}, seed="s")
+    return referee
+
+
 @pytest.fixture
 def masked(referee):
     """Auguste between four seats, press anonymous; cat reads French."""
-    referee.new_game("auguste", "anon", [SeatSpec("ann", "ann@players.example"),
-                                         SeatSpec("bob", "bob@players.example"),
-                                         SeatSpec("cat", "cat@players.example", lang="fr"),
-                                         SeatSpec("dan", "dan@players.example")],
-                     START, {"preset": "4-2", "press": "anonymous"}, seed="s")
-    return referee
+    return four_seats(referee, "anon", "anonymous")
 
 
 @pytest.mark.parametrize("signed", ["Gaston", "Amitiés,\nGaston", "Cheers, G.",
@@ -459,12 +464,7 @@ def test_a_line_of_a_message_that_starts_with_the_word_press_stays_in_it(balkans
 def either(referee):
     """Auguste between four seats, each message open or grey as its writer asks; cat reads
     French."""
-    referee.new_game("auguste", "mixed", [SeatSpec("ann", "ann@players.example"),
-                                          SeatSpec("bob", "bob@players.example"),
-                                          SeatSpec("cat", "cat@players.example", lang="fr"),
-                                          SeatSpec("dan", "dan@players.example")],
-                     START, {"preset": "4-2", "press": "either"}, seed="s")
-    return referee
+    return four_seats(referee, "mixed", "either")
 
 
 @pytest.mark.parametrize("line", ["PRESS GREY bob", "press grey bob, dan", "PRESSE GRISE bob",

@@ -283,3 +283,9 @@ def format_number(n) -> str:
     """A number as the current language writes it: '12,345.5' or '12 345,5'."""
     from babel.numbers import format_decimal
     return format_decimal(n, locale=current())
+
+
+def format_span(low: int, high: int) -> str:
+    """A count that may range, as the current language writes it: '2-7', '2 à 7', or '3'
+    alone."""
+    return str(low) if low == high else _("{low}-{high}").format(low=low, high=high)

@@ -967,8 +967,7 @@ def written(value, tz: str | None):
     if isinstance(value, Words):
         return i18n._(value.msgid)
     if isinstance(value, Span):
-        return str(value.low) if value.low == value.high else \
-            i18n._("{low}-{high}").format(low=value.low, high=value.high)
+        return i18n.format_span(value.low, value.high)
     return value
 
 

@@ -93,6 +93,7 @@ def environment():
         lambda name: reading.shown(name, i18n.current())
     env.filters["local"] = i18n.format_date
     env.filters["number"] = i18n.format_number
+    env.filters["span"] = i18n.format_span
     env.filters["wrap"] = wrap
     env.filters["as_html"] = textblocks.as_html
     env.globals["fragments"] = fragments

@@ -11,6 +11,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 
 from click.testing import CliRunner
 import pytest
@@ -127,6 +128,35 @@ def test_an_imap_server_that_is_down_exits_75(tmp_path):
                                  "user": USER, "password": "x", "timeout": 5})
     one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 75,
              f"IMAP 127.0.0.1:{port}", "Connection refused", "the next poll goes on")
+
+
+def test_an_imap_server_that_drops_the_login_exits_75(tmp_path):
+    """A server going down closes the connection under LOGIN ('socket error: EOF'): an
+    outage, tried again, where pbem run stopped for good with 78 ('check the [imap]
+    settings')."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        for _ in range(3):
+            connection, _address = listener.accept()
+            with connection, connection.makefile("rb") as lines:
+                connection.sendall(b"* OK ready\r\n")
+                for line in lines:  # every command answered until the LOGIN, dropped
+                    tag, command = line.split()[:2]
+                    if command.upper() == b"LOGIN":
+                        break
+                    connection.sendall(b"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n" + tag +
+                                       b" OK done\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    mail_referee(tmp_path, imap={"host": "127.0.0.1", "port": port, "security": "none",
+                                 "user": USER, "password": "x", "timeout": 5})
+    try:
+        one_line(pbem(tmp_path / "pbem.toml", "poll", "--now", NOW), 75,
+                 f"IMAP 127.0.0.1:{port}", "the next poll goes on")
+    finally:
+        listener.close()
 
 
 def test_a_wrong_password_exits_78(tmp_path, dovecot, auth_sink):

@@ -59,6 +59,13 @@ FATAL = (LoginError, CapabilityError, ssl.SSLCertVerificationError, ConfigError)
 FOR_NOW = re.compile(r"\[(UNAVAILABLE|TRYAGAIN|INUSE|LIMIT|SERVERBUG)\b")
 
 
+def cut_short(problem: Exception) -> bool:
+    """Was a refusal the connection dropping under it (a LOGIN whose socket closed while the
+    server went down), not the server's answer? Only a later try can tell."""
+    cause = problem.__cause__ or problem.__context__
+    return isinstance(cause, (imaplib.IMAP4.abort, OSError))
+
+
 def poll(referee, now: str | None, watch: bool = False) -> int:
     """Store every new message of the IMAP folder; return how many were stored.
 
@@ -190,7 +197,8 @@ class Poller:
             return problem
         if isinstance(problem, ConfigError):
             return Misconfigured(f"{where}: {problem}")
-        if isinstance(problem, FATAL) and not FOR_NOW.search(plainly(problem)):
+        if isinstance(problem, FATAL) and not FOR_NOW.search(plainly(problem)) and \
+                not cut_short(problem):
             hint = self.config.token_hint("imap") if isinstance(problem, LoginError) else ""
             return Misconfigured(f"{where}: {plainly(problem)} (check the [imap] settings"
                                  f"{hint})")
